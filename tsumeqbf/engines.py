@@ -1,0 +1,97 @@
+"""One interface over every engine that answers Mate(P, n): ``run_engine(name, ...)``.
+
+Each engine is a function ``(pos, n, timeout, options) -> dict`` returning at least
+``status`` ("mate", "nomate", "unknown", "error"), ``mate`` (True/False/None) and, when
+known, ``first_move`` (USI). ``run_engine`` validates the question, times the call and
+adds ``engine`` and ``time_s``. Engines are imported lazily so that ``brute`` never pays
+for the QBF or df-pn packages.
+
+>>> from tsumeqbf.rules import Position
+>>> run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)["status"]
+'mate'
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import Any, Callable
+
+from .rules import Position, TsumeError
+
+EngineFn = Callable[[Position, int, "float | None", dict], dict]
+
+
+class UnknownEngine(TsumeError):
+    pass
+
+
+#: engine name -> "module:function" (imported on first use)
+ENGINES: dict[str, str] = {
+    "brute": "tsumeqbf.engines:_brute",
+}
+
+
+def register(name: str, target: str) -> None:
+    """Register an engine as "module:function"."""
+    ENGINES[name] = target
+
+
+def engine_names() -> list[str]:
+    _load_plugins()
+    return sorted(ENGINES)
+
+
+def _load_plugins() -> None:
+    """Engines defined by sub-packages register themselves on import."""
+    for module in ("tsumeqbf.solvers.engines", "tsumeqbf.dfpn.engines"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise
+
+
+def get_engine(name: str) -> EngineFn:
+    _load_plugins()
+    if name not in ENGINES:
+        raise UnknownEngine(f"unknown engine {name!r}; choose one of {', '.join(sorted(ENGINES))}")
+    module, func = ENGINES[name].split(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def check_n(n: Any) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n % 2 == 0:
+        raise TsumeError(f"n must be an odd number >= 1, got {n!r}")
+    return n
+
+
+def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
+               options: dict | None = None) -> dict:
+    """Answer Mate(pos, n) with engine ``name``; raises TsumeError on bad input."""
+    check_n(n)
+    pos.validate_question()
+    fn = get_engine(name)
+    start = time.perf_counter()
+    result = fn(pos, n, timeout, dict(options or {}))
+    result.setdefault("first_move", None)
+    result["engine"] = name
+    result["time_s"] = round(time.perf_counter() - start, 6)
+    return result
+
+
+def _brute(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
+    from .rules.reference import ReferenceSolver, SearchLimit
+
+    deadline = time.monotonic() + timeout if timeout else None
+    solver = ReferenceSolver(max_nodes=options.get("max_nodes"), deadline=deadline)
+    try:
+        moves = solver.mating_moves(pos, n) if options.get("all_moves", True) else None
+        mate = bool(moves) if moves is not None else solver.mate(pos, n)
+    except SearchLimit as exc:
+        return {"status": "unknown", "mate": None, "error": str(exc), "nodes": solver.nodes}
+    out = {"status": "mate" if mate else "nomate", "mate": mate, "nodes": solver.nodes}
+    if moves:
+        out["first_move"] = pos.usi(moves[0])
+        out["mating_moves"] = [pos.usi(m) for m in moves]
+    return out
