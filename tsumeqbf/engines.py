@@ -4,7 +4,7 @@ Each engine is a function ``(pos, n, timeout, options) -> dict`` returning at le
 ``status`` ("mate", "nomate", "unknown", "error"), ``mate`` (True/False/None) and, when
 known, ``first_move`` (USI). ``run_engine`` validates the question, times the call and
 adds ``engine`` and ``time_s``. Engines are imported lazily so that ``brute`` never pays
-for the QBF or df-pn packages.
+for the QBF or df-pn packages, and the sub-packages never import this module.
 
 >>> from tsumeqbf.rules import Position
 >>> run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)["status"]
@@ -26,38 +26,29 @@ class UnknownEngine(TsumeError):
     pass
 
 
-#: engine name -> "module:function" (imported on first use)
-ENGINES: dict[str, str] = {
-    "brute": "tsumeqbf.engines:_brute",
+#: engine name -> ("module:function", fixed options); modules are imported on first use
+ENGINES: dict[str, tuple[str, dict]] = {
+    "brute": ("tsumeqbf.engines:_brute", {}),
+    "dfpn": ("tsumeqbf.dfpn.engine:solve_mate", {}),
+    **{solver: ("tsumeqbf.solvers.engine:solve_mate", {"solver": solver})
+       for solver in ("depqbf", "rareqs", "caqe", "qfun", "qute")},
 }
 
 
-def register(name: str, target: str) -> None:
-    """Register an engine as "module:function"."""
-    ENGINES[name] = target
-
-
 def engine_names() -> list[str]:
-    _load_plugins()
     return sorted(ENGINES)
 
 
-def _load_plugins() -> None:
-    """Engines defined by sub-packages register themselves on import."""
-    for module in ("tsumeqbf.solvers.engines", "tsumeqbf.dfpn.engines"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module.startswith(exc.name):
-                raise
-
-
-def get_engine(name: str) -> EngineFn:
-    _load_plugins()
+def get_engine(name: str) -> tuple[EngineFn, dict]:
+    """The engine function and its fixed options; UnknownEngine for a bad name."""
     if name not in ENGINES:
         raise UnknownEngine(f"unknown engine {name!r}; choose one of {', '.join(sorted(ENGINES))}")
-    module, func = ENGINES[name].split(":")
-    return getattr(importlib.import_module(module), func)
+    target, fixed = ENGINES[name]
+    module, func = target.split(":")
+    try:
+        return getattr(importlib.import_module(module), func), fixed
+    except (ModuleNotFoundError, AttributeError) as exc:
+        raise UnknownEngine(f"engine {name!r} is not available in this build ({exc})") from None
 
 
 def check_n(n: Any) -> int:
@@ -71,9 +62,9 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
     """Answer Mate(pos, n) with engine ``name``; raises TsumeError on bad input."""
     check_n(n)
     pos.validate_question()
-    fn = get_engine(name)
+    fn, fixed = get_engine(name)
     start = time.perf_counter()
-    result = fn(pos, n, timeout, dict(options or {}))
+    result = fn(pos, n, timeout, {**fixed, **(options or {})})
     result.setdefault("first_move", None)
     result["engine"] = name
     result["time_s"] = round(time.perf_counter() - start, 6)
