@@ -1,0 +1,153 @@
+"""The ``tsumeqbf`` command line.
+
+    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--json]
+    tsumeqbf batch CASES.jsonl --engine E [--jobs J] [--timeout S] -o OUT.jsonl
+    tsumeqbf show SFEN [--zone Z]
+
+Sub-packages add their own commands (``encode``, ``solve``, ``experiment``) through a
+``register(subparsers)`` function in their ``command`` module. Every user error is one
+line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from .rules import Position, TsumeError
+
+#: modules that contribute sub-commands, each with ``register(subparsers)``
+COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
+                   "tsumeqbf.experiments.command")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump), exit status 2."""
+
+    def error(self, message: str):
+        raise TsumeError(f"{self.prog}: {message}")
+
+
+def _position_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("sfen", help="position in (generalized W x H) SFEN, attacker to move")
+    p.add_argument("--zone", type=int, default=None,
+                   help="promotion-zone depth Z (default: 3 on 9 ranks, ceil(H/3) otherwise)")
+    p.add_argument("--tsume-hands", action="store_true",
+                   help="9x9 only: the defender holds every piece not on the board or in the attacker's hand")
+
+
+def _engine_options(args) -> dict:
+    options = {}
+    if getattr(args, "encoding", None):
+        options["encoding"] = args.encoding
+    if getattr(args, "max_nodes", None):
+        options["max_nodes"] = args.max_nodes
+    return options
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tsumeqbf",
+                     description="Mate within n plies in generalized tsume-shogi: QBF, df-pn and brute force.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("mate", help="answer Mate(P, n) with one engine")
+    _position_args(p)
+    p.add_argument("-n", type=int, required=True, help="odd number of plies")
+    p.add_argument("--engine", default="brute", help="brute, dfpn, depqbf, rareqs, caqe, qfun, qute")
+    p.add_argument("--encoding", default=None, help="QBF encoding (QBF engines only)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds")
+    p.add_argument("--max-nodes", type=int, default=None, help="node limit (brute, dfpn)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_mate)
+
+    p = sub.add_parser("batch", help="run one engine over a JSONL file of cases")
+    p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
+    p.add_argument("--engine", default="brute")
+    p.add_argument("--encoding", default=None, help="QBF encoding (QBF engines only)")
+    p.add_argument("--jobs", "-j", type=int, default=1)
+    p.add_argument("--timeout", type=float, default=None, help="seconds per case")
+    p.add_argument("--max-nodes", type=int, default=None)
+    p.add_argument("-o", "--output", required=True, help="output JSONL (appended; finished ids skipped)")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=cmd_batch)
+
+    p = sub.add_parser("show", help="print the diagram and the legal moves")
+    _position_args(p)
+    p.set_defaults(func=cmd_show)
+
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def _load_position(args) -> Position:
+    return Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+
+
+def cmd_mate(args) -> int:
+    from .engines import run_engine
+
+    pos = _load_position(args)
+    result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=_engine_options(args))
+    if args.json:
+        print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone, **result},
+                         ensure_ascii=False))
+    else:
+        verdict = {"mate": f"mate within {args.n}", "nomate": f"no mate within {args.n}"}.get(
+            result["status"], result["status"])
+        print(f"{verdict}  [{result['engine']}, {result['time_s']:.3f} s]")
+        moves = result.get("mating_moves") or ([result["first_move"]] if result.get("first_move") else [])
+        if moves:
+            print("mating first moves: " + " ".join(moves))
+        if result.get("error"):
+            print(f"note: {result['error']}")
+    return 0 if result["status"] in ("mate", "nomate") else 1
+
+
+def cmd_batch(args) -> int:
+    from .batch import run_batch
+
+    run_batch(args.cases, args.output, engine=args.engine, jobs=args.jobs, timeout=args.timeout,
+              options=_engine_options(args), progress=not args.quiet)
+    return 0
+
+
+def cmd_show(args) -> int:
+    from .rules import diagram, move_to_japanese
+
+    pos = _load_position(args)
+    print(diagram(pos))
+    moves = pos.legal_moves()
+    checks = set(pos.checks())
+    print(f"{len(moves)} legal moves ({len(checks)} checks):")
+    for m in sorted(moves, key=pos.usi):
+        print(f"  {pos.usi(m):7s} {move_to_japanese(pos, m)}{'  check' if m in checks else ''}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except TsumeError as exc:
+        print(f"tsumeqbf: error: {exc}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as exc:
+        print(f"tsumeqbf: error: no such file: {exc.filename}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tsumeqbf: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
