@@ -58,6 +58,16 @@ def finished_ids(path: str) -> set:
     return done
 
 
+def _drop_torn_line(path: str) -> None:
+    """Cut a last line that a killed run left without its newline, so appends stay valid."""
+    if not os.path.exists(path):
+        return
+    with open(path, "rb+") as fh:
+        data = fh.read()
+        if data and not data.endswith(b"\n"):
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
     """Run one case in this process; every failure becomes a status "error" row."""
     from .engines import run_engine
@@ -110,6 +120,7 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     queue = list(reversed(todo))
     total = len(todo)
     finished = 0
+    _drop_torn_line(output_path)
     with open(output_path, "a", encoding="utf-8") as out:
         def emit(row: dict) -> None:
             nonlocal finished

@@ -1,0 +1,34 @@
+# Two entry points on a fresh machine (Python 3.10+, gcc, make): `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: setup run test test-all bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The main job: answer the founding paper's questions with every engine and write results/.
+run: setup
+	$(BIN)/python -m tsumeqbf.main_job
+
+# The test suite (slow cross-checks excluded; `make test-all` runs them too).
+test: setup
+	$(BIN)/python -m pytest -m "not slow" -n 2
+
+test-all: setup
+	$(BIN)/python -m pytest -n 2
+
+bench: setup
+	$(BIN)/python -m tsumeqbf.bench movegen
+	$(BIN)/python -m tsumeqbf.bench qbf
+	$(BIN)/python -m tsumeqbf.bench dfpn
+
+clean:
+	rm -rf $(VENV) build *.egg-info

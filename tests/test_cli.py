@@ -1,0 +1,128 @@
+"""Command line: verdicts, JSON output, one-line errors with exit status 2, batch resume."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tsumeqbf.cli import main
+
+FIG5 = "2k/3/1GP b - 1"  # mate in 1 with zone 2 (paper figure 5)
+FIG6 = "1k1/3/PG1 b - 1"  # no mate in 1, mate in 3 (paper figure 6)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_mate_json(capsys):
+    code, out, _ = run(capsys, "mate", FIG5, "-n", "1", "--zone", "2", "--json")
+    assert code == 0
+    row = json.loads(out)
+    assert row["status"] == "mate" and row["mate"] is True
+    assert set(row["mating_moves"]) == {"2c1b", "1c1b+"}
+    assert row["first_move"] in row["mating_moves"]
+    assert row["engine"] == "brute" and row["time_s"] >= 0
+
+
+def test_mate_text_nomate(capsys):
+    code, out, _ = run(capsys, "mate", FIG6, "-n", "1", "--zone", "2")
+    assert code == 0
+    assert out.startswith("no mate within 1")
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["mate", "2k/3/1GX b - 1", "-n", "1"], "unexpected character"),
+    (["mate", "3/3/1GP b - 1", "-n", "1"], "has no king"),
+    (["mate", "kk1/3/1GP b - 1", "-n", "1"], "more than one king"),
+    (["mate", "k9/91/91/91/91/91/91/91/91 b - 1", "-n", "1"], "outside 1x1..9x9"),
+    (["mate", "k0/3/3 b - 1", "-n", "1"], "count 0"),
+    (["mate", FIG5, "-n", "2"], "odd"),
+    (["mate", FIG5, "-n", "-3"], "odd"),
+    (["mate", FIG5, "-n", "1", "--engine", "nosuch"], "unknown engine"),
+    (["mate", FIG5, "-n", "1", "--zone", "7"], "zone"),
+    (["mate", "2k/2R/3 b - 1", "-n", "1"], "not to move is in check"),
+    (["batch", "/nonexistent/cases.jsonl", "-o", "/tmp/x.jsonl"], "no such file"),
+    (["mate"], "required"),
+])
+def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tsumeqbf: error:")
+    assert fragment in lines[0]
+    assert "Traceback" not in err
+
+
+def test_board_over_9_ranks(capsys):
+    code, _, err = run(capsys, "mate", "/".join(["2k"] + ["3"] * 9) + " b - 1", "-n", "1")
+    assert code == 2 and "outside 1x1..9x9" in err
+
+
+def test_show_lists_moves(capsys):
+    code, out, _ = run(capsys, "show", FIG5, "--zone", "2")
+    assert code == 0
+    assert "2c1b" in out and "check" in out and "玉" in out
+
+
+def test_module_entry_point():
+    proc = subprocess.run([sys.executable, "-m", "tsumeqbf", "mate", FIG5, "-n", "1", "--zone", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "mate within 1" in proc.stdout
+
+
+def _write_cases(path, cases):
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+
+
+def test_batch_rows_errors_and_resume(tmp_path, capsys):
+    cases = tmp_path / "cases.jsonl"
+    out = tmp_path / "out.jsonl"
+    _write_cases(cases, [
+        {"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2, "mate": True, "extra": "kept"},
+        {"id": "fig6", "sfen": FIG6, "n": 1, "zone": 2},
+        {"id": "fig6-3", "sfen": FIG6, "n": 3, "zone": 2},
+        {"id": "bad-sfen", "sfen": "zz", "n": 1},
+        {"id": "even", "sfen": FIG5, "n": 2},
+    ])
+    assert main(["batch", str(cases), "-o", str(out), "--jobs", "2", "--quiet"]) == 0
+    rows = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert set(rows) == {"fig5", "fig6", "fig6-3", "bad-sfen", "even"}
+    assert rows["fig5"]["status"] == "mate" and rows["fig5"]["extra"] == "kept"
+    assert rows["fig5"]["input_mate"] is True  # the input's expected verdict is not overwritten
+    assert rows["fig5"]["first_move"] in ("2c1b", "1c1b+")
+    assert rows["fig6"]["status"] == "nomate" and rows["fig6"]["mate"] is False
+    assert rows["fig6-3"]["mate"] is True
+    assert rows["bad-sfen"]["status"] == "error" and rows["bad-sfen"]["mate"] is None
+    assert "odd" in rows["even"]["error"]
+    for r in rows.values():
+        assert {"engine", "status", "mate", "time_s", "first_move"} <= set(r)
+
+    # a re-run skips finished ids; a torn last line (killed mid-write) is redone
+    text = out.read_text().splitlines()
+    out.write_text("\n".join(text[:3]) + "\n" + text[3][:10])
+    assert main(["batch", str(cases), "-o", str(out), "--quiet"]) == 0
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert sorted(ids) == sorted(rows)
+
+
+def test_batch_timeout_gives_unknown(tmp_path):
+    # a mate-in-11 question that brute force cannot finish in a fraction of a second
+    sfen = "+P2+Rb1gnl/7k1/n1p1+Bp1pp/p5p2/1p1pP2P1/2+s6/PsNGSPP1P/3KG4/L5RNL b SL3Pg 83"
+    cases = tmp_path / "cases.jsonl"
+    out = tmp_path / "out.jsonl"
+    _write_cases(cases, [{"id": "long", "sfen": sfen, "n": 11}, {"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}])
+    assert main(["batch", str(cases), "-o", str(out), "--timeout", "0.5", "--quiet"]) == 0
+    rows = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert rows["long"]["status"] == "unknown" and rows["long"]["mate"] is None
+    assert rows["fig5"]["status"] == "mate"
+
+
+def test_batch_bad_cases_file(tmp_path, capsys):
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"id": 1, "sfen": "2k/3/1GP b - 1"}\n')
+    code, _, err = run(capsys, "batch", str(cases), "-o", str(tmp_path / "o.jsonl"))
+    assert code == 2 and "missing key(s) n" in err
