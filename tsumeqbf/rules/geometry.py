@@ -113,6 +113,11 @@ class Geometry:
                         self.far[color][d].add(code)
         self.near = [[frozenset(x) for x in c] for c in self.near]
         self.far = [[frozenset(x) for x in c] for c in self.far]
+        #: scan[c][s]: per non-empty ray from s, (first square, near codes, the rest of the
+        #: ray, far codes): the same facts as ray8/near/far, laid out for the hot attack test
+        self.scan = [[tuple((ray[0], self.near[c][d], ray[1:], self.far[c][d])
+                            for d, ray in enumerate(self.ray8[s]) if ray)
+                      for s in range(n)] for c in (BLACK, WHITE)]
 
         #: knight_from[c][s]: squares from which a knight of colour c attacks s
         self.knight_from = [[[] for _ in range(n)] for _ in (BLACK, WHITE)]

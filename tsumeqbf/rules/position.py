@@ -218,27 +218,21 @@ class Position:
     # -- attacks -------------------------------------------------------------------------
     def is_attacked(self, s: int, by: int) -> bool:
         """Whether any piece of colour ``by`` attacks square ``s``."""
-        g = self.geo
         b = self.board
-        near = g.near[by]
-        far = g.far[by]
-        for d, ray in enumerate(g.ray8[s]):
-            if not ray:
-                continue
-            code = b[ray[0]]
+        for first, near, rest, far in self.geo.scan[by][s]:
+            code = b[first]
             if code:
-                if code in near[d]:
+                if code in near:
                     return True
-                continue
-            fd = far[d]
-            for t in ray[1:]:
-                code = b[t]
-                if code:
-                    if code in fd:
-                        return True
-                    break
+            else:
+                for t in rest:
+                    code = b[t]
+                    if code:
+                        if code in far:
+                            return True
+                        break
         knight = KNIGHT | by << 4
-        for t in g.knight_from[by][s]:
+        for t in self.geo.knight_from[by][s]:
             if b[t] == knight:
                 return True
         return False
@@ -401,12 +395,15 @@ class Position:
             return out
         checker = checkers[0]
         blocks = g.between[k][checker]
+        line_k = g.line[k]
         for t in blocks + (checker,):
             for frm in self.attackers(t, c):
                 if frm == k:
                     continue
                 code = b[frm]
-                if self._safe_after(frm, t, code, c):
+                # capturing or blocking the only checker is safe unless the piece is pinned,
+                # and only a piece on a line through the king can be pinned
+                if line_k[frm] < 0 or self._safe_after(frm, t, code, c):
                     self._append_board_move(out, frm, t, code, c)
                     if first_only and out:
                         return out
