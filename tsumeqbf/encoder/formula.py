@@ -1,0 +1,213 @@
+"""A prenex CNF formula built as a circuit, and its QDIMACS form.
+
+Variables live on quantifier *levels*: even levels are existential, odd levels universal,
+level 0 outermost. Gates (AND/OR of literals) are Tseitin-defined in full (both
+directions), so each gate is a function of its inputs; a gate is placed on the earliest
+existential level at or after its inputs' levels. Constants are the Python booleans
+``True``/``False`` and fold away as gates are built; equal gates are built once.
+
+>>> f = Formula()
+>>> x, y = f.var("x", 0), f.var("y", 1)
+>>> f.add_clause([f.and_([x, y]), -x])
+>>> print(f.to_qdimacs().splitlines()[1])
+p cnf 3 5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Lit = "int | bool"
+
+
+@dataclass
+class Formula:
+    levels: list[int] = field(default_factory=lambda: [0])  # levels[v] for v >= 1
+    names: list[str] = field(default_factory=lambda: [""])
+    clauses: list[list[int]] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    _gates: dict = field(default_factory=dict)
+
+    # -- variables -----------------------------------------------------------------------
+    def var(self, name: str, level: int) -> int:
+        self.levels.append(level)
+        self.names.append(name)
+        return len(self.levels) - 1
+
+    @property
+    def num_vars(self) -> int:
+        return len(self.levels) - 1
+
+    def level(self, lit) -> int:
+        return 0 if isinstance(lit, bool) else self.levels[abs(lit)]
+
+    # -- gates ---------------------------------------------------------------------------
+    def and_(self, lits) -> "int | bool":
+        """A literal equal to the conjunction of ``lits`` (folded, hashed)."""
+        seen: set[int] = set()
+        for lit in lits:
+            if lit is True:
+                continue
+            if lit is False or -lit in seen:
+                return False
+            seen.add(lit)
+        if not seen:
+            return True
+        if len(seen) == 1:
+            return next(iter(seen))
+        key = frozenset(seen)
+        g = self._gates.get(key)
+        if g is None:
+            level = max(self.levels[abs(x)] for x in seen)
+            level += level & 1  # gates are existential: the next level up if universal
+            g = self.var("", level)
+            for x in seen:
+                self.clauses.append([-g, x])
+            self.clauses.append([g] + [-x for x in seen])
+            self._gates[key] = g
+        return g
+
+    def or_(self, lits) -> "int | bool":
+        return neg(self.and_(neg(x) for x in lits))
+
+    def ite(self, cond, then, other) -> "int | bool":
+        return self.or_([self.and_([cond, then]), self.and_([neg(cond), other])])
+
+    # -- clauses -------------------------------------------------------------------------
+    def add_clause(self, lits) -> None:
+        """Add a clause; ``True`` literals satisfy it, ``False`` ones drop out."""
+        out: list[int] = []
+        for lit in lits:
+            if lit is True:
+                return
+            if lit is False:
+                continue
+            if -lit in out:
+                return
+            if lit not in out:
+                out.append(lit)
+        self.clauses.append(out)  # may be empty: the writer turns that into a false formula
+
+    def assert_(self, lit) -> None:
+        self.add_clause([lit])
+
+    # -- output --------------------------------------------------------------------------
+    def prefix_and_matrix(self):
+        """Renumbered (prefix, clauses, old_of_new): only variables that occur, blocks merged.
+
+        The prefix is a list of (quantifier, [vars]) with alternating quantifiers and no
+        empty block. An empty clause makes the whole formula false, written as x and -x.
+        """
+        if any(not c for c in self.clauses):
+            return [("e", [1])], [[1], [-1]], [0, 0]
+        used = sorted({abs(x) for c in self.clauses for x in c},
+                      key=lambda v: (self.levels[v], v))
+        new_of = {v: i + 1 for i, v in enumerate(used)}
+        prefix: list[tuple[str, list[int]]] = []
+        for v in used:
+            q = "a" if self.levels[v] & 1 else "e"
+            if prefix and prefix[-1][0] == q:
+                prefix[-1][1].append(new_of[v])
+            else:
+                prefix.append((q, [new_of[v]]))
+        # innermost universals quantify nothing below them: drop them (universal reduction)
+        while prefix and prefix[-1][0] == "a":
+            dropped = set(prefix.pop()[1])
+            clauses = [[x for x in c if abs(x) not in dropped] for c in self.renumbered(new_of)]
+            return self._finish(prefix, clauses, used)
+        return self._finish(prefix, self.renumbered(new_of), used)
+
+    def renumbered(self, new_of) -> list[list[int]]:
+        return [[new_of[x] if x > 0 else -new_of[-x] for x in c] for c in self.clauses]
+
+    @staticmethod
+    def _finish(prefix, clauses, used):
+        if not clauses:  # a true formula: one satisfiable unit clause on a fresh variable
+            return [("e", [1])], [[1]], [0, 0]
+        if any(not c for c in clauses):
+            return [("e", [1])], [[1], [-1]], [0, 0]
+        return prefix, clauses, [0] + used
+
+    def to_qdimacs(self) -> str:
+        prefix, clauses, _ = self.prefix_and_matrix()
+        return write_qdimacs(prefix, clauses, self.comments)
+
+
+def neg(lit):
+    return (not lit) if isinstance(lit, bool) else -lit
+
+
+def write_qdimacs(prefix, clauses, comments=()) -> str:
+    """QDIMACS 1.1 text: comment lines, the problem line, the prefix, then the clauses."""
+    num_vars = max((v for _, vs in prefix for v in vs), default=0)
+    lines = [f"c {line}" for text in comments for line in text.splitlines()]
+    lines.append(f"p cnf {num_vars} {len(clauses)}")
+    lines += [f"{q} {' '.join(map(str, vs))} 0" for q, vs in prefix]
+    lines += [" ".join(map(str, c)) + " 0" for c in clauses]
+    return "\n".join(lines) + "\n"
+
+
+class QdimacsError(ValueError):
+    pass
+
+
+def read_qdimacs(text: str):
+    """Parse and validate QDIMACS 1.1: returns (num_vars, prefix, clauses, comments)."""
+    comments, prefix, clauses = [], [], []
+    header = None
+    current: list[int] = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("c"):
+            if header is not None:
+                raise QdimacsError(f"line {no}: comment after the problem line")
+            comments.append(line[2:])
+            continue
+        if line.startswith("p"):
+            parts = line.split()
+            if header is not None or len(parts) != 4 or parts[1] != "cnf":
+                raise QdimacsError(f"line {no}: bad problem line {line!r}")
+            header = (int(parts[2]), int(parts[3]))
+            continue
+        if header is None:
+            raise QdimacsError(f"line {no}: data before the problem line")
+        if line[0] in "ae":
+            if clauses or current:
+                raise QdimacsError(f"line {no}: quantifier block after clauses")
+            nums = [int(x) for x in line[1:].split()]
+            if not nums or nums[-1] != 0 or len(nums) < 2:
+                raise QdimacsError(f"line {no}: empty or unterminated block")
+            if prefix and prefix[-1][0] == line[0]:
+                raise QdimacsError(f"line {no}: blocks do not alternate")
+            prefix.append((line[0], nums[:-1]))
+            continue
+        for x in (int(t) for t in line.split()):
+            if x == 0:
+                if not current:
+                    raise QdimacsError(f"line {no}: empty clause")
+                clauses.append(current)
+                current = []
+            else:
+                current.append(x)
+    if header is None:
+        raise QdimacsError("no problem line")
+    if current:
+        raise QdimacsError("last clause is not terminated by 0")
+    num_vars, num_clauses = header
+    if len(clauses) != num_clauses:
+        raise QdimacsError(f"problem line says {num_clauses} clauses, found {len(clauses)}")
+    quantified = [v for _, vs in prefix for v in vs]
+    if len(set(quantified)) != len(quantified):
+        raise QdimacsError("a variable is quantified twice")
+    if any(not 1 <= v <= num_vars for v in quantified):
+        raise QdimacsError("a quantified variable is out of range")
+    qset = set(quantified)
+    for c in clauses:
+        for x in c:
+            if not 1 <= abs(x) <= num_vars:
+                raise QdimacsError(f"literal {x} out of range 1..{num_vars}")
+            if abs(x) not in qset:
+                raise QdimacsError(f"variable {abs(x)} is not quantified")
+    return num_vars, prefix, clauses, comments

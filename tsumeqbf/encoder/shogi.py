@@ -1,0 +1,563 @@
+"""Mate(P, n) of RULES.md as a QBF.
+
+The prefix follows the game: the attacker's move at ply t (odd) is chosen by existential
+bits on level t-1, the defender's reply at ply t+1 by universal bits on level t; each
+state is a circuit over the previous state and the chosen move, built lazily so that only
+the facts the rules ask about get gates. The matrix is the nested implication
+
+    ok(1) ∧ (legal(2) → ok(3) ∧ (legal(4) → … ∧ (legal(n+1) → ⊥)))
+
+where ok(t) says the attacker's move is legal and gives check and legal(t) says the
+defender's move is legal. A mate before ply n costs nothing: every reply is then illegal.
+Out-of-range move codes select no candidate, so they are illegal in the antecedent rather
+than forbidden by clauses on universal variables.
+
+Uchifuzume needs an existential fact on each side: an attacker's pawn drop is legal only
+with a witness defender reply (existential bits, the attacker's level), and a defender's
+pawn drop that checks the attacker's king is legal only with a witness attacker move
+(universal bits beside the defender's move: the defender names the escape).
+
+Encodings (``ENCODINGS``):
+
+* ``paper``: the founding paper's structure: the whole grounded state (every square x every
+  piece code, and every hand count) at every ply including n+1, the initial state as
+  variables fixed by unit clauses, moves over all squares with no reachability pruning.
+* ``compact``: constant folding of the initial position, per-ply reachability (only the
+  (square, piece) pairs that can occur get gates), attacker candidates limited to moves
+  that can give check, defender candidates limited to possible evasions, and only the
+  state facts the rules ask about.
+
+>>> from tsumeqbf.rules import Position
+>>> enc = encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
+>>> enc.formula.num_vars > 0, len(enc.first_moves) >= 2
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..rules.geometry import Geometry
+from ..rules.moves import board_move, drop_move
+from ..rules.pieces import (BASE_KIND, HAND_KINDS, KING, KNIGHT, LANCE, PAWN, PROMOTED,
+                            piece_code)
+from ..rules.position import Position
+from .formula import Formula, neg
+
+ENCODINGS = ("compact", "nested", "paper")
+VERSION = "1"
+
+
+@dataclass(frozen=True)
+class Cand:
+    """A candidate move: ``frm`` is -1 for a drop; ``code`` moves (or is dropped) and
+    ``result`` is the code that stands on ``to`` afterwards."""
+    frm: int
+    to: int
+    code: int
+    result: int
+
+    def move(self) -> int:
+        if self.frm < 0:
+            return drop_move(self.code & 15, self.to)
+        return board_move(self.frm, self.to, self.result != self.code)
+
+
+def _color(code: int) -> int:
+    return code >> 4
+
+
+# -- reachability ------------------------------------------------------------------------
+
+@dataclass
+class Reach:
+    """An over-approximation of the states a ply can hold."""
+    codes: list[frozenset]  # codes[s]: the piece codes that may stand on s
+    may_empty: list[bool]
+    hand_max: list[list[int]]  # hand_max[colour][kind]
+
+
+def generate(geo: Geometry, reach: Reach, c: int, *, check_filter: bool = False,
+             evasion_filter: bool = False, board_only: bool = False) -> list[Cand]:
+    """Candidate moves of colour ``c`` in every state that ``reach`` allows."""
+    R, E = reach.codes, reach.may_empty
+    n = geo.size
+    opp = 1 - c
+    target_ok = [E[t] or any(_color(q) == opp for q in R[t]) for t in range(n)]
+    out: list[Cand] = []
+    for f in range(n):
+        for p in R[f]:
+            if _color(p) != c:
+                continue
+            kind = p & 15
+            targets = list(geo.steps[p][f])
+            for ray in geo.rays[p][f]:
+                for t in ray:
+                    targets.append(t)
+                    if not E[t]:
+                        break
+            for t in targets:
+                if not target_ok[t]:
+                    continue
+                if kind in PROMOTED and (geo.in_zone[c][f] or geo.in_zone[c][t]):
+                    out.append(Cand(f, t, p, piece_code(PROMOTED[kind], c)))
+                dead = ((kind in (PAWN, LANCE) and geo.last_rank[c][t])
+                        or (kind == KNIGHT and geo.last_two[c][t]))
+                if not dead:
+                    out.append(Cand(f, t, p, p))
+    if not board_only:
+        for kind in HAND_KINDS:
+            if reach.hand_max[c][kind] <= 0:
+                continue
+            code = piece_code(kind, c)
+            for t in range(n):
+                if not E[t]:
+                    continue
+                if kind in (PAWN, LANCE) and geo.last_rank[c][t]:
+                    continue
+                if kind == KNIGHT and geo.last_two[c][t]:
+                    continue
+                out.append(Cand(-1, t, code, code))
+    if check_filter:
+        out = _may_check(geo, reach, c, out)
+    if evasion_filter:
+        out = _may_evade(geo, reach, c, out)
+    return out
+
+
+def _king_squares(reach: Reach, c: int) -> list[int]:
+    k = piece_code(KING, c)
+    return [s for s, codes in enumerate(reach.codes) if k in codes]
+
+
+def _line_squares(geo: Geometry, reach: Reach, by: int, kings: list[int]) -> set[int]:
+    """Squares strictly between a possible slider of ``by`` and a possible king square."""
+    out: set[int] = set()
+    for x, codes in enumerate(reach.codes):
+        for q in codes:
+            if _color(q) != by or not geo.rays[q][x]:
+                continue
+            for ks in kings:
+                if any(ks in ray for ray in geo.rays[q][x]):
+                    out.update(geo.between[x][ks])
+    return out
+
+
+def _may_check(geo, reach, c, cands):
+    kings = _king_squares(reach, 1 - c)
+    discover = _line_squares(geo, reach, c, kings)
+    return [m for m in cands
+            if any(m.to in geo.check_from[m.result][ks] for ks in kings)
+            or (m.frm >= 0 and m.frm in discover)]
+
+
+def _may_evade(geo, reach, c, cands):
+    opp = 1 - c
+    kings = _king_squares(reach, c)
+    capture = {s for s, codes in enumerate(reach.codes) if any(_color(q) == opp for q in codes)}
+    block = _line_squares(geo, reach, opp, kings)
+    king = piece_code(KING, c)
+    return [m for m in cands if m.code == king or (m.to in block)
+            or (m.frm >= 0 and m.to in capture)]
+
+
+def advance(reach: Reach, cands: list[Cand], c: int, totals: dict[int, int]) -> Reach:
+    codes = [set(x) for x in reach.codes]
+    empty = list(reach.may_empty)
+    hand = [list(h) for h in reach.hand_max]
+    captures = set()
+    for m in cands:
+        codes[m.to].add(m.result)
+        if m.frm >= 0:
+            empty[m.frm] = True
+            for q in reach.codes[m.to]:
+                if _color(q) != c and q & 15 != KING:
+                    captures.add(BASE_KIND[q & 15])
+    for k in captures:
+        hand[c][k] = min(totals.get(k, 0), hand[c][k] + 1)
+    return Reach([frozenset(x) for x in codes], empty, hand)
+
+
+# -- states as circuits ------------------------------------------------------------------
+
+class InitialState:
+    def __init__(self, f: Formula, pos: Position, reach: Reach, fold: bool):
+        self.f, self.reach = f, reach
+        self.board, self.hands = pos.board, pos.hands
+        self.fold = fold
+        self._vars: dict = {}
+        self._occ: dict = {}
+
+    def _const(self, key, name, value: bool):
+        if self.fold:
+            return value
+        v = self._vars.get(key)
+        if v is None:
+            v = self._vars[key] = self.f.var(name, 0)
+            self.f.assert_(v if value else -v)
+        return v
+
+    def piece(self, s: int, p: int):
+        if p not in self.reach.codes[s]:
+            return False
+        return self._const(("b", s, p), f"s0_b{s}_{p}", self.board[s] == p)
+
+    def hand(self, c: int, k: int, j: int):
+        if j <= 0:
+            return True
+        if j > self.reach.hand_max[c][k]:
+            return False
+        return self._const(("h", c, k, j), f"s0_h{c}_{k}_{j}", self.hands[c][k] >= j)
+
+
+class MoveChoice:
+    """Binary code over a candidate list; ``sel(i)`` is the minterm of candidate i."""
+
+    def __init__(self, f: Formula, cands: list[Cand], level: int, name: str):
+        self.f, self.cands = f, cands
+        nbits = (len(cands) - 1).bit_length() if len(cands) > 1 else 0
+        self.bits = [f.var(f"{name}_bit{i}", level) for i in range(nbits)]
+        self._sel: dict[int, object] = {}
+
+    def sel(self, i: int):
+        g = self._sel.get(i)
+        if g is None:
+            g = self._sel[i] = self.f.and_(b if i >> j & 1 else -b for j, b in enumerate(self.bits))
+        return g
+
+    def decode(self, values: dict[int, bool]) -> Cand | None:
+        i = sum(1 << j for j, b in enumerate(self.bits) if values.get(b, False))
+        return self.cands[i] if i < len(self.cands) else None
+
+
+class NextState:
+    """The state after ``choice`` is played by colour ``c`` in ``prev``."""
+
+    def __init__(self, f: Formula, prev, choice: MoveChoice, c: int, reach: Reach):
+        self.f, self.prev, self.choice, self.c, self.reach = f, prev, choice, c, reach
+        self.by_from: dict[int, list[int]] = {}
+        self.by_to: dict[int, list[int]] = {}
+        self.arrive: dict[tuple, list[int]] = {}
+        self.drops: dict[int, list[int]] = {}
+        for i, m in enumerate(choice.cands):
+            if m.frm >= 0:
+                self.by_from.setdefault(m.frm, []).append(i)
+            else:
+                self.drops.setdefault(m.code & 15, []).append(i)
+            self.by_to.setdefault(m.to, []).append(i)
+            self.arrive.setdefault((m.to, m.result), []).append(i)
+        self._cache: dict = {}
+
+    def _memo(self, key, build):
+        v = self._cache.get(key)
+        if v is None:
+            v = self._cache[key] = build()
+        return v
+
+    def _any(self, idx) -> object:
+        return self.f.or_(self.choice.sel(i) for i in idx)
+
+    def left(self, s):
+        return self._memo(("from", s), lambda: self._any(self.by_from.get(s, ())))
+
+    def entered(self, s):
+        return self._memo(("to", s), lambda: self._any(self.by_to.get(s, ())))
+
+    def piece(self, s: int, p: int):
+        if p not in self.reach.codes[s]:
+            return False
+        f = self.f
+        return self._memo(("b", s, p), lambda: f.or_([
+            f.and_([self.prev.piece(s, p), neg(self.left(s)), neg(self.entered(s))]),
+            self._any(self.arrive.get((s, p), ()))]))
+
+    def captured(self, k: int):
+        """The mover captures a piece that goes to its hand as kind ``k``."""
+        def build():
+            f, prev = self.f, self.prev
+            terms = []
+            for s in self.by_to:
+                for q in prev.reach.codes[s]:
+                    if _color(q) != self.c and q & 15 != KING and BASE_KIND[q & 15] == k:
+                        terms.append(f.and_([self.entered(s), prev.piece(s, q)]))
+            return f.or_(terms)
+        return self._memo(("cap", k), build)
+
+    def dropped(self, k: int):
+        return self._memo(("drop", k), lambda: self._any(self.drops.get(k, ())))
+
+    def hand(self, c: int, k: int, j: int):
+        if j <= 0:
+            return True
+        if j > self.reach.hand_max[c][k]:
+            return False
+        if c != self.c:
+            return self.prev.hand(c, k, j)
+        f, prev = self.f, self.prev
+
+        def build():
+            inc, dec = self.captured(k), self.dropped(k)
+            return f.or_([f.and_([inc, prev.hand(c, k, j - 1)]),
+                          f.and_([dec, prev.hand(c, k, j + 1)]),
+                          f.and_([neg(inc), neg(dec), prev.hand(c, k, j)])])
+        return self._memo(("h", c, k, j), build)
+
+
+class Rules:
+    """Rule facts about any state (memoised per state object)."""
+
+    def __init__(self, f: Formula, geo: Geometry):
+        self.f, self.geo = f, geo
+        self._cache: dict = {}
+        self.keep_alive: list = []  # state views whose id() keys the memo
+
+    def _memo(self, key, build):
+        v = self._cache.get(key)
+        if v is None:
+            v = self._cache[key] = build()
+        return v
+
+    def occ(self, st, s):
+        return self._memo((id(st), "occ", s),
+                          lambda: self.f.or_(st.piece(s, p) for p in st.reach.codes[s]))
+
+    def own(self, st, s, c):
+        return self._memo((id(st), "own", s, c), lambda: self.f.or_(
+            st.piece(s, p) for p in st.reach.codes[s] if _color(p) == c))
+
+    def attacked(self, st, s, by):
+        """Square ``s`` is attacked by colour ``by`` in state ``st``."""
+        def build():
+            f, geo, R = self.f, self.geo, st.reach.codes
+            terms = []
+            for d, ray in enumerate(geo.ray8[s]):
+                if not ray:
+                    continue
+                near, far = geo.near[by][d], geo.far[by][d]
+                terms += [st.piece(ray[0], q) for q in R[ray[0]] if q in near]
+                # the path is built only up to the last square a slider may stand on
+                clear, pending = True, []
+                for prev_sq, x in zip(ray, ray[1:]):
+                    pending.append(prev_sq)
+                    hits = [st.piece(x, q) for q in R[x] if q in far]
+                    if not hits:
+                        continue
+                    for z in pending:
+                        clear = f.and_([clear, neg(self.occ(st, z))])
+                    pending = []
+                    if clear is False:
+                        break
+                    terms.append(f.and_([clear, f.or_(hits)]))
+            knight = piece_code(KNIGHT, by)
+            terms += [st.piece(x, knight) for x in geo.knight_from[by][s] if knight in R[x]]
+            return f.or_(terms)
+        return self._memo((id(st), "att", s, by), build)
+
+    def in_check(self, st, c):
+        king = piece_code(KING, c)
+        return self._memo((id(st), "check", c), lambda: self.f.or_(
+            self.f.and_([st.piece(s, king), self.attacked(st, s, 1 - c)])
+            for s in range(self.geo.size) if king in st.reach.codes[s]))
+
+    def valid(self, st, m: Cand, c: int):
+        """Candidate ``m`` is a pseudo-legal move of colour ``c`` in ``st``."""
+        f, geo = self.f, self.geo
+        if m.frm >= 0:
+            return f.and_([st.piece(m.frm, m.code), neg(self.own(st, m.to, c))]
+                          + [neg(self.occ(st, x)) for x in geo.between[m.frm][m.to]])
+        kind = m.code & 15
+        lits = [st.hand(c, kind, 1), neg(self.occ(st, m.to))]
+        if kind == PAWN:  # nifu: no unpromoted pawn of the dropper on the file
+            file_ = m.to % geo.width
+            lits += [neg(st.piece(x, m.code)) for x in range(file_, geo.size, geo.width)]
+        return f.and_(lits)
+
+    def chosen_valid(self, st, choice: MoveChoice, c: int):
+        return self.f.or_(self.f.and_([choice.sel(i), self.valid(st, m, c)])
+                          for i, m in enumerate(choice.cands))
+
+
+# -- the encoding ------------------------------------------------------------------------
+
+@dataclass
+class Encoded:
+    formula: Formula
+    first_moves: list[Cand]
+    first_choice: MoveChoice | None
+    encoding: str
+    encode_s: float
+    stats: dict = field(default_factory=dict)
+
+    def decode_first_move(self, values: dict[int, bool]) -> Cand | None:
+        """The attacker's first move from an assignment of the formula's own variables."""
+        if self.first_choice is None:
+            return None
+        return self.first_choice.decode(values)
+
+
+def _totals(pos: Position) -> dict[int, int]:
+    totals: dict[int, int] = {}
+    for code in pos.board:
+        if code and code & 15 != KING:
+            k = BASE_KIND[code & 15]
+            totals[k] = totals.get(k, 0) + 1
+    for c in (0, 1):
+        for k in HAND_KINDS:
+            totals[k] = totals.get(k, 0) + pos.hands[c][k]
+    return totals
+
+
+def _full_reach(pos: Position, totals: dict[int, int], used_kinds_only: bool) -> Reach:
+    geo = pos.geo
+    kinds = set(range(1, 15))
+    if used_kinds_only:
+        base = {BASE_KIND[code & 15] for code in pos.board if code} | {
+            k for c in (0, 1) for k in HAND_KINDS if pos.hands[c][k]}
+        kinds = base | {PROMOTED[k] for k in base if k in PROMOTED} | {KING}
+    codes = frozenset(piece_code(k, c) for k in kinds for c in (0, 1))
+    kings = [piece_code(KING, c) for c in (0, 1) if pos.kings[c] >= 0]
+    codes = frozenset(q for q in codes if q & 15 != KING or q in kings)
+    return Reach([codes] * geo.size, [True] * geo.size,
+                 [[totals.get(k, 0) if k in HAND_KINDS else 0 for k in range(8)]
+                  for _ in (0, 1)])
+
+
+def encode(pos: Position, n: int, encoding: str = "compact", *,
+           used_kinds_only: bool = False) -> Encoded:
+    """The QBF that is true exactly when Mate(pos, n) holds."""
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    start = time.perf_counter()
+    paper = encoding == "paper"
+    expand_last = encoding == "compact"
+    geo = pos.geo
+    f = Formula()
+    rules = Rules(f, geo)
+    attacker, defender = pos.turn, 1 - pos.turn
+    totals = _totals(pos)
+    if paper:
+        reach = _full_reach(pos, totals, used_kinds_only)
+    else:
+        reach = Reach([frozenset([code]) if code else frozenset() for code in pos.board],
+                      [not code for code in pos.board],
+                      [[pos.hands[c][k] for k in range(8)] for c in (0, 1)])
+    state = InitialState(f, pos, reach, fold=not paper)
+    states = [state]
+    if paper:
+        _ground(state, geo)
+    act = True
+    first_choice = None
+    for t in range(1, n + 2):
+        mover = attacker if t % 2 else defender
+        cands = generate(geo, state.reach, mover, check_filter=not paper and t % 2 == 1,
+                         evasion_filter=not paper and t % 2 == 0)
+        if t == n + 1 and expand_last and _expandable(geo, state, cands, attacker):
+            _no_legal_reply(f, rules, state, cands, defender, act)
+            break
+        next_reach = reach if paper else advance(state.reach, cands, mover, totals)
+        choice = MoveChoice(f, cands, t - 1, f"m{t}")
+        if t == 1:
+            first_choice = choice
+        nxt = NextState(f, state, choice, mover, next_reach)
+        if t % 2:  # the attacker: a legal move that gives check
+            parts = [rules.chosen_valid(state, choice, mover),
+                     rules.in_check(nxt, defender), neg(rules.in_check(nxt, attacker))]
+            pawn_drops = [i for i, m in enumerate(cands) if m.frm < 0 and m.code & 15 == PAWN]
+            if pawn_drops:
+                pd = f.or_(choice.sel(i) for i in pawn_drops)
+                parts.append(f.or_([neg(pd), _has_legal_move(
+                    f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper)]))
+            f.add_clause([neg(act), f.and_(parts)])
+        else:  # the defender: a legal reply
+            parts = [rules.chosen_valid(state, choice, mover), neg(rules.in_check(nxt, defender))]
+            king_a = piece_code(KING, attacker)
+            pdc_terms = []
+            for i, m in enumerate(cands):
+                if m.frm < 0 and m.code & 15 == PAWN:
+                    for front in geo.steps[m.code][m.to]:
+                        pdc_terms.append(f.and_([choice.sel(i), state.piece(front, king_a)]))
+            pdc = f.or_(pdc_terms)
+            if pdc is not False:
+                parts.append(f.or_([neg(pdc), _has_legal_move(
+                    f, rules, geo, nxt, attacker, t - 1, f"w{t}", totals, paper)]))
+            legal = f.and_(parts)
+            if t == n + 1:
+                f.add_clause([neg(act), neg(legal)])
+            else:
+                act = f.and_([act, legal])
+                if act is False and not paper:
+                    break  # no legal reply can reach the later plies: they ask nothing
+        if paper:
+            _ground(nxt, geo)
+        state = nxt
+        states.append(state)
+    f.comments += [f"tsumeqbf encoding={encoding} version={VERSION}",
+                   f"sfen={pos.sfen()}", f"n={n} zone={geo.zone}",
+                   f"board={geo.width}x{geo.height}"]
+    return Encoded(f, first_choice.cands, first_choice, encoding,
+                   time.perf_counter() - start)
+
+
+class MovedView:
+    """The state ``st`` after one known board move or drop: a constant change of two squares."""
+
+    def __init__(self, st, m: Cand):
+        self.st, self.m = st, m
+        codes = list(st.reach.codes)
+        if m.frm >= 0:
+            codes[m.frm] = frozenset()
+        codes[m.to] = frozenset([m.result])
+        self.reach = Reach(codes, st.reach.may_empty, st.reach.hand_max)
+
+    def piece(self, s: int, p: int):
+        if s == self.m.to:
+            return p == self.m.result
+        if s == self.m.frm:
+            return False
+        return self.st.piece(s, p)
+
+
+def _expandable(geo, st, cands, attacker) -> bool:
+    """The last reply can be expanded into one check per candidate unless a pawn drop
+    might check the attacker's king (its legality would need the attacker's escapes)."""
+    king = piece_code(KING, attacker)
+    return not any(m.frm < 0 and m.code & 15 == PAWN and any(
+        king in st.reach.codes[x] for x in geo.steps[m.code][m.to]) for m in cands)
+
+
+def _no_legal_reply(f, rules, st, cands, defender, act) -> None:
+    """The innermost universal block expanded: every candidate reply is illegal in ``st``.
+
+    Each candidate changes at most two squares, so its king-safety test shares most gates
+    with the others; the formula loses a quantifier alternation.
+    """
+    views = [MovedView(st, m) for m in cands]  # kept alive: Rules memoises on id()
+    for m, view in zip(cands, views):
+        legal = f.and_([rules.valid(st, m, defender), neg(rules.in_check(view, defender))])
+        f.add_clause([neg(act), neg(legal)])
+    rules.keep_alive.extend(views)
+
+
+def _ground(st, geo) -> None:
+    """The paper grounds the whole state of every ply: every (square, piece) and hand fact."""
+    for s in range(geo.size):
+        for p in st.reach.codes[s]:
+            st.piece(s, p)
+    for c in (0, 1):
+        for k in HAND_KINDS:
+            for j in range(1, st.reach.hand_max[c][k] + 1):
+                st.hand(c, k, j)
+
+
+def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper):
+    """A witness that colour ``c`` has a legal board move in ``st`` (its bits on ``level``).
+
+    Used only after a pawn-drop check, which no drop can answer: board moves suffice.
+    """
+    cands = generate(geo, st.reach, c, board_only=True, evasion_filter=not paper)
+    if not cands:
+        return False
+    choice = MoveChoice(f, cands, level, name)
+    nxt = NextState(f, st, choice, c, st.reach if paper else advance(st.reach, cands, c, totals))
+    return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c))])
