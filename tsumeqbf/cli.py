@@ -44,7 +44,19 @@ def _engine_options(args) -> dict:
         options["encoding"] = args.encoding
     if getattr(args, "max_nodes", None):
         options["max_nodes"] = args.max_nodes
+    if getattr(args, "solver", None):
+        options["solver"] = args.solver
+    if getattr(args, "memory_mb", None):
+        options["memory_mb"] = args.memory_mb
     return options
+
+
+def _qbf_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--encoding", default=None, choices=("compact", "nested", "paper"),
+                   help="QBF encoding (QBF engines only; default compact)")
+    p.add_argument("--solver", default=None,
+                   help="engine qbf: a solver name or the path of any QDIMACS solver executable")
+    p.add_argument("--memory-mb", type=int, default=None, help="QBF solver memory limit (MB)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,8 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mate", help="answer Mate(P, n) with one engine")
     _position_args(p)
     p.add_argument("-n", type=int, required=True, help="odd number of plies")
-    p.add_argument("--engine", default="brute", help="brute, dfpn, depqbf, rareqs, caqe, qfun, qute")
-    p.add_argument("--encoding", default=None, help="QBF encoding (QBF engines only)")
+    p.add_argument("--engine", default="brute", help="brute, dfpn, depqbf, rareqs, caqe, qfun, qute, qbf")
+    _qbf_args(p)
     p.add_argument("--timeout", type=float, default=None, help="seconds")
     p.add_argument("--max-nodes", type=int, default=None, help="node limit (brute, dfpn)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -65,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("batch", help="run one engine over a JSONL file of cases")
     p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
     p.add_argument("--engine", default="brute")
-    p.add_argument("--encoding", default=None, help="QBF encoding (QBF engines only)")
+    _qbf_args(p)
     p.add_argument("--jobs", "-j", type=int, default=1)
     p.add_argument("--timeout", type=float, default=None, help="seconds per case")
     p.add_argument("--max-nodes", type=int, default=None)
@@ -108,7 +120,7 @@ def cmd_mate(args) -> int:
         if moves:
             print("mating first moves: " + " ".join(moves))
         if result.get("error"):
-            print(f"note: {result['error']}")
+            print(f"tsumeqbf: {result['status']}: {result['error']}", file=sys.stderr)
     return 0 if result["status"] in ("mate", "nomate") else 1
 
 

@@ -32,6 +32,7 @@ ENGINES: dict[str, tuple[str, dict]] = {
     "dfpn": ("tsumeqbf.dfpn.engine:solve_mate", {}),
     **{solver: ("tsumeqbf.solvers.engine:solve_mate", {"solver": solver})
        for solver in ("depqbf", "rareqs", "caqe", "qfun", "qute")},
+    "qbf": ("tsumeqbf.solvers.engine:solve_mate", {}),  # --solver NAME or PATH
 }
 
 
@@ -64,7 +65,7 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
     pos.validate_question()
     fn, fixed = get_engine(name)
     start = time.perf_counter()
-    result = fn(pos, n, timeout, {**fixed, **(options or {})})
+    result = fn(pos, n, timeout, {**(options or {}), **fixed})
     result.setdefault("first_move", None)
     result["engine"] = name
     result["time_s"] = round(time.perf_counter() - start, 6)

@@ -34,6 +34,11 @@ class Formula:
         self.names.append(name)
         return len(self.levels) - 1
 
+    def label(self, lit, name: str) -> None:
+        """Name a gate by its role (the first name given sticks)."""
+        if not isinstance(lit, bool) and not self.names[abs(lit)]:
+            self.names[abs(lit)] = name if lit > 0 else f"not_{name}"
+
     @property
     def num_vars(self) -> int:
         return len(self.levels) - 1

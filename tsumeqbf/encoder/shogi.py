@@ -215,7 +215,7 @@ class MoveChoice:
     """Binary code over a candidate list; ``sel(i)`` is the minterm of candidate i."""
 
     def __init__(self, f: Formula, cands: list[Cand], level: int, name: str):
-        self.f, self.cands = f, cands
+        self.f, self.cands, self.name = f, cands, name
         nbits = (len(cands) - 1).bit_length() if len(cands) > 1 else 0
         self.bits = [f.var(f"{name}_bit{i}", level) for i in range(nbits)]
         self._sel: dict[int, object] = {}
@@ -253,6 +253,7 @@ class NextState:
         v = self._cache.get(key)
         if v is None:
             v = self._cache[key] = build()
+            self.f.label(v, f"s{self.choice.name[1:]}_{'_'.join(map(str, key))}")
         return v
 
     def _any(self, idx) -> object:
@@ -316,6 +317,7 @@ class Rules:
         v = self._cache.get(key)
         if v is None:
             v = self._cache[key] = build()
+            self.f.label(v, "_".join(map(str, key[1:])))
         return v
 
     def occ(self, st, s):

@@ -1,0 +1,126 @@
+"""The solver layer: verdicts from exit codes, certificates, timeouts that kill the whole
+process group, and crashing, missing or garbled solvers reported as errors."""
+
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from tsumeqbf.cli import main
+from tsumeqbf.solvers import SOLVERS, SolverError, find_solver, parse_certificate, run_solver
+
+TRUE_QBF = "p cnf 2 2\ne 1 0\na 2 0\n1 2 0\n1 -2 0\n"  # ∃x ∀y (x∨y)(x∨¬y): true, x=1
+FALSE_QBF = "p cnf 2 2\na 1 0\ne 2 0\n1 2 0\n1 -2 0\n"  # ∀x ∃y (x∨y)(x∨¬y): false
+
+
+
+def _installed(name):
+    try:
+        find_solver(name)
+        return True
+    except SolverError:
+        return False
+
+
+ALL = [pytest.param(n, marks=pytest.mark.skipif(not _installed(n), reason=f"{n} missing"))
+       for n in sorted(SOLVERS)]
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_verdicts_and_certificate(name):
+    yes = run_solver(name, TRUE_QBF, timeout=30, num_vars=2)
+    no = run_solver(name, FALSE_QBF, timeout=30, num_vars=2)
+    assert (yes.status, yes.exit_code, yes.verdict) == ("true", 10, True)
+    assert (no.status, no.exit_code, no.verdict) == ("false", 20, False)
+    if name != "qfun":  # qfun prints no assignment
+        assert yes.assignment.get(1) is True
+
+
+@pytest.mark.parametrize("text, values", [
+    ("s cnf 1 2 1\nV -1 0\nV 2 0\n", {1: False, 2: True}),  # DepQBF, CAQE
+    ("c x\nV  +1 -2 -3\ns cnf 1\n", {1: True, 2: False, 3: False}),  # RAReQS
+    ("SAT\n1 -2 0\n", {1: True, 2: False}),  # Qute
+    ("c 1 2 0\ns cnf 0\n", {}),
+])
+def test_parse_certificate(text, values):
+    assert parse_certificate(text) == values
+
+
+@pytest.mark.parametrize("text", ["V 1 x 0\n", "V 7 0\n"])
+def test_parse_certificate_rejects_garbage(text):
+    with pytest.raises(ValueError):
+        parse_certificate(text, num_vars=3)
+
+
+def fake_solver(tmp_path, body: str) -> str:
+    """An executable Python script standing in for a QBF solver."""
+    path = tmp_path / "fake_solver"
+    path.write_text(f"#!{sys.executable}\n" + textwrap.dedent(body))
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as fh:  # a zombie is dead
+        return fh.read().split(")")[-1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc")
+def test_timeout_kills_the_process_group(tmp_path):
+    pids = tmp_path / "pids"
+    exe = fake_solver(tmp_path, f"""
+        import os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        open({str(pids)!r}, "w").write(f"{{os.getpid()}} {{child.pid}}")
+        time.sleep(60)
+    """)
+    start = time.monotonic()
+    res = run_solver(exe, TRUE_QBF, timeout=1.5)
+    assert res.status == "unknown" and "timeout" in res.message
+    assert time.monotonic() - start < 10
+    time.sleep(0.3)
+    for pid in map(int, pids.read_text().split()):
+        assert not _alive(pid), f"process {pid} survived the timeout"
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", "SIGSEGV"),
+    ("import sys; print('boom', file=sys.stderr); sys.exit(3)", "exited with code 3"),
+    ("import sys; print('V 1 oops 0'); sys.exit(10)", "garbled"),
+])
+def test_crashing_or_garbled_solver_is_an_error(tmp_path, body, fragment):
+    res = run_solver(fake_solver(tmp_path, body), TRUE_QBF, timeout=20)
+    assert res.status == "error" and res.verdict is None
+    assert fragment in res.message
+
+
+def test_missing_solver_names_the_install(monkeypatch):
+    from tsumeqbf.solvers import runner
+    monkeypatch.setitem(runner.SOLVERS, "depqbf",
+                        runner.SolverSpec("depqbf", ("no_such_solver_binary_xyz",)))
+    with pytest.raises(SolverError, match="pip install pyqbf"):
+        find_solver("depqbf")
+
+
+def test_unknown_solver_from_the_command_line(capsys):
+    code = main(["mate", "2k/3/1GP b - 1", "--zone", "2", "-n", "1", "--engine", "qbf",
+                 "--solver", "/no/such/solver"])
+    err = capsys.readouterr().err.strip()
+    assert code != 0 and len(err.splitlines()) == 1 and "unknown QBF solver" in err
+
+
+def test_crashing_solver_from_the_command_line(tmp_path, capsys):
+    exe = fake_solver(tmp_path, "import sys; sys.exit(1)")
+    code = main(["mate", "2k/3/1GP b - 1", "--zone", "2", "-n", "1", "--engine", "qbf",
+                 "--solver", exe, "--json"])
+    import json
+    row = json.loads(capsys.readouterr().out)
+    assert code == 1 and row["status"] == "error" and row["mate"] is None

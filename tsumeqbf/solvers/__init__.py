@@ -1,0 +1,11 @@
+"""QBF solvers behind one interface: ``run_solver(name, qdimacs, timeout=...)``.
+
+>>> "depqbf" in solver_names()
+True
+"""
+
+from .runner import (SOLVERS, SolverError, SolverResult, SolverSpec, find_solver,
+                     parse_certificate, run_solver, solver_names)
+
+__all__ = ["SOLVERS", "SolverError", "SolverResult", "SolverSpec", "find_solver",
+           "parse_certificate", "run_solver", "solver_names"]

@@ -1,0 +1,208 @@
+"""Run a QBF solver on a QDIMACS file as a subprocess, with limits, and read its verdict.
+
+Every solver runs in its own session so that a wall-clock timeout can kill the whole
+process group (DepQBF's own ``--max-secs`` has been seen ignored for 30 s and more). The
+verdict comes only from the exit code: 10 true, 20 false; anything else is "unknown"
+(timeout or memory limit) or "error" (crash, signal, unexpected code). Where the solver
+prints an assignment to the outermost block (``V lit 0`` lines) it is parsed into
+``SolverResult.assignment``.
+
+>>> spec = SOLVERS["depqbf"]
+>>> spec.binaries[0], spec.args
+('pyqbf_depqbf', ('--qdo', '--no-dynamic-nenofex'))
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class SolverError(Exception):
+    """A solver cannot be used (not installed, not executable)."""
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    name: str
+    binaries: tuple[str, ...]  # looked up next to the interpreter first, then on PATH
+    args: tuple[str, ...] = ()  # flags that make the solver print its certificate
+
+
+#: the solvers that pyqbf builds, plus Debian's ``depqbf`` as a fallback binary name
+SOLVERS: dict[str, SolverSpec] = {
+    "depqbf": SolverSpec("depqbf", ("pyqbf_depqbf", "depqbf"), ("--qdo", "--no-dynamic-nenofex")),
+    "rareqs": SolverSpec("rareqs", ("pyqbf_rareqs", "rareqs")),
+    "caqe": SolverSpec("caqe", ("pyqbf_caqe", "caqe"), ("--qdo",)),
+    "qfun": SolverSpec("qfun", ("pyqbf_qfun", "qfun")),
+    "qute": SolverSpec("qute", ("pyqbf_qute", "qute"), ("--partial-certificate",)),
+}
+
+INSTALL_HINT = "install the QBF solvers with `pip install pyqbf` (builds them from source)"
+
+
+@dataclass
+class SolverResult:
+    solver: str
+    status: str  # "true", "false", "unknown", "error"
+    exit_code: int | None
+    time_s: float
+    assignment: dict[int, bool] = field(default_factory=dict)
+    message: str = ""
+
+    @property
+    def verdict(self) -> bool | None:
+        return {"true": True, "false": False}.get(self.status)
+
+
+def solver_names() -> list[str]:
+    return sorted(SOLVERS)
+
+
+def find_solver(name: str) -> tuple[SolverSpec, str]:
+    """The spec and executable path of solver ``name``, or of an executable given by path."""
+    if name in SOLVERS:
+        spec = SOLVERS[name]
+        here = Path(sys.executable).parent
+        for binary in spec.binaries:
+            local = here / binary
+            if local.is_file() and os.access(local, os.X_OK):
+                return spec, str(local)
+            found = shutil.which(binary)
+            if found:
+                return spec, found
+        raise SolverError(f"QBF solver {name!r} is not installed "
+                          f"(looked for {', '.join(spec.binaries)}); {INSTALL_HINT}")
+    path = shutil.which(name) or (name if os.path.isfile(name) else None)
+    if path is None or not os.access(path, os.X_OK):
+        raise SolverError(f"unknown QBF solver {name!r}: choose one of "
+                          f"{', '.join(solver_names())} or give the path of an executable")
+    return SolverSpec(Path(path).name, (path,)), path
+
+
+def parse_certificate(text: str, num_vars: int | None = None) -> dict[int, bool]:
+    """A solver's printed assignment as {variable: value}.
+
+    DepQBF, CAQE and RAReQS print ``V lit ... [0]`` lines; Qute prints a bare line of
+    literals ending in 0 after ``SAT``. Comment (``c``) and solution (``s``) lines are
+    skipped. Raises ValueError on a ``V`` line that is not integers or a variable out of
+    range.
+    """
+    values: dict[int, bool] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts or parts[0] in ("c", "s"):
+            continue
+        if parts[0] in ("V", "v"):
+            tokens = parts[1:]
+        elif all(re.fullmatch(r"[+-]?\d+", t) for t in parts) and parts[-1] == "0":
+            tokens = parts
+        else:
+            continue
+        for token in tokens:
+            lit = int(token)  # ValueError on garbage
+            if lit == 0:
+                continue
+            if num_vars is not None and abs(lit) > num_vars:
+                raise ValueError(f"certificate literal {lit} outside 1..{num_vars}")
+            values[abs(lit)] = lit > 0
+    return values
+
+
+def _child_setup(memory_mb: int | None):
+    """Runs in the solver process before exec: the memory limit, and on Linux a signal
+    that kills the solver if the process that started it dies (a killed batch worker
+    must not leave a solver running in its own session)."""
+    def apply():
+        if memory_mb:
+            import resource
+            limit = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+                ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            except (OSError, AttributeError):
+                pass
+    return apply
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
+               memory_mb: int | None = None, num_vars: int | None = None,
+               extra_args: tuple[str, ...] = ()) -> SolverResult:
+    """Solve a QDIMACS file (a path) or text (a str that contains a ``p cnf`` line)."""
+    spec, exe = find_solver(name)
+    tmp = None
+    if isinstance(qdimacs, str) and "p cnf" in qdimacs:
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".qdimacs", delete=False)
+        tmp.write(qdimacs)
+        tmp.close()
+        path = tmp.name
+    else:
+        path = str(qdimacs)
+        if not os.path.isfile(path):
+            raise SolverError(f"no such QDIMACS file: {path}")
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen([exe, *spec.args, *extra_args, path], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                preexec_fn=_child_setup(memory_mb))
+    except OSError as exc:
+        if tmp:
+            os.unlink(tmp.name)
+        raise SolverError(f"cannot start {spec.name} ({exe}): {exc.strerror}") from None
+    try:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            proc.communicate()
+            return SolverResult(spec.name, "unknown", None, time.monotonic() - start,
+                                message=f"timeout after {timeout:g} s")
+        except BaseException:  # KeyboardInterrupt included: never leave the solver running
+            _kill_group(proc)
+            proc.wait()
+            raise
+        finally:
+            _kill_group(proc)  # children the solver may have left behind
+    finally:
+        if tmp:
+            os.unlink(tmp.name)
+    elapsed = time.monotonic() - start
+    code = proc.returncode
+    if code in (10, 20):
+        status = "true" if code == 10 else "false"
+        try:
+            assignment = parse_certificate(out, num_vars)
+        except ValueError as exc:
+            return SolverResult(spec.name, "error", code, elapsed,
+                                message=f"{spec.name} printed a garbled certificate: {exc}")
+        return SolverResult(spec.name, status, code, elapsed, assignment)
+    last = (err.strip() or out.strip()).splitlines()[-1:] or [""]
+    if code < 0:
+        sig = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else -code
+        if memory_mb and sig in ("SIGKILL", "SIGSEGV", "SIGABRT"):
+            return SolverResult(spec.name, "unknown", code, elapsed,
+                                message=f"killed by {sig} (memory limit {memory_mb} MB?)")
+        return SolverResult(spec.name, "error", code, elapsed,
+                            message=f"{spec.name} died with {sig}: {last[0][:200]}")
+    if code == 0 and memory_mb and "alloc" in (err + out).lower():
+        return SolverResult(spec.name, "unknown", code, elapsed,
+                            message=f"out of memory (limit {memory_mb} MB)")
+    return SolverResult(spec.name, "error", code, elapsed,
+                        message=f"{spec.name} exited with code {code} (not 10/20): {last[0][:200]}")
