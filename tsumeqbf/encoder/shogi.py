@@ -454,8 +454,8 @@ def encode(pos: Position, n: int, encoding: str = "compact", *,
         mover = attacker if t % 2 else defender
         cands = generate(geo, state.reach, mover, check_filter=not paper and t % 2 == 1,
                          evasion_filter=not paper and t % 2 == 0)
-        if t == n + 1 and expand_last and _expandable(geo, state, cands, attacker):
-            _no_legal_reply(f, rules, state, cands, defender, act)
+        if t == n + 1 and expand_last:
+            _no_legal_reply(f, rules, geo, state, cands, defender, act, t - 1, totals)
             break
         next_reach = reach if paper else advance(state.reach, cands, mover, totals)
         choice = MoveChoice(f, cands, t - 1, f"m{t}")
@@ -520,24 +520,26 @@ class MovedView:
         return self.st.piece(s, p)
 
 
-def _expandable(geo, st, cands, attacker) -> bool:
-    """The last reply can be expanded into one check per candidate unless a pawn drop
-    might check the attacker's king (its legality would need the attacker's escapes)."""
-    king = piece_code(KING, attacker)
-    return not any(m.frm < 0 and m.code & 15 == PAWN and any(
-        king in st.reach.codes[x] for x in geo.steps[m.code][m.to]) for m in cands)
-
-
-def _no_legal_reply(f, rules, st, cands, defender, act) -> None:
+def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals) -> None:
     """The innermost universal block expanded: every candidate reply is illegal in ``st``.
 
     Each candidate changes at most two squares, so its king-safety test shares most gates
-    with the others; the formula loses a quantifier alternation.
+    with the others; the formula loses a quantifier alternation. A defender's pawn drop
+    that checks the attacker's king is legal only if the attacker has an escape: that
+    escape stays universal (bits on ``level``, one witness per such drop), because
+    ∀w distributes over the conjunction of the expanded clauses.
     """
+    attacker = 1 - defender
+    king_a = piece_code(KING, attacker)
     views = [MovedView(st, m) for m in cands]  # kept alive: Rules memoises on id()
-    for m, view in zip(cands, views):
-        legal = f.and_([rules.valid(st, m, defender), neg(rules.in_check(view, defender))])
-        f.add_clause([neg(act), neg(legal)])
+    for i, (m, view) in enumerate(zip(cands, views)):
+        parts = [rules.valid(st, m, defender), neg(rules.in_check(view, defender))]
+        if m.frm < 0 and m.code & 15 == PAWN:
+            gives = f.or_(st.piece(x, king_a) for x in geo.steps[m.code][m.to])
+            if gives is not False:
+                parts.append(f.or_([neg(gives), _has_legal_move(
+                    f, rules, geo, view, attacker, level, f"w{level + 1}_{i}", totals, False)]))
+        f.add_clause([neg(act), neg(f.and_(parts))])
     rules.keep_alive.extend(views)
 
 
