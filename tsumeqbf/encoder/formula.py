@@ -9,8 +9,8 @@ existential level at or after its inputs' levels. Constants are the Python boole
 >>> f = Formula()
 >>> x, y = f.var("x", 0), f.var("y", 1)
 >>> f.add_clause([f.and_([x, y]), -x])
->>> print(f.to_qdimacs().splitlines()[1])
-p cnf 3 5
+>>> print(f.to_qdimacs().splitlines()[:4])
+['p cnf 3 4', 'e 1 0', 'a 2 0', 'e 3 0']
 """
 
 from __future__ import annotations
@@ -27,6 +27,11 @@ class Formula:
     clauses: list[list[int]] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
     _gates: dict = field(default_factory=dict)
+    #: a literal that guards the definitions of new gates: while it is false they are
+    #: not enforced. Sound when every clause that uses such a gate is itself satisfied by
+    #: the guard being false (a game encoding's "this line is over" literal); it lets a
+    #: solver see every clause satisfied as soon as a line of play ends.
+    guard: object = True
 
     # -- variables -----------------------------------------------------------------------
     def var(self, name: str, level: int) -> int:
@@ -66,9 +71,11 @@ class Formula:
             level = max(self.levels[abs(x)] for x in seen)
             level += level & 1  # gates are existential: the next level up if universal
             g = self.var("", level)
+            # a guarded definition holds only while the guard does (see ``guard``)
+            extra = [] if self.guard is True else [neg(self.guard)]
             for x in seen:
-                self.clauses.append([-g, x])
-            self.clauses.append([g] + [-x for x in seen])
+                self.clauses.append([-g, x] + extra)
+            self.clauses.append([g] + [-x for x in seen] + extra)
             self._gates[key] = g
         return g
 

@@ -46,7 +46,9 @@ from ..rules.position import Position
 from .formula import Formula, neg
 
 ENCODINGS = ("compact", "nested", "paper")
-VERSION = "1"
+VERSION = "2"
+#: compact: let the attacker claim an early mate (expanded check of every reply)
+CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
 
 
 @dataclass(frozen=True)
@@ -452,6 +454,8 @@ def encode(pos: Position, n: int, encoding: str = "compact", *,
     first_choice = None
     for t in range(1, n + 2):
         mover = attacker if t % 2 else defender
+        if expand_last:
+            f.guard = act  # every gate first built from here on is used only while act
         cands = generate(geo, state.reach, mover, check_filter=not paper and t % 2 == 1,
                          evasion_filter=not paper and t % 2 == 0)
         if t == n + 1 and expand_last:
@@ -487,7 +491,17 @@ def encode(pos: Position, n: int, encoding: str = "compact", *,
             if t == n + 1:
                 f.add_clause([neg(act), neg(legal)])
             else:
-                act = f.and_([act, legal])
+                if expand_last and CLAIM_MATE:
+                    # The attacker may claim mate now: its existential flag makes the
+                    # expanded "every reply is illegal" clauses binding and switches the
+                    # later plies off, so a solver can prove a short mate without
+                    # reasoning about the universal replies.
+                    claim = f.var(f"mate{t - 1}", t - 2)
+                    _no_legal_reply(f, rules, geo, state, cands, defender,
+                                    f.and_([act, claim]), t - 1, totals)
+                    act = f.and_([act, neg(claim), legal])
+                else:
+                    act = f.and_([act, legal])
                 if act is False and not paper:
                     break  # no legal reply can reach the later plies: they ask nothing
         if paper:

@@ -7,7 +7,7 @@ drops and a trailing ``+`` for promotion.
 >>> p = Position.from_sfen("2k/3/1GP b - 1", zone=2)
 >>> m = p.parse_usi("2c2b")
 >>> move_to_usi(p.geo, m), move_to_japanese(p, m)
-('2c2b', '▲2二金')
+('2c2b', '▲２二金')
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ promotion, dead-piece rules for moves and drops, nifu, uchifuzume, optional atta
 
 >>> p = Position.from_sfen("2k/3/1GP b - 1", zone=2)
 >>> sorted(p.usi(m) for m in p.checks())
-['2c2b', '2c3b']
+['1c1b', '1c1b+', '2c1b', '2c2b']
 """
 
 from __future__ import annotations

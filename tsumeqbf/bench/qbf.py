@@ -1,0 +1,105 @@
+"""QBF sizes and times per question, encoding and solver, beside the founding paper's figures.
+
+    python -m tsumeqbf.bench qbf [--solvers depqbf,rareqs] [--encodings paper,compact]
+                                 [--timeout S] [--yaneuraou K] [--paper-max-width W]
+
+Questions: the founding paper's figures (``tests/data/figures.jsonl``) and the first K
+mate-in-3 positions of YaneuraOu's samples (real 9x9 games, both sides holding pieces).
+For each it prints variables, clauses, encode and solve seconds and the verdict, and for the
+paper's questions the paper's own variables, clauses and DepQBF 6.0 seconds (Tables 1-4),
+with the ratio of our variables and clauses to the paper's. A solver that runs out of time
+shows ``timeout``; the run goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..encoder.command import formula_stats
+from ..encoder.shogi import ENCODINGS, encode
+from ..rules import Position
+from ..solvers.engine import solve_mate
+
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+
+
+def paper_rows() -> dict[tuple, dict]:
+    """(figure, board, plies) -> the paper's row from Tables 1-4 (all piece kinds)."""
+    rows = {}
+    with open(DATA / "ishiwaki_tables.csv", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            if int(row["table"]) <= 4:
+                rows.setdefault((row["figure"], row["board"], int(row["plies"])), row)
+    return rows
+
+
+def questions(yaneuraou: int) -> list[dict]:
+    out = []
+    for line in (DATA / "figures.jsonl").read_text().splitlines():
+        q = json.loads(line)
+        q["figure"] = q["id"].split("-")[1].removeprefix("fig")
+        out.append(q)
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        mate3 = [r for r in csv.DictReader(fh) if r["yaneuraou_file"] == "mate3.sfen"]
+    for r in mate3[:yaneuraou]:
+        out.append({"id": f"yaneuraou-mate3-{r['line_no']}", "sfen": r["sfen"], "n": 3,
+                    "zone": None, "width": 9, "height": 9, "mate": True})
+    return out
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench qbf")
+    ap.add_argument("--solvers", default="depqbf,rareqs")
+    ap.add_argument("--encodings", default="paper,compact")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per solver call")
+    ap.add_argument("--yaneuraou", type=int, default=5, help="how many mate-in-3 samples")
+    ap.add_argument("--paper-max-width", type=int, default=9,
+                    help="skip the paper encoding on wider boards (it is slow to solve)")
+    ap.add_argument("--max-plies", type=int, default=11)
+    args = ap.parse_args(argv)
+    encodings = [e for e in args.encodings.split(",") if e]
+    bad = [e for e in encodings if e not in ENCODINGS]
+    if bad:
+        print(f"unknown encoding {bad[0]!r}; choose from {', '.join(ENCODINGS)}", file=sys.stderr)
+        return 2
+    solvers = [s for s in args.solvers.split(",") if s]
+    paper = paper_rows()
+    header = (f"{'question':24s} {'enc':8s} {'vars':>7s} {'clauses':>8s} {'enc_s':>6s} "
+              f"{'solver':7s} {'solve_s':>8s} {'verdict':8s} | {'paper vars':>10s} "
+              f"{'clauses':>8s} {'solve_s':>8s} | {'vars%':>6s} {'cls%':>6s}")
+    print(header)
+    print("-" * len(header))
+    for q in questions(args.yaneuraou):
+        if q["n"] > args.max_plies:
+            continue
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        ref = paper.get((q.get("figure"), f"{q['width']}x{q['height']}", q["n"]))
+        for encoding in encodings:
+            if encoding == "paper" and q["width"] > args.paper_max_width:
+                continue
+            enc = encode(pos, q["n"], encoding)
+            stats = formula_stats(*enc.formula.prefix_and_matrix()[:2])
+            for solver in solvers:
+                started = time.monotonic()
+                r = solve_mate(pos, q["n"], args.timeout, {"solver": solver, "encoding": encoding})
+                verdict = {"mate": "mate", "nomate": "no mate", "unknown": "timeout"}.get(
+                    r["status"], "ERROR")
+                if r["status"] in ("mate", "nomate") and r["mate"] != q["mate"]:
+                    verdict = "WRONG"  # never expected: the figures' verdicts are the paper's
+                solve_s = r.get("solve_s", time.monotonic() - started)
+                line = (f"{q['id']:24s} {encoding:8s} {stats['vars']:7d} {stats['clauses']:8d} "
+                        f"{enc.encode_s:6.2f} {solver:7s} {solve_s:8.2f} {verdict:8s} |")
+                if ref:
+                    pv, pc = int(ref["variables"]), int(ref["clauses"])
+                    line += (f" {pv:10d} {pc:8d} {float(ref['solver_s']):8.2f} |"
+                             f" {100 * stats['vars'] / pv:5.1f}% {100 * stats['clauses'] / pc:5.1f}%")
+                print(line, flush=True)
+                if r["status"] == "error":
+                    print(f"    error: {r.get('error')}", flush=True)
+    print("\npaper: DepQBF 6.0 on the authors' machine; vars%/cls%: ours as a share of the paper's.")
+    return 0
