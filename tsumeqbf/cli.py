@@ -159,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tsumeqbf: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug, but still one line and a non-zero exit
+        print(f"tsumeqbf: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,127 @@
+"""Bounded df-pn: agreement with the reference solver and with brute force on AND/OR
+graphs, depth-tagged results, limits."""
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from tsumeqbf.dfpn import DfPn, GraphGame, ShogiGame
+from tsumeqbf.dfpn.engine import solve_mate
+from tsumeqbf.rules import Position
+from tsumeqbf.rules.generate import question_set
+from tsumeqbf.rules.reference import mating_moves
+
+DATA = Path(__file__).parent / "data"
+
+
+def graph(edges, kinds):
+    g = nx.DiGraph()
+    g.add_nodes_from(kinds)
+    g.add_edges_from(edges)
+    nx.set_node_attributes(g, kinds, "kind")
+    return g
+
+
+def brute(g, node, depth):
+    """Bounded AND/OR value straight from the definition."""
+    succ = list(g.successors(node))
+    if g.nodes[node]["kind"] == "or":
+        return depth >= 1 and any(brute(g, c, depth - 1) for c in succ)
+    if not succ:
+        return True
+    return depth >= 1 and all(brute(g, c, depth - 1) for c in succ)
+
+
+def test_disproof_at_a_shallow_depth_is_not_reused_deeper():
+    # X mates in 3. Searched first via A1 it has 1 ply left (no mate); via A2 it has 3.
+    # A table keyed on the position alone would reuse the first answer and say no mate.
+    kinds = {"R": "or", "A1": "and", "Y": "or", "B": "and", "A2": "and", "X": "or",
+             "C": "and", "Z": "or", "D": "and"}
+    g = graph([("R", "A1"), ("A1", "Y"), ("Y", "B"), ("B", "X"), ("R", "A2"), ("A2", "X"),
+               ("X", "C"), ("C", "Z"), ("Z", "D")], kinds)
+    search = DfPn(GraphGame(g, "R"))
+    res = search.solve(5)
+    assert res.proven is True and res.best_move == "A2"
+    assert brute(g, "R", 5) and not brute(g, "R", 3)
+    assert DfPn(GraphGame(g, "R")).solve(3).proven is False
+
+
+def random_dag(rng, layers=7, width=4):
+    """A layered AND/OR DAG: OR on even layers, AND on odd ones, shared children."""
+    kinds, edges = {}, []
+    names = [[f"{d}.{i}" for i in range(rng.randint(1, width))] for d in range(layers)]
+    for d, layer in enumerate(names):
+        for v in layer:
+            kinds[v] = "or" if d % 2 == 0 else "and"
+            if d + 1 < layers and rng.random() < 0.85:
+                for c in rng.sample(names[d + 1], rng.randint(1, len(names[d + 1]))):
+                    edges.append((v, c))
+    return graph(edges, kinds), names[0][0]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_random_dags_agree_with_brute_force(seed):
+    rng = random.Random(seed)
+    g, root = random_dag(rng)
+    for n in (1, 3, 5, 7):
+        res = DfPn(GraphGame(g, root), tt_limit=rng.choice([4, 1000])).solve(n)
+        assert res.proven == brute(g, root, n), (seed, n)
+        if res.proven:
+            a = res.best_move
+            assert all(brute(g, c, n - 2) for c in g.successors(a)) if list(g.successors(a)) else True
+
+
+@pytest.mark.parametrize("plies, sizes, count", [
+    (1, ((3, 3), (4, 4), (5, 5), (9, 9)), 150),
+    (3, ((3, 3), (4, 4), (5, 5), (9, 9)), 150),
+    (5, ((3, 3), (4, 4), (5, 5)), 120),
+    (7, ((3, 3), (4, 4)), 60),
+])
+def test_generated_questions_agree_with_reference(plies, sizes, count):
+    for q in question_set(200 + plies, count, sizes=sizes, plies=(plies,)):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        want = {pos.usi(m) for m in mating_moves(pos, plies)}
+        got = solve_mate(pos, plies, None, {})
+        assert got["mate"] == bool(want), q
+        if want:
+            assert got["first_move"] in want, q
+
+
+def test_small_table_still_agrees():
+    for q in question_set(77, 60, sizes=((3, 3), (4, 4)), plies=(5,)):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        res = DfPn(ShogiGame(pos.copy()), tt_limit=8).solve(5)
+        assert res.proven == bool(mating_moves(pos, 5)), q
+
+
+@pytest.mark.parametrize("row", [json.loads(x) for x in (DATA / "figures.jsonl").read_text().splitlines()],
+                         ids=lambda r: r["id"])
+def test_paper_figures(row):
+    got = solve_mate(Position.from_sfen(row["sfen"], zone=row["zone"]), row["n"], None, {})
+    assert got["mate"] is row["mate"]
+
+
+def _samples():
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.mark.parametrize("row", _samples(), ids=lambda r: f"{r['yaneuraou_file']}-{r['line_no']}")
+def test_yaneuraou_samples_mate_at_stated_length_only(row):
+    pos = Position.from_sfen(row["sfen"])
+    n = int(row["stated_length"])
+    got = solve_mate(pos, n, None, {})
+    assert got["status"] == "mate"
+    move = pos.parse_usi(got["first_move"])
+    assert move in pos.checks()
+    assert solve_mate(pos, n - 2, None, {})["status"] == "nomate"
+
+
+def test_node_limit_gives_unknown():
+    pos = Position.from_sfen(_samples()[-3]["sfen"])
+    got = solve_mate(pos, 11, None, {"max_nodes": 50})
+    assert got["status"] == "unknown" and got["mate"] is None

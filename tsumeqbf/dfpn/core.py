@@ -1,0 +1,196 @@
+"""Depth-first proof-number search (Nagai's df-pn) for the bounded question Mate(P, n).
+
+The search runs on any ``Game`` (see ``game.py``): shogi positions or abstract AND/OR
+graphs. OR nodes are the attacker's turns, AND nodes the defender's. Each node of the
+bounded search is a (position, plies left) pair; a terminal AND node (no legal reply) is
+proven, an AND node with plies left 0 and a legal reply is disproven, and an OR node with no
+check is disproven.
+
+Results carry their depth: a proof with d plies left also proves the position with more
+plies left (a mate within d is a mate within any larger bound) and a disproof with d plies
+left also disproves it with fewer. Unsolved numbers are kept per (position, plies left).
+Thresholds use the 1+ε trick. The table has a size limit; when it is full the entries
+with the least work behind them go first (solved entries are kept longest).
+
+>>> from tsumeqbf.dfpn.game import GraphGame
+>>> import networkx as nx
+>>> g = nx.DiGraph([("r", "a"), ("a", "m")]); nx.set_node_attributes(g, {"r": "or", "a": "and", "m": "or"}, "kind")
+>>> DfPn(GraphGame(g, "r")).solve(1).proven
+False
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+INF = 10 ** 9
+
+
+class SearchAborted(Exception):
+    """The node or time limit was reached."""
+
+
+@dataclass
+class Result:
+    proven: bool | None  # None: unknown (limit reached)
+    best_move: object = None
+    nodes: int = 0
+    tt_hits: int = 0
+    time_s: float = 0.0
+    tt_size: int = 0
+
+
+@dataclass
+class _Entry:
+    pn: int
+    dn: int
+    work: int = 0
+
+
+@dataclass
+class DfPn:
+    game: object
+    max_nodes: int | None = None
+    deadline: float | None = None  # time.monotonic() value
+    tt_limit: int = 2_000_000
+    epsilon: float = 0.25
+    nodes: int = 0
+    tt_hits: int = 0
+    table: dict = field(default_factory=dict)  # (key, depth) -> _Entry, unsolved numbers
+    proofs: dict = field(default_factory=dict)  # key -> smallest depth proven (OR/AND kept apart by key)
+    disproofs: dict = field(default_factory=dict)  # key -> largest depth disproven
+
+    # -- the table ---------------------------------------------------------------------
+    def lookup(self, key, depth: int) -> tuple[int, int]:
+        return self._find(key, depth) or (1, 1)
+
+    def _find(self, key, depth: int) -> tuple[int, int] | None:
+        """The stored numbers, or None when the table holds nothing for the node."""
+        p = self.proofs.get(key)
+        if p is not None and p <= depth:
+            self.tt_hits += 1
+            return 0, INF
+        d = self.disproofs.get(key)
+        if d is not None and d >= depth:
+            self.tt_hits += 1
+            return INF, 0
+        e = self.table.get((key, depth))
+        if e is None:
+            return None
+        self.tt_hits += 1
+        return e.pn, e.dn
+
+    def store(self, key, depth: int, pn: int, dn: int, work: int) -> None:
+        if pn == 0:
+            if self.proofs.get(key, INF) > depth:
+                self.proofs[key] = depth
+            self.table.pop((key, depth), None)
+        elif dn == 0:
+            if self.disproofs.get(key, -1) < depth:
+                self.disproofs[key] = depth
+            self.table.pop((key, depth), None)
+        else:
+            e = self.table.get((key, depth))
+            if e is None:
+                if len(self.table) >= self.tt_limit:
+                    self._collect()
+                self.table[(key, depth)] = _Entry(pn, dn, work)
+            else:
+                e.pn, e.dn, e.work = pn, dn, e.work + work
+
+    def _collect(self) -> None:
+        """Drop the half of the unsolved entries with the least work behind them."""
+        items = sorted(self.table.items(), key=lambda kv: kv[1].work)
+        for k, _ in items[: len(items) // 2]:
+            del self.table[k]
+
+    # -- the search --------------------------------------------------------------------
+    def solve(self, n: int) -> Result:
+        """Mate within ``n`` plies (odd) from the game's current OR node."""
+        start = time.perf_counter()
+        game = self.game
+        key = game.key()
+        try:
+            pn, dn = self.lookup(key, n)
+            while pn != 0 and dn != 0:
+                pn, dn = self._mid(n, INF - 1, INF - 1)
+        except SearchAborted:
+            return Result(None, None, self.nodes, self.tt_hits,
+                          time.perf_counter() - start, len(self.table))
+        best = None
+        if pn == 0:
+            for m in game.moves():
+                game.play(m)
+                ok = self.lookup(game.key(), n - 1)[0] == 0
+                game.undo()
+                if ok:
+                    best = m
+                    break
+        return Result(pn == 0, best, self.nodes, self.tt_hits, time.perf_counter() - start,
+                      len(self.table))
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchAborted(f"node limit {self.max_nodes} reached")
+        if self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline:
+            raise SearchAborted("time limit reached")
+
+    def _mid(self, depth: int, th_pn: int, th_dn: int) -> tuple[int, int]:
+        """Search the current node (``depth`` plies left) until a threshold is reached;
+        returns its numbers. The numbers of the children are also kept locally, so the
+        search moves on even when the table has dropped them (a small table)."""
+        game = self.game
+        self._tick()
+        key = game.key()
+        is_or = game.is_or()
+        moves = game.moves()
+        if not moves:  # OR: no check, not mate; AND: no reply, mate
+            pn, dn = (INF, 0) if is_or else (0, INF)
+            self.store(key, depth, pn, dn, 1)
+            return pn, dn
+        if not is_or and depth == 0:  # the defender still has a move and no plies are left
+            self.store(key, depth, INF, 0, 1)
+            return INF, 0
+        child_keys = []
+        for m in moves:
+            game.play(m)
+            child_keys.append(game.key())
+            game.undo()
+        child_depth = depth - 1
+        local = [(1, 1)] * len(child_keys)
+        nodes_before = self.nodes
+        while True:
+            # the node's numbers from its children; ``first`` is the most promising child
+            best_i, best, second, other_sum = -1, INF + 1, INF + 1, 0
+            for i, ck in enumerate(child_keys):
+                found = self._find(ck, child_depth)
+                cpn, cdn = local[i] = found or local[i]
+                small, large = (cpn, cdn) if is_or else (cdn, cpn)
+                other_sum = min(INF, other_sum + large)
+                if small < best:
+                    best_i, second, best = i, best, small
+                elif small < second:
+                    second = small
+            if is_or:
+                pn, dn = best, other_sum
+            else:
+                pn, dn = other_sum, best
+            if pn >= th_pn or dn >= th_dn or pn == 0 or dn == 0:
+                self.store(key, depth, pn, dn, self.nodes - nodes_before + 1)
+                return pn, dn
+            self.store(key, depth, pn, dn, 0)
+            cpn, cdn = local[best_i]
+            grow = int(second * (1 + self.epsilon)) + 1 if second < INF else INF
+            if is_or:
+                c_th_pn = min(th_pn, grow)
+                c_th_dn = min(INF - 1, th_dn - dn + cdn)
+            else:
+                c_th_dn = min(th_dn, grow)
+                c_th_pn = min(INF - 1, th_pn - pn + cpn)
+            game.play(moves[best_i])
+            try:
+                local[best_i] = self._mid(child_depth, c_th_pn, c_th_dn)
+            finally:
+                game.undo()
