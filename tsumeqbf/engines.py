@@ -30,6 +30,8 @@ class UnknownEngine(TsumeError):
 ENGINES: dict[str, tuple[str, dict]] = {
     "brute": ("tsumeqbf.engines:_brute", {}),
     "dfpn": ("tsumeqbf.dfpn.engine:solve_mate", {}),
+    # unbounded df-pn: n is not a bound, the verdict says whether any mate exists
+    "tsume": ("tsumeqbf.dfpn.solve:solve_engine", {}),
     **{solver: ("tsumeqbf.solvers.engine:solve_mate", {"solver": solver})
        for solver in ("depqbf", "rareqs", "caqe", "qfun", "qute")},
     "qbf": ("tsumeqbf.solvers.engine:solve_mate", {}),  # --solver NAME or PATH

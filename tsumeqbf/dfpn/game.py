@@ -60,3 +60,74 @@ class GraphGame:
 
     def undo(self) -> None:
         self.path.pop()
+
+
+def _hand(pos, color) -> tuple:
+    return tuple(pos.hands[color][1:8])
+
+
+class TsumeGame(ShogiGame):
+    """ShogiGame plus what the unbounded solver and the answer printer need: hands for
+    dominance, and the move facts behind Nagai's heuristics and useless interpositions."""
+
+    def dominance(self):
+        """(board key, attacker's hand, defender's hand): a proof with hand H also proves
+        the same board when the attacker holds more and the defender less."""
+        p = self.pos
+        return p.board_key, _hand(p, self.attacker), _hand(p, self.attacker ^ 1)
+
+    def last_to(self) -> int:
+        """Destination of the previous move (the checker's square at an AND node)."""
+        return self.pos.move_stack[-1] & 127
+
+    def capture_group(self, m):
+        """Heuristic B: a reply that captures the checking piece, grouped by the kind of
+        the capturing piece (None for every other reply)."""
+        p = self.pos
+        to = m & 127
+        frm = (m >> 7) & 127
+        if frm >= 96 or not p.move_stack or to != self.last_to():
+            return None
+        return p.board[frm] & 15, bool(m >> 14)
+
+    def promotion_twin(self, m, moves_set):
+        """Heuristic A: the promoting version of a non-promoting capture of the checker, when
+        that version is also a legal reply (else None)."""
+        if m >> 14 or (m >> 7) & 127 >= 96 or (m & 127) != self.last_to():
+            return None
+        twin = m | 1 << 14
+        return twin if twin in moves_set else None
+
+    def check_directions(self) -> int:
+        """Heuristic F: the attacker's checks counted once per direction towards the
+        defender's king (eight lines and two knight jumps, so at most ten)."""
+        p = self.pos
+        ek = p.kings[self.attacker ^ 1]
+        w = p.geo.width
+        kx, ky = ek % w, ek // w
+        dirs = set()
+        for m in p.checks():
+            t = m & 127
+            dx, dy = t % w - kx, t // w - ky
+            if abs(dx) == 1 and abs(dy) == 2:
+                dirs.add((dx, dy))
+            else:
+                dirs.add(((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)))
+        return len(dirs)
+
+    def is_interposition(self, m) -> bool:
+        """A reply that puts a piece between the king and a distant checker."""
+        p = self.pos
+        k = p.kings[self.attacker ^ 1]
+        to = m & 127
+        frm = (m >> 7) & 127
+        if frm == k or p.board[to]:
+            return False
+        return any(to in p.geo.between[k][s] for s in p.attackers(k, self.attacker))
+
+    def next_to_king(self, sq: int) -> bool:
+        """Whether square ``sq`` touches the defender's king."""
+        p = self.pos
+        k = p.kings[self.attacker ^ 1]
+        w = p.geo.width
+        return max(abs(sq % w - k % w), abs(sq // w - k // w)) == 1

@@ -1,0 +1,165 @@
+"""Unbounded df-pn: the GHI problem, repetition, hand dominance, heuristics, answers."""
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from tsumeqbf.cli import main
+from tsumeqbf.dfpn.game import GraphGame, TsumeGame
+from tsumeqbf.dfpn.solve import solve_tsume
+from tsumeqbf.dfpn.tsume import TsumeSearch
+from tsumeqbf.rules import Position
+from tsumeqbf.rules.generate import question_set
+from tsumeqbf.rules.reference import mate_within, minimal_mate_length
+
+DATA = Path(__file__).parent / "data"
+
+
+def attractor(g):
+    """Nodes from which the attacker forces a defender node without replies, cycles being
+    failures: the least fixpoint, straight from the definition."""
+    win, changed = set(), True
+    while changed:
+        changed = False
+        for v in g.nodes:
+            if v in win:
+                continue
+            succ = list(g.successors(v))
+            ok = any(s in win for s in succ) if g.nodes[v]["kind"] == "or" else all(s in win for s in succ)
+            if ok:
+                win.add(v)
+                changed = True
+    return win
+
+
+def cyclic_graph(edges, n):
+    g = nx.DiGraph()
+    g.add_nodes_from((i, {"kind": "or" if i % 2 == 0 else "and"}) for i in range(n))
+    g.add_edges_from(edges)
+    return g
+
+
+#: found by random search: a table that stores a repetition-based disproof like any other
+#: answers "no mate" here, although 0 -> 1 -> 8 -> 3 -> 4 -> 5 -> 2 -> 3 ... mates
+GHI_EDGES = [(0, 1), (1, 4), (1, 8), (2, 3), (3, 4), (4, 5), (4, 9), (5, 2), (8, 3), (8, 5),
+             (10, 1), (11, 0), (11, 4)]
+
+
+class NaiveSearch(TsumeSearch):
+    """The GHI mistake on purpose: repetition-based disproofs stored for every path."""
+
+    def _store_disproof(self, key, dom, path_key, path_dependent):
+        super()._store_disproof(key, dom, path_key, False)
+
+
+def test_ghi_graph_where_a_naive_table_is_wrong():
+    g = cyclic_graph(GHI_EDGES, 12)
+    assert 0 in attractor(g)
+    assert TsumeSearch(GraphGame(g, 0)).solve().proven is True
+    # the same search with path-blind disproofs fails here, so this graph tests GHI
+    assert NaiveSearch(GraphGame(g, 0)).solve().proven is False
+
+
+@pytest.mark.parametrize("heuristics,dag,tt_limit", [("", True, 10**6), ("CDE", False, 10**6),
+                                                     ("", True, 3)])
+def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit):
+    rng = random.Random(7)
+    for _ in range(400):
+        n = rng.randint(4, 16)
+        edges = [(i, j) for i in range(n) for _ in range(rng.choice((0, 1, 1, 2, 2, 3)))
+                 for j in [rng.randrange(n)] if i % 2 != j % 2]
+        g = cyclic_graph(edges, n)
+        res = TsumeSearch(GraphGame(g, 0), max_nodes=200_000, heuristics=heuristics, dag=dag,
+                          tt_limit=tt_limit).solve()
+        assert res.proven == (0 in attractor(g)), edges
+
+
+def replay_ok(pos, usi_line):
+    """Legal, every attacker move a check, and it ends in mate or in a check that only
+    useless interpositions answer."""
+    p = pos.copy()
+    for i, text in enumerate(usi_line):
+        m = p.parse_usi(text)
+        if i % 2 == 0:
+            assert m in p.checks(), (text, p.sfen())
+        p.push(m)
+    assert len(usi_line) % 2 == 1
+    return p
+
+
+def generated(count=90, seed=11):
+    return question_set(seed, count, sizes=((3, 3), (4, 4), (3, 4)), plies=(1,),
+                        attacker_hand=3, defender_hand=2)
+
+
+def test_unbounded_agrees_with_the_reference_on_generated_positions():
+    twins = mates = 0
+    for case in generated():
+        pos = Position.from_sfen(case["sfen"], zone=case["zone"])
+        out = solve_tsume(pos, max_nodes=200_000)
+        assert out["status"] in ("mate", "nomate"), case
+        twins += out["twins"]
+        if out["mate"]:
+            mates += 1
+            end = replay_ok(pos, out["pv"])
+            replay_ok(pos, out["pv_shortest"])
+            assert out["shortest_plies"] == minimal_mate_length(pos, out["plies"]), case
+            assert out["length"] <= out["plies"]
+            if out["length"] == out["plies"]:
+                assert end.is_checkmate()
+        else:
+            assert not mate_within(pos, 7), case
+    assert mates > 20 and twins > 0  # both verdicts and repetition disproofs were exercised
+
+
+@pytest.mark.parametrize("letters", list("ABCDEF") + ["ABCDEF"])
+def test_each_heuristic_keeps_the_verdicts(letters):
+    for case in generated(40, seed=12):
+        pos = Position.from_sfen(case["sfen"], zone=case["zone"])
+        plain = solve_tsume(pos, max_nodes=200_000)
+        for dag in (True, False):
+            out = solve_tsume(pos, max_nodes=200_000, heuristics=letters, dag=dag)
+            assert out["mate"] == plain["mate"], (case, letters, dag)
+            if out["mate"]:
+                assert out["shortest_plies"] == plain["shortest_plies"]
+
+
+def test_hand_dominance_proof_covers_a_bigger_hand():
+    small = Position.from_sfen("2k/3/1G1 b G 1", zone=1)
+    search = TsumeSearch(TsumeGame(small))
+    assert search.solve().proven
+    big = Position.from_sfen("2k/3/1G1 b GS 1", zone=1)
+    board_key, att, dfn = TsumeGame(big).dominance()
+    assert search.proof_seq((board_key, att, dfn)) is not None
+    assert search.proof_seq(TsumeGame(Position.from_sfen("2k/3/1G1 b - 1", zone=1)).dominance()) is None
+
+
+def test_yaneuraou_samples_shortest_mate_is_the_stated_length():
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            pos = Position.from_sfen(r["sfen"])
+            out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21)
+            assert out["status"] == "mate"
+            replay_ok(pos, out["pv"])
+            assert out["shortest_plies"] == int(r["stated_length"]), r
+
+
+def test_solve_command_json(capsys):
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "mate" and out["length"] == 1 and out["pv"][0] in ("2c1b", "1c1b+")
+    assert out["nodes"] > 0 and out["time_s"] >= 0
+
+
+def test_solve_command_limits_and_bad_input(capsys):
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        sfen = [r["sfen"] for r in csv.DictReader(fh) if r["stated_length"] == "11"][0]
+    assert main(["solve", sfen, "--max-nodes", "5", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["status"] == "unknown"
+    assert main(["solve", "2k/3/1GP b - 1", "--heuristics", "XYZ"]) == 2
+    assert "heuristic" in capsys.readouterr().err
+    assert main(["solve", "3/3/1GP b - 1"]) == 2

@@ -1,0 +1,65 @@
+"""``tsumeqbf solve SFEN [--max-nodes N] [--timeout S] [--heuristics ABC] [--json]``:
+unbounded df-pn with the answer a tsume-shogi reader expects."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ..rules import Position, TsumeError
+from .tsume import check_heuristics
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve", help="solve a tsume problem without a bound (df-pn)")
+    p.add_argument("sfen", help="position in (generalized W x H) SFEN, attacker to move")
+    p.add_argument("--zone", type=int, default=None, help="promotion-zone depth Z")
+    p.add_argument("--tsume-hands", action="store_true",
+                   help="9x9 only: the defender holds every piece not on the board or in the attacker's hand")
+    p.add_argument("--max-nodes", type=int, default=None)
+    p.add_argument("--timeout", type=float, default=None, help="seconds")
+    p.add_argument("--heuristics", default="", help="Nagai's heuristics to switch on, letters of ABCDEF")
+    p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")
+    p.add_argument("--check-shortest", action="store_true",
+                   help="ask bounded df-pn whether a mate two plies shorter exists")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=cmd_solve)
+
+
+def cmd_solve(args) -> int:
+    from .solve import solve_tsume
+
+    if args.max_nodes is not None and args.max_nodes < 1:
+        raise TsumeError("--max-nodes must be positive")
+    heuristics = check_heuristics(args.heuristics)
+    pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+    start = time.monotonic()
+
+    def progress(search):
+        took = time.monotonic() - start
+        pn, dn = search.root_numbers
+        print(f"\r{search.nodes:,} nodes  {search.nodes / max(took, 1e-9):,.0f}/s  "
+              f"proofs {sum(map(len, search.proofs.values())):,}  root pn/dn {pn}/{dn}",
+              end="", file=sys.stderr, flush=True)
+
+    show = not args.quiet and sys.stderr.isatty()
+    out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
+                      dag=not args.no_dag, check_shortest=args.check_shortest,
+                      progress=progress if show else None)
+    if show and out["nodes"] >= 100_000:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps({"sfen": pos.sfen(), **out}, ensure_ascii=False))
+    else:
+        head = {"mate": f"mate in {out['length']}", "nomate": "no mate"}.get(out["status"], out["status"])
+        print(f"{head}  [{out['nodes']:,} nodes, {out['time_s']:.2f} s]")
+        if out["pv"]:
+            print("USI: " + " ".join(out["pv"]))
+            print("    " + " ".join(out["pv_ja"]))
+        if out.get("shorter_mate_exists"):
+            print(f"note: bounded df-pn finds a mate within {out['length'] - 2} plies")
+        if out.get("error"):
+            print(f"tsumeqbf: {out['status']}: {out['error']}", file=sys.stderr)
+    return 0 if out["status"] in ("mate", "nomate") else 1

@@ -1,0 +1,70 @@
+"""Solve a tsume problem without a bound and print the answer: ``solve_tsume(pos, ...)``.
+
+>>> from tsumeqbf.rules import Position
+>>> out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
+>>> out["status"], out["pv"], out["length"]
+('mate', ['2c1b'], 1)
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..rules import line_to_japanese
+from .answer import AnswerError, principal_variation, shortest_check, shortest_line
+from .game import TsumeGame
+from .tsume import TsumeSearch
+
+
+def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
+                heuristics: str = "", dag: bool = True, check_shortest: bool = False,
+                progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31) -> dict:
+    """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
+    pv_ja, length (useless interpositions not counted), plies (every ply counted),
+    nodes, time_s and table sizes.
+
+    When the proof's line has at most ``shortest_up_to`` plies, bounded df-pn also finds
+    the exact shortest mate counting every ply (``shortest_plies``, ``pv_shortest``)."""
+    pos.validate_question()
+    deadline = time.monotonic() + timeout if timeout else None
+    game = TsumeGame(pos.copy())
+    search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
+                         dag=dag, progress=progress, tt_limit=tt_limit)
+    res = search.solve()
+    out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
+           "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
+           "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
+           "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
+           "heuristics": search.heuristics, "dag": dag}
+    if res.reason:
+        out["error"] = res.reason
+    if res.proven:
+        try:
+            line = principal_variation(search, game)
+            raw = principal_variation(search, game, muda=False)
+        except AnswerError as exc:  # a bug: say so rather than print a wrong line
+            out.update(status="error", error=f"answer extraction failed: {exc}")
+            return out
+        out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
+                   length=len(line), plies=len(raw))
+        if len(raw) <= shortest_up_to:
+            budget = min(max_nodes or 300_000, 300_000)
+            best = shortest_line(pos, len(raw), max_nodes=budget, deadline=deadline)
+            if best is not None:
+                out.update(shortest_plies=len(best), pv_shortest=[pos.usi(m) for m in best])
+        if check_shortest:
+            left = deadline - time.monotonic() if deadline else None
+            shorter = shortest_check(pos, len(line), max_nodes=max_nodes,
+                                     deadline=time.monotonic() + left if left else None)
+            out["shorter_mate_exists"] = shorter
+    return out
+
+
+def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
+    """Engine ``tsume`` for ``run_engine``: unbounded df-pn. ``n`` is not a bound here:
+    the verdict says whether a mate exists at all, and ``length`` gives its length."""
+    out = solve_tsume(pos, max_nodes=options.get("max_nodes"), timeout=timeout,
+                      heuristics=options.get("heuristics", ""), dag=options.get("dag", True))
+    out["first_move"] = out["pv"][0] if out.get("pv") else None
+    out.pop("pv_ja", None)
+    return out

@@ -1,0 +1,372 @@
+"""Unbounded df-pn for real tsume problems: no depth bound, repetition a failure for the
+attacker, and the GHI problem handled.
+
+How the tables stay sound:
+
+* **Proofs** are kept per board (with side to move) as a list of (attacker's hand,
+  defender's hand, sequence number). A proof with hands (A, D) proves the same board when
+  the attacker holds at least A and the defender at most D (hand dominance): every move of
+  the proof stays legal and the defender has no new reply. A proof never relies on a
+  repetition, so it holds whatever the path (the attacker can always replay the finite
+  proof tree from the first occurrence of a position). The sequence number orders proofs
+  in time, so the answer printer can walk proven children without going round a cycle.
+* **Disproofs** that use no repetition are kept the same way (attacker at most A, defender
+  at least D). A disproof that depends on a repetition (the GHI problem: Kishimoto and
+  Müller) is a *twin* entry keyed by the position and the exact path that led to it, so a
+  position that mates by another path is never marked unprovable. A disproof depends on
+  the path when an OR node has a path-dependent child, or when every disproven child of an
+  AND node is path-dependent.
+* **Numbers** of unsolved nodes are only guidance; they are stored per position with the
+  work spent and the smallest distance from the root at which the node was seen. A child
+  first seen nearer the root than the current node's child depth is reached by another,
+  shorter path (a DAG merge, Kishimoto's source-node idea): its number is then counted
+  once with ``max`` rather than added again (double-count correction, ``dag=True``).
+
+Nagai's heuristics, each switchable by letter (``heuristics="ABCDEF"``):
+
+A  at an AND node a non-promoting capture of the checker is left out of the proof-number
+   sum while the promoting capture is still unproven;
+B  captures of the checker by the same kind of piece are counted once (the largest);
+C  a table "this move answers that move" keyed on the previous move breaks ties;
+D  a move played from an earlier position with the same board on the current line is
+   preferred among equals;
+E  among equals the child with the smaller subtree (work) is preferred;
+F  a new OR node starts with its disproof number equal to the number of directions it
+   can check from (ten at most).
+
+>>> from tsumeqbf.rules import Position
+>>> from tsumeqbf.dfpn.game import TsumeGame
+>>> TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))).solve().proven
+True
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+
+from .core import INF, SearchAborted
+
+HEURISTICS = "ABCDEF"
+_MIX = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+
+
+def check_heuristics(letters: str) -> str:
+    letters = letters.upper()
+    bad = sorted(set(letters) - set(HEURISTICS))
+    if bad:
+        from ..rules import TsumeError
+        raise TsumeError(f"unknown heuristic(s) {''.join(bad)}; choose from {HEURISTICS}")
+    return "".join(sorted(set(letters)))
+
+
+def _dominates(big: tuple, small: tuple) -> bool:
+    return all(a >= b for a, b in zip(big, small))
+
+
+@dataclass
+class TsumeResult:
+    proven: bool | None  # None: node or time limit reached
+    nodes: int = 0
+    time_s: float = 0.0
+    tt_size: int = 0
+    proofs: int = 0
+    disproofs: int = 0
+    twins: int = 0
+    reason: str = ""
+
+
+@dataclass
+class _Entry:
+    pn: int
+    dn: int
+    work: int
+    min_depth: int
+
+
+@dataclass
+class TsumeSearch:
+    game: object
+    max_nodes: int | None = None
+    deadline: float | None = None  # time.monotonic() value
+    heuristics: str = ""
+    dag: bool = True
+    tt_limit: int = 1_000_000
+    epsilon: float = 0.25
+    progress: object = None  # callable(search) called every progress_every nodes
+    progress_every: int = 100_000
+    nodes: int = 0
+    seq: int = 0
+    table: dict = field(default_factory=dict)  # key -> _Entry (unsolved numbers)
+    proofs: dict = field(default_factory=dict)  # board key -> [(att, dfn, seq)]
+    disproofs: dict = field(default_factory=dict)  # board key -> [(att, dfn)]
+    twins: dict = field(default_factory=dict)  # (key, path key) -> True
+    answers: dict = field(default_factory=dict)  # heuristic C: previous move -> move
+    root_numbers: tuple = (1, 1)
+
+    def __post_init__(self):
+        self.heuristics = check_heuristics(self.heuristics)
+        self._dom = getattr(self.game, "dominance", None) or (lambda: (self.game.key(), (), ()))
+        self._on_path: set = set()
+        self._line: list = []  # (board key, move played) along the current line, heuristic D
+
+    # -- the tables ----------------------------------------------------------------------
+    def proof_seq(self, dom) -> int | None:
+        """Smallest sequence number of a stored proof that covers ``dom``, else None."""
+        bkey, att, dfn = dom
+        best = None
+        for a, d, s in self.proofs.get(bkey, ()):
+            if _dominates(att, a) and _dominates(d, dfn) and (best is None or s < best):
+                best = s
+        return best
+
+    def is_disproven(self, dom) -> bool:
+        bkey, att, dfn = dom
+        return any(_dominates(a, att) and _dominates(dfn, d) for a, d in self.disproofs.get(bkey, ()))
+
+    def _store_proof(self, key, dom) -> None:
+        self.seq += 1
+        self.proofs.setdefault(dom[0], []).append((dom[1], dom[2], self.seq))
+        self.table.pop(key, None)
+
+    def _store_disproof(self, key, dom, path_key, path_dependent: bool) -> None:
+        if path_dependent:
+            if len(self.twins) >= self.tt_limit:
+                self.twins.clear()  # a cache of path-bound results: dropping it is sound
+            self.twins[(key, path_key)] = True
+        else:
+            self.disproofs.setdefault(dom[0], []).append((dom[1], dom[2]))
+            self.table.pop(key, None)
+
+    def _store_numbers(self, key, pn, dn, work, depth) -> None:
+        e = self.table.get(key)
+        if e is None:
+            if len(self.table) >= self.tt_limit:
+                self._collect()
+            self.table[key] = _Entry(pn, dn, work, depth)
+        else:
+            e.pn, e.dn, e.work = pn, dn, e.work + work
+            if depth < e.min_depth:
+                e.min_depth = depth
+
+    def _collect(self) -> None:
+        """Drop the half of the unsolved entries with the least work behind them."""
+        items = sorted(self.table.items(), key=lambda kv: kv[1].work)
+        for k, _ in items[: len(items) // 2]:
+            del self.table[k]
+
+    # -- the search ----------------------------------------------------------------------
+    def solve(self) -> TsumeResult:
+        """Prove or disprove the game's current OR node without a depth bound."""
+        start = time.perf_counter()
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        reason = ""
+        try:
+            proven = self._solve_root()
+        except SearchAborted as exc:
+            proven, reason = None, str(exc)
+        finally:
+            sys.setrecursionlimit(limit)
+        return TsumeResult(proven, self.nodes, time.perf_counter() - start, len(self.table),
+                           sum(map(len, self.proofs.values())),
+                           sum(map(len, self.disproofs.values())), len(self.twins), reason)
+
+    def _solve_root(self) -> bool:
+        game = self.game
+        key, dom = game.key(), self._dom()
+        while True:
+            if self.proof_seq(dom) is not None:
+                return True
+            if self.is_disproven(dom) or (key, 0) in self.twins:
+                return False
+            pn, dn, _ = self._mid(0, 0, INF - 1, INF - 1)
+            self.root_numbers = (pn, dn)
+            if pn == 0:
+                return True
+            if dn == 0:
+                return False
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchAborted(f"node limit {self.max_nodes} reached")
+        if self.nodes % 256 == 0:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchAborted("time limit reached")
+            if self.progress is not None and self.nodes % self.progress_every == 0:
+                self.progress(self)
+
+    def _children(self, moves, is_or: bool, depth: int, own_path: int):
+        """Per move: key, dominance triple, repetition flag, initial numbers."""
+        game = self.game
+        on_path = self._on_path
+        use_f = "F" in self.heuristics and not is_or
+        out = []
+        for m in moves:
+            game.play(m)
+            ck = game.key()
+            repeated = ck in on_path
+            init = (1, 1)
+            if use_f and not repeated and ck not in self.table and hasattr(game, "check_directions"):
+                init = (1, game.check_directions() or 1)
+            out.append((ck, self._dom(), repeated, init))
+            game.undo()
+        return out
+
+    def _numbers(self, child, path_key):
+        """(pn, dn, path-dependent, found) of a child from the tables."""
+        ck, dom, repeated, _ = child
+        if repeated:
+            return INF, 0, True, True
+        if self.proof_seq(dom) is not None:
+            return 0, INF, False, True
+        if self.is_disproven(dom):
+            return INF, 0, False, True
+        if (ck, path_key) in self.twins:
+            return INF, 0, True, True
+        e = self.table.get(ck)
+        if e is not None:
+            return e.pn, e.dn, False, True
+        return None
+
+    def _mid(self, depth: int, path_key: int, th_pn: int, th_dn: int) -> tuple[int, int, bool]:
+        """Search the current node until a threshold is reached; returns (pn, dn,
+        path-dependent disproof)."""
+        game = self.game
+        self._tick()
+        key, dom = game.key(), self._dom()
+        is_or = game.is_or()
+        moves = game.moves()
+        if not moves:  # OR: no check, not mate; AND: no reply, mate
+            if is_or:
+                self._store_disproof(key, dom, path_key, False)
+                return INF, 0, False
+            self._store_proof(key, dom)
+            return 0, INF, False
+        h = self.heuristics
+        own_path = ((path_key ^ hash(key)) * _MIX + 1) & _MASK
+        children = self._children(moves, is_or, depth, own_path)
+        n = len(moves)
+        local: list = [(c[3][0], c[3][1], False) for c in children]
+        groups = [None] * n
+        twins_of = [None] * n
+        if not is_or:
+            if "B" in h and hasattr(game, "capture_group"):
+                groups = [game.capture_group(m) for m in moves]
+            if "A" in h and hasattr(game, "promotion_twin"):
+                index = {m: i for i, m in enumerate(moves)}
+                twins_of = [index.get(game.promotion_twin(m, index)) for m in moves]
+        prev_move = self._line[-1][1] if self._line else None
+        preferred = set()
+        if "C" in h and prev_move is not None and prev_move in self.answers:
+            preferred.add(self.answers[prev_move])
+        if "D" in h:
+            bkey = dom[0]
+            preferred.update(mv for b, mv in self._line if b == bkey)
+        child_depth = depth + 1
+        self._on_path.add(key)
+        self._line.append((dom[0], None))
+        nodes_before = self.nodes
+        try:
+            while True:
+                nums = []
+                for i, c in enumerate(children):
+                    found = self._numbers(c, own_path)
+                    if found is not None:
+                        local[i] = found[:3]
+                    nums.append(local[i])
+                pn, dn, dep, best_i, second = self._aggregate(is_or, nums, children, groups, twins_of,
+                                                             child_depth, moves, preferred)
+                if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
+                    work = self.nodes - nodes_before + 1
+                    if pn == 0:
+                        self._store_proof(key, dom)
+                        if "C" in h and prev_move is not None and is_or:
+                            self.answers[prev_move] = moves[best_i]
+                    elif dn == 0:
+                        self._store_disproof(key, dom, path_key, dep)
+                        if "C" in h and prev_move is not None and not is_or:
+                            self.answers[prev_move] = moves[best_i]
+                    else:
+                        self._store_numbers(key, pn, dn, work, depth)
+                    return pn, dn, dep
+                self._store_numbers(key, pn, dn, 0, depth)
+                cpn, cdn, _ = nums[best_i]
+                grow = int(second * (1 + self.epsilon)) + 1 if second < INF else INF
+                if is_or:
+                    c_th_pn = min(th_pn, grow)
+                    c_th_dn = min(INF - 1, th_dn - dn + cdn)
+                else:
+                    c_th_dn = min(th_dn, grow)
+                    c_th_pn = min(INF - 1, th_pn - pn + cpn)
+                self._line[-1] = (dom[0], moves[best_i])
+                game.play(moves[best_i])
+                try:
+                    local[best_i] = self._mid(child_depth, own_path, c_th_pn, c_th_dn)
+                finally:
+                    game.undo()
+        finally:
+            self._on_path.discard(key)
+            self._line.pop()
+
+    def _aggregate(self, is_or, nums, children, groups, twins_of, child_depth, moves, preferred):
+        """The node's numbers from its children, whether a disproof depends on the path,
+        the child to search next and the second-best number (for the 1+ε threshold)."""
+        dag = self.dag
+        table = self.table
+        # the "small" number picks the child; the "large" ones are summed
+        best_i, best, second = -1, INF + 1, INF + 1
+        total = 0
+        shared_max = 0
+        group_max: dict = {}
+        for i, (cpn, cdn, _) in enumerate(nums):
+            small, large = (cpn, cdn) if is_or else (cdn, cpn)
+            if small < best:
+                best_i, second, best = i, best, small
+            elif small == best and best < INF and self._prefer(i, best_i, moves, children, preferred):
+                best_i, second = i, small
+            elif small < second:
+                second = small
+            if large == 0:
+                continue
+            if not is_or:
+                t = twins_of[i]
+                if t is not None and nums[t][0] != 0:
+                    continue  # heuristic A: the promoting capture speaks for both
+                g = groups[i]
+                if g is not None:
+                    group_max[g] = max(group_max.get(g, 0), large)
+                    continue
+            if dag and large < INF:
+                e = table.get(children[i][0])
+                if e is not None and e.min_depth < child_depth:
+                    shared_max = max(shared_max, large)
+                    continue
+            total += large
+        total += shared_max + sum(group_max.values())
+        total = min(INF, total)
+        if any(n[1 if is_or else 0] >= INF for n in nums):
+            total = INF
+        if is_or:
+            pn, dn = best, total
+            dep = dn == 0 and any(n[2] for n in nums)
+        else:
+            pn, dn = total, best
+            dep = dn == 0 and all(n[2] for n in nums if n[1] == 0)
+        return pn, dn, dep, best_i, second
+
+    def _prefer(self, i, j, moves, children, preferred) -> bool:
+        """Tie-break between children with equal numbers: is child i better than child j?
+        C/D preferred moves first, then (E) the smaller subtree, then move order."""
+        pi, pj = moves[i] in preferred, moves[j] in preferred
+        if pi != pj:
+            return pi
+        if "E" in self.heuristics:
+            ei, ej = self.table.get(children[i][0]), self.table.get(children[j][0])
+            wi, wj = (ei.work if ei else 0), (ej.work if ej else 0)
+            if wi != wj:
+                return wi < wj
+        return False
