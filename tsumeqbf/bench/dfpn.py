@@ -1,11 +1,16 @@
-"""Bounded df-pn speed on real problems: nodes, seconds and nodes per second.
+"""df-pn speed and strength on real problems, beside cshogi's DfPn when it is installed.
 
-    python -m tsumeqbf.bench dfpn [--max-nodes N]
+    python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K] [--heuristics ABC] [--csv FILE]
 
-Problems: the YaneuraOu mate-3..11 samples at their stated length (real 9x9 positions).
-When cshogi is installed its ``DfPn`` runs on the same positions (unbounded, its own
-rules: not an oracle, see tests/data/SOURCES.md) and its figures are printed beside ours.
-The unbounded solver for the Edo collections is not built yet (issue 4).
+1. Bounded df-pn on the YaneuraOu mate-3..11 samples at their stated length.
+2. Unbounded df-pn (``tsumeqbf solve``) on the first K problems of 将棋図巧 and 将棋無双
+   with a node budget: solved count, nodes, seconds, nodes per second, each answer replayed
+   by the rules engine (legal, every attacker move a check, ends in mate or in a check only
+   useless interpositions answer) and its length beside the stated one.
+
+cshogi's ``DfPn`` runs on the same positions with the same node budget (its own rules: not
+an oracle, see tests/data/SOURCES.md); the ratio is our nodes over cshogi's where both
+solve. ``--csv`` writes one row per Edo problem.
 """
 
 from __future__ import annotations
@@ -16,21 +21,41 @@ import time
 from pathlib import Path
 
 from ..dfpn import DfPn, ShogiGame
+from ..dfpn.solve import solve_tsume
 from ..rules import Position
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench dfpn")
-    ap.add_argument("--max-nodes", type=int, default=1_000_000)
-    args = ap.parse_args(argv)
-    try:
-        import cshogi
-    except ImportError:
-        cshogi = None
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int):
+    """(proven, nodes, seconds) of cshogi's DfPn, or None when cshogi is missing."""
+    if cshogi is None:
+        return None
+    board = cshogi.Board(sfen)
+    search = cshogi.DfPn()
+    search.set_max_search_node(max_nodes)
+    start = time.perf_counter()
+    proven = search.search(board)
+    return proven, search.searched_node, time.perf_counter() - start
+
+
+def replay(pos: Position, usi_line: list[str]) -> str:
+    """'ok', or what is wrong with the line."""
+    p = pos.copy()
+    for i, text in enumerate(usi_line):
+        try:
+            m = p.parse_usi(text)
+        except Exception as exc:  # an illegal move is the finding, not a crash
+            return f"ply {i + 1} {text}: {exc}"
+        if i % 2 == 0 and m not in p.checks():
+            return f"ply {i + 1} {text}: not a check"
+        p.push(m)
+    if len(usi_line) % 2 == 0:
+        return "ends on a defender move"
+    return "ok" if p.is_checkmate() else "ok (ends on useless interpositions)"
+
+
+def bounded(rows, max_nodes, cshogi) -> None:
     print(f"{'problem':18s} {'n':>3s} {'verdict':8s} {'nodes':>8s} {'s':>7s} {'nodes/s':>8s}"
           + (f" | {'cshogi nodes':>12s} {'s':>7s} {'ratio':>6s}" if cshogi else ""))
     total_nodes = total_s = 0.0
@@ -38,22 +63,82 @@ def main(argv: list[str]) -> int:
         pos = Position.from_sfen(r["sfen"])
         n = int(r["stated_length"])
         start = time.perf_counter()
-        res = DfPn(ShogiGame(pos), max_nodes=args.max_nodes).solve(n)
+        res = DfPn(ShogiGame(pos), max_nodes=max_nodes).solve(n)
         took = time.perf_counter() - start
         total_nodes += res.nodes
         total_s += took
         verdict = {True: "mate", False: "no mate", None: "unknown"}[res.proven]
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{res.nodes:8d} {took:7.3f} {res.nodes / max(took, 1e-9):8.0f}")
-        if cshogi:
-            board = cshogi.Board(r["sfen"])
-            search = cshogi.DfPn()
-            search.set_max_search_node(args.max_nodes)
-            start = time.perf_counter()
-            search.search(board)
-            c_s = time.perf_counter() - start
-            line += f" | {search.searched_node:12d} {c_s:7.3f} {res.nodes / max(search.searched_node, 1):6.2f}"
+        theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        if theirs:
+            line += f" | {theirs[1]:12d} {theirs[2]:7.3f} {res.nodes / max(theirs[1], 1):6.2f}"
         print(line, flush=True)
-    print(f"\ntotal: {int(total_nodes)} nodes in {total_s:.2f} s, "
-          f"{total_nodes / max(total_s, 1e-9):.0f} nodes/s (ratio: our nodes / cshogi's)")
+    print(f"\nbounded total: {int(total_nodes)} nodes in {total_s:.2f} s, "
+          f"{total_nodes / max(total_s, 1e-9):.0f} nodes/s\n")
+
+
+def unbounded(rows, max_nodes, heuristics, cshogi, csv_path) -> None:
+    fields = ["id", "stated_length", "status", "length", "plies", "nodes", "time_s", "replay",
+              "cshogi_proven", "cshogi_nodes"]
+    out_rows = []
+    solved = c_solved = both = 0
+    ratio_sum = 0.0
+    our_nodes = our_s = 0.0
+    print(f"{'problem':10s} {'stated':>6s} {'status':8s} {'length':>6s} {'nodes':>9s} {'s':>7s} "
+          f"{'replay':10s}" + (f" | {'cshogi':7s} {'nodes':>9s}" if cshogi else ""))
+    for r in rows:
+        pos = Position.from_sfen(r["sfen"])
+        out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0)
+        our_nodes += out["nodes"]
+        our_s += out["time_s"]
+        check = replay(pos, out["pv"]) if out["pv"] else "-"
+        theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        row = {"id": r["id"], "stated_length": r["stated_length"], "status": out["status"],
+               "length": out["length"], "plies": out.get("plies"), "nodes": out["nodes"],
+               "time_s": round(out["time_s"], 3), "replay": check,
+               "cshogi_proven": theirs[0] if theirs else None,
+               "cshogi_nodes": theirs[1] if theirs else None}
+        out_rows.append(row)
+        solved += out["status"] == "mate"
+        if theirs and theirs[0]:
+            c_solved += 1
+            if out["status"] == "mate":
+                both += 1
+                ratio_sum += out["nodes"] / max(theirs[1], 1)
+        line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
+                f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} {check[:10]:10s}")
+        if theirs:
+            line += f" | {str(bool(theirs[0])):7s} {theirs[1]:9d}"
+        print(line, flush=True)
+    print(f"\nunbounded: {solved}/{len(rows)} solved within {max_nodes:,} nodes "
+          f"(heuristics '{heuristics}'), {our_nodes / max(our_s, 1e-9):.0f} nodes/s")
+    if cshogi:
+        print(f"cshogi DfPn: {c_solved}/{len(rows)} solved; where both solve ({both}), "
+              f"mean node ratio ours/cshogi {ratio_sum / max(both, 1):.2f}")
+    if csv_path:
+        with open(csv_path, "w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=fields)
+            w.writeheader()
+            w.writerows(out_rows)
+        print(f"rows: {csv_path}")
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench dfpn")
+    ap.add_argument("--max-nodes", type=int, default=1_000_000)
+    ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
+    ap.add_argument("--heuristics", default="ABCDEF")
+    ap.add_argument("--csv", default=None)
+    args = ap.parse_args(argv)
+    try:
+        import cshogi
+    except ImportError:
+        cshogi = None
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        bounded(list(csv.DictReader(fh)), args.max_nodes, cshogi)
+    if args.edo:
+        with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))[: args.edo]
+        unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv)
     return 0

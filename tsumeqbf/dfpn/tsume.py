@@ -34,6 +34,9 @@ E  among equals the child with the smaller subtree (work) is preferred;
 F  a new OR node starts with its disproof number equal to the number of directions it
    can check from (ten at most).
 
+Independently of the letters, ``mobility=True`` (the default) starts a new AND node with
+its proof number equal to its number of replies, and proves a check without reply at once.
+
 >>> from tsumeqbf.rules import Position
 >>> from tsumeqbf.dfpn.game import TsumeGame
 >>> TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))).solve().proven
@@ -93,6 +96,7 @@ class TsumeSearch:
     deadline: float | None = None  # time.monotonic() value
     heuristics: str = ""
     dag: bool = True
+    mobility: bool = True  # a new AND node starts with pn = its number of replies
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -209,10 +213,20 @@ class TsumeSearch:
             game.play(m)
             ck = game.key()
             repeated = ck in on_path
+            dom = self._dom()
             init = (1, 1)
-            if use_f and not repeated and ck not in self.table and hasattr(game, "check_directions"):
+            fresh = not repeated and ck not in self.table
+            if fresh and use_f and hasattr(game, "check_directions"):
                 init = (1, game.check_directions() or 1)
-            out.append((ck, self._dom(), repeated, init))
+            elif fresh and is_or and self.mobility and self.proof_seq(dom) is None:
+                # a check starts with as many proof-number units as it has replies; a
+                # check without reply is mate and proven at once
+                replies = len(game.moves())
+                if replies:
+                    init = (replies, 1)
+                else:
+                    self._store_proof(ck, dom)
+            out.append((ck, dom, repeated, init))
             game.undo()
         return out
 
