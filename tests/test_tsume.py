@@ -66,9 +66,10 @@ def test_ghi_graph_where_a_naive_table_is_wrong():
     assert NaiveSearch(GraphGame(g, 0), mobility=False).solve().proven is False
 
 
-@pytest.mark.parametrize("heuristics,dag,tt_limit,mobility", [
-    ("", True, 10**6, True), ("CDE", False, 10**6, True), ("", True, 3, True), ("", True, 10**6, False)])
-def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit, mobility):
+@pytest.mark.parametrize("heuristics,dag,tt_limit,mobility,simulation", [
+    ("", True, 10**6, True, False), ("CDE", False, 10**6, True, True), ("", True, 3, True, False),
+    ("", True, 10**6, False, True)])
+def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit, mobility, simulation):
     rng = random.Random(7)
     for _ in range(400):
         n = rng.randint(4, 16)
@@ -76,7 +77,7 @@ def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit, mobi
                  for j in [rng.randrange(n)] if i % 2 != j % 2]
         g = cyclic_graph(edges, n)
         res = TsumeSearch(GraphGame(g, 0), max_nodes=200_000, heuristics=heuristics, dag=dag,
-                          tt_limit=tt_limit, mobility=mobility).solve()
+                          tt_limit=tt_limit, mobility=mobility, simulation=simulation).solve()
         assert res.proven == (0 in attractor(g)), edges
 
 
@@ -120,14 +121,19 @@ def test_unbounded_agrees_with_the_reference_on_generated_positions():
 
 @pytest.mark.parametrize("letters", list("ABCDEF") + ["ABCDEF"])
 def test_each_heuristic_keeps_the_verdicts(letters):
+    simulated = 0
     for case in generated(40, seed=12):
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
         plain = solve_tsume(pos, max_nodes=200_000)
-        for dag, mobility in ((True, True), (False, False)):
-            out = solve_tsume(pos, max_nodes=200_000, heuristics=letters, dag=dag, mobility=mobility)
+        for dag, mobility, simulation in ((True, True, True), (False, False, False)):
+            out = solve_tsume(pos, max_nodes=200_000, heuristics=letters, dag=dag, mobility=mobility,
+                              simulation=simulation)
+            simulated += out["simulations"][1]
             assert out["mate"] == plain["mate"], (case, letters, dag)
             if out["mate"]:
                 assert out["shortest_plies"] == plain["shortest_plies"]
+                replay_ok(pos, out["pv"])
+    assert simulated > 0  # simulation did prove some replies
 
 
 def test_hand_dominance_proof_covers_a_bigger_hand():

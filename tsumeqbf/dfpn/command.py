@@ -21,6 +21,8 @@ def register(sub) -> None:
     p.add_argument("--timeout", type=float, default=None, help="seconds")
     p.add_argument("--heuristics", default="", help="Nagai's heuristics to switch on, letters of ABCDEF")
     p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")
+    p.add_argument("--simulation", action="store_true",
+                   help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -46,7 +48,8 @@ def cmd_solve(args) -> int:
 
     show = not args.quiet and sys.stderr.isatty()
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
-                      dag=not args.no_dag, check_shortest=args.check_shortest,
+                      dag=not args.no_dag,
+                      simulation=args.simulation, check_shortest=args.check_shortest,
                       progress=progress if show else None)
     if show and out["nodes"] >= 100_000:
         print(file=sys.stderr)

@@ -36,6 +36,12 @@ class ShogiGame:
     def undo(self) -> None:
         self.pos.pop()
 
+    def clone(self):
+        """An independent game at the current node (for simulation)."""
+        twin = type(self).__new__(type(self))
+        twin.pos, twin.attacker = self.pos.copy(), self.attacker
+        return twin
+
 
 class GraphGame:
     """An AND/OR graph: a networkx DiGraph whose nodes carry ``kind`` "or" or "and"; an
@@ -60,6 +66,9 @@ class GraphGame:
 
     def undo(self) -> None:
         self.path.pop()
+
+    def clone(self):
+        return GraphGame(self.graph, self.path[-1])
 
 
 def _hand(pos, color) -> tuple:

@@ -17,7 +17,8 @@ from .tsume import TsumeSearch
 
 
 def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
-                heuristics: str = "", dag: bool = True, mobility: bool = True, check_shortest: bool = False,
+                heuristics: str = "", dag: bool = True, mobility: bool = True,
+                simulation: bool = False, check_shortest: bool = False,
                 progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
@@ -29,13 +30,15 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     deadline = time.monotonic() + timeout if timeout else None
     game = TsumeGame(pos.copy())
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
-                         dag=dag, mobility=mobility, progress=progress, tt_limit=tt_limit)
+                         dag=dag, mobility=mobility, simulation=simulation, progress=progress,
+                         tt_limit=tt_limit)
     res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
-           "heuristics": search.heuristics, "dag": dag, "mobility": mobility}
+           "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
+           "simulation": simulation, "simulations": search.simulations}
     if res.reason:
         out["error"] = res.reason
     if res.proven:
@@ -65,7 +68,8 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
     the verdict says whether a mate exists at all, and ``length`` gives its length."""
     out = solve_tsume(pos, max_nodes=options.get("max_nodes"), timeout=timeout,
                       heuristics=options.get("heuristics", ""), dag=options.get("dag", True),
-                      mobility=options.get("mobility", True))
+                      mobility=options.get("mobility", True),
+                      simulation=options.get("simulation", False))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return out

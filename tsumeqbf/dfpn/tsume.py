@@ -34,6 +34,12 @@ E  among equals the child with the smaller subtree (work) is preferred;
 F  a new OR node starts with its disproof number equal to the number of directions it
    can check from (ten at most).
 
+``simulation=True`` adds Kawano's simulation: before an AND node searches a reply while a
+sibling reply is proven, it replays the sibling's proof (the same attacker moves, every
+reply of the new line covered by a proven reply of the old one); when the replay reaches
+mate on every line, its nodes are stored as proven. The replay checks every move with the
+rules, so a success is a genuine proof.
+
 Independently of the letters, ``mobility=True`` (the default) starts a new AND node with
 its proof number equal to its number of replies, and proves a check without reply at once.
 
@@ -97,6 +103,8 @@ class TsumeSearch:
     heuristics: str = ""
     dag: bool = True
     mobility: bool = True  # a new AND node starts with pn = its number of replies
+    simulation: bool = False  # Kawano's simulation of a proven sibling's proof
+    simulation_budget: int = 2_000  # nodes per simulation attempt
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -115,6 +123,8 @@ class TsumeSearch:
         self._dom = getattr(self.game, "dominance", None) or (lambda: (self.game.key(), (), ()))
         self._on_path: set = set()
         self._line: list = []  # (board key, move played) along the current line, heuristic D
+        self._simulated: set = set()  # (AND node key, reply) pairs already tried
+        self.simulations = [0, 0]  # attempts, successes
 
     # -- the tables ----------------------------------------------------------------------
     def proof_seq(self, dom) -> int | None:
@@ -316,6 +326,9 @@ class TsumeSearch:
                 else:
                     c_th_dn = min(th_dn, grow)
                     c_th_pn = min(INF - 1, th_pn - pn + cpn)
+                if (self.simulation and not is_or and cpn != 0
+                        and self._try_simulation(key, moves, nums, best_i)):
+                    continue
                 self._line[-1] = (dom[0], moves[best_i])
                 game.play(moves[best_i])
                 try:
@@ -325,6 +338,85 @@ class TsumeSearch:
         finally:
             self._on_path.discard(key)
             self._line.pop()
+
+    # -- simulation (Kawano) -------------------------------------------------------------
+    def _try_simulation(self, key, moves, nums, target) -> bool:
+        """Replay a proven sibling's proof on reply ``target`` of the current AND node."""
+        if (key, moves[target]) in self._simulated:
+            return False
+        self._simulated.add((key, moves[target]))
+        source = next((j for j, n in enumerate(nums) if n[0] == 0), None)
+        if source is None:
+            return False
+        self.simulations[0] += 1
+        old, new = self.game.clone(), self.game.clone()
+        old.play(moves[source])
+        new.play(moves[target])
+        budget = [self.simulation_budget]
+        ok = self._simulate_or(new, old, budget)
+        self.simulations[1] += ok
+        return ok
+
+    def _dom_of(self, game):
+        dominance = getattr(game, "dominance", None)
+        return dominance() if dominance else (game.key(), (), ())
+
+    def _simulate_or(self, new, old, budget) -> bool:
+        dom = self._dom_of(new)
+        if self.proof_seq(dom) is not None:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        self._tick()
+        seq = self.proof_seq(self._dom_of(old))
+        if seq is None:
+            return False
+        move = None
+        for m in old.moves():
+            old.play(m)
+            s = self.proof_seq(self._dom_of(old))
+            old.undo()
+            if s is not None and s < seq:
+                move = m
+                break
+        if move is None or move not in new.moves():
+            return False
+        old.play(move)
+        new.play(move)
+        try:
+            ok = self._simulate_and(new, old, budget)
+        finally:
+            old.undo()
+            new.undo()
+        if ok:
+            self._store_proof(new.key(), dom)
+        return ok
+
+    def _simulate_and(self, new, old, budget) -> bool:
+        dom = self._dom_of(new)
+        if self.proof_seq(dom) is not None:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        self._tick()
+        replies = new.moves()
+        covered = set(old.moves())
+        if any(r not in covered for r in replies):
+            return False
+        for r in replies:
+            old.play(r)
+            new.play(r)
+            try:
+                ok = self._simulate_or(new, old, budget)
+            finally:
+                old.undo()
+                new.undo()
+            if not ok:
+                return False
+        self._store_proof(new.key(), dom)
+        return True
 
     def _aggregate(self, is_or, nums, children, groups, twins_of, child_depth, moves, preferred):
         """The node's numbers from its children, whether a disproof depends on the path,
