@@ -4,16 +4,21 @@ Each case runs in its own worker process (so a timeout can stop any engine) with
 most ``jobs`` at once. A result line is appended and flushed the moment its case ends, so
 an interrupted batch keeps every finished line; running again with the same output file
 skips the ids already there. A case that fails never stops the batch.
+
+The process pool itself (:func:`iter_pool`) is shared with the experiment runner.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing as mp
 import os
+import signal
 import sys
 import time
 from multiprocessing.connection import wait
+from typing import Any, Callable, Iterator, NamedTuple
 
 from .rules import Position, TsumeError
 
@@ -94,11 +99,87 @@ def merge_row(case: dict, result: dict) -> dict:
     return row
 
 
-def _worker(conn, case, engine, timeout, options):
+class Lost(NamedTuple):
+    """What :func:`iter_pool` yields for a task whose worker gave no result."""
+    reason: str
+    timed_out: bool  # killed at the time limit (else it died or raised)
+
+
+class Finished(NamedTuple):
+    task: Any
+    result: Any  # the work function's return value, or a Lost
+    elapsed_s: float
+    running: int  # tasks still running when this one was yielded
+
+
+def _worker(conn, work, task):
+    # Ctrl-C reaches the whole foreground process group; the parent decides what stops
+    # (it kills the workers), so a worker must not die with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        conn.send(solve_case(case, engine, timeout, options))
+        try:
+            result = work(task)
+        except Exception as exc:
+            result = Lost(f"worker raised {type(exc).__name__}: {exc}", False)
+        conn.send(result)
     finally:
         conn.close()
+
+
+def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
+              kill_after: float | None = None) -> Iterator[Finished]:
+    """Run ``work(task)`` for every task, each in its own process, at most ``jobs`` at once;
+    yield a :class:`Finished` the moment each ends, in finishing order.
+
+    A worker still running ``kill_after`` seconds after it started is killed (engines
+    keep their own timeouts; this catches those that do not return) and yields
+    ``Lost(..., timed_out=True)``; one that dies yields ``Lost(..., timed_out=False)``.
+    Closing the generator early (or an exception such as KeyboardInterrupt in the
+    caller's loop or in the wait) kills the workers still running.
+
+    >>> sorted(f.result for f in iter_pool([1, 2, 3], abs, jobs=2))
+    [1, 2, 3]
+    """
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    running: dict = {}  # connection -> (process, task, started)
+    queue = list(reversed(list(tasks)))
+    try:
+        while queue or running:
+            while queue and len(running) < jobs:
+                task = queue.pop()
+                parent, child = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_worker, args=(child, work, task))
+                proc.start()
+                child.close()
+                running[parent] = (proc, task, time.monotonic())
+            next_kill = None
+            if kill_after:
+                oldest = min(started for (_, _, started) in running.values())
+                next_kill = max(0.0, oldest + kill_after - time.monotonic())
+            for conn in wait(list(running), timeout=next_kill):
+                proc, task, started = running.pop(conn)
+                try:
+                    result = conn.recv()
+                except EOFError:
+                    result = Lost(f"worker died (exit code {proc.exitcode})", False)
+                conn.close()
+                proc.join()
+                yield Finished(task, result, time.monotonic() - started, len(running))
+            if kill_after:
+                now = time.monotonic()
+                for conn, (proc, task, started) in list(running.items()):
+                    if now - started >= kill_after:
+                        proc.kill()
+                        proc.join()
+                        conn.close()
+                        del running[conn]
+                        yield Finished(task, Lost(f"killed after {now - started:.1f} s", True),
+                                       now - started, len(running))
+    finally:
+        for conn, (proc, _, _) in running.items():
+            proc.kill()
+            proc.join()
+            conn.close()
 
 
 def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: int = 1,
@@ -113,66 +194,28 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     cases = read_cases(cases_path)
     done = finished_ids(output_path)
     todo = [c for c in cases if c["id"] not in done]
-    options = dict(options or {})
+    work = functools.partial(solve_case, engine=engine, timeout=timeout, options=dict(options or {}))
     counts: dict[str, int] = {}
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    running: dict = {}  # connection -> (process, case, started)
-    queue = list(reversed(todo))
-    total = len(todo)
-    finished = 0
     _drop_torn_line(output_path)
     with open(output_path, "a", encoding="utf-8") as out:
-        def emit(row: dict) -> None:
-            nonlocal finished
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            out.flush()
-            finished += 1
-            counts[row["status"]] = counts.get(row["status"], 0) + 1
-            if progress:
-                print(f"\r[{finished}/{total}] " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())),
-                      end="", file=sys.stderr, flush=True)
-
+        pool = iter_pool(todo, work, jobs, timeout + GRACE_S if timeout else None)
         try:
-            while queue or running:
-                while queue and len(running) < jobs:
-                    case = queue.pop()
-                    parent, child = ctx.Pipe(duplex=False)
-                    proc = ctx.Process(target=_worker, args=(child, case, engine, timeout, options))
-                    proc.start()
-                    child.close()
-                    running[parent] = (proc, case, time.monotonic())
-                limit = timeout + GRACE_S if timeout else None
-                now = time.monotonic()
-                waits = [max(0.0, started + limit - now) for (_, _, started) in running.values()] if limit else []
-                ready = wait(list(running), timeout=min(waits) if waits else None)
-                for conn in ready:
-                    proc, case, started = running.pop(conn)
-                    try:
-                        row = conn.recv()
-                    except EOFError:
-                        row = merge_row(case, {
-                            "engine": engine, "status": "error", "mate": None, "first_move": None,
-                            "time_s": round(time.monotonic() - started, 6),
-                            "error": f"worker died (exit code {proc.exitcode})"})
-                    conn.close()
-                    proc.join()
-                    emit(row)
-                if limit:
-                    now = time.monotonic()
-                    for conn, (proc, case, started) in list(running.items()):
-                        if now - started >= limit:
-                            proc.kill()
-                            proc.join()
-                            conn.close()
-                            del running[conn]
-                            emit(merge_row(case, {
-                                "engine": engine, "status": "unknown", "mate": None,
-                                "first_move": None, "time_s": round(now - started, 6),
-                                "error": f"timeout after {timeout} s"}))
+            for finished, end in enumerate(pool, 1):
+                row = end.result
+                if isinstance(row, Lost):
+                    row = merge_row(end.task, {
+                        "engine": engine, "status": "unknown" if row.timed_out else "error",
+                        "mate": None, "first_move": None, "time_s": round(end.elapsed_s, 6),
+                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason})
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                out.flush()
+                counts[row["status"]] = counts.get(row["status"], 0) + 1
+                if progress:
+                    print(f"\r[{finished}/{len(todo)}] "
+                          + " ".join(f"{k}={v}" for k, v in sorted(counts.items())),
+                          end="", file=sys.stderr, flush=True)
         finally:
-            for conn, (proc, _, _) in running.items():
-                proc.kill()
-                proc.join()
-            if progress and total:
+            pool.close()  # kills the workers still running (Ctrl-C, a write error)
+            if progress and todo:
                 print(file=sys.stderr)
     return counts

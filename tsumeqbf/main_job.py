@@ -1,66 +1,72 @@
-"""The README's main job (``make run``): the founding paper's questions, every engine.
+"""The README's main job (``make run``): the quick experiments, their reports, a summary.
 
-Runs each available engine over ``tests/data/figures.jsonl`` with ``tsumeqbf batch``
-(resumable: an interrupted run keeps its finished rows), then prints one table of verdicts
-and times with the paper's verdicts beside them, and says where the rows are.
+Runs the ``[quick]`` subsets of ``experiments/ishiwaki-tables.toml`` (the founding paper's
+Tables 1-6) and ``experiments/agreement.toml`` (every engine on seeded random questions),
+renders ``results/*-quick.md``, and prints per experiment the verdict counts, the
+disagreements and where the report is. Resumable: a re-run keeps every finished cell.
+Exit status 1 when engines disagree: two engines with opposite verdicts, a QBF
+certificate that is not a legal check, or a verdict that differs from the paper's.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from .batch import run_batch
-from .engines import UnknownEngine, engine_names, get_engine
+from .experiments.analysis import (certificate_errors, disagreements, expected_mismatches,
+                                   status_counts, verdict)
+from .experiments.config import load_experiment
+from .experiments.report import render_report
+from .experiments.runner import run_experiment
+from .experiments.store import read_csv
+from .rules import TsumeError
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "tests" / "data" / "figures.jsonl"
-OUT = ROOT / "results" / "main-job"
-ENGINE_ORDER = ("brute", "dfpn", "depqbf", "rareqs", "caqe", "qfun", "qute")
+EXPERIMENTS = ("ishiwaki-tables", "agreement")
+JOBS = 2
 
 
-def available_engines() -> list[str]:
-    out = []
-    for name in ENGINE_ORDER + tuple(n for n in engine_names() if n not in ENGINE_ORDER):
-        try:
-            get_engine(name)
-        except UnknownEngine:
-            continue
-        out.append(name)
-    return out
+def summarize(name: str, rows: list[dict]) -> tuple[list[str], int]:
+    """Summary lines for one experiment's rows, and how many disagreements they hold."""
+    totals = {v: sum(s[v] for s in status_counts(rows, sorted({r["label"] for r in rows})))
+              for v in ("mate", "no mate", "timeout", "error")}
+    found = disagreements(rows)
+    certs = certificate_errors(rows)
+    differ = expected_mismatches(rows)
+    lines = [f"{name}: {len(rows)} cells (" + ", ".join(f"{k} {v}" for k, v in totals.items())
+             + f"); engine disagreements {len(found)}, bad certificates {len(certs)}, "
+               f"verdicts differing from the expected {len(differ)}"]
+    for d in found:
+        lines.append(f"  DISAGREEMENT {d['instance']}: sfen {d['sfen']!r} n={d['n']} zone={d['zone']}: "
+                     + ", ".join(f"{k}={'mate' if v else 'no mate' if v is False else '-'}"
+                                 for k, v in d["verdicts"].items()))
+    for r in certs:
+        lines.append(f"  BAD CERTIFICATE {r['instance']} ({r['label']}): {r['error']}")
+    for r in differ:
+        lines.append(f"  DIFFERS {r['instance']} ({r['label']}): {verdict(r)}, "
+                     f"sfen {r['sfen']!r} n={r['n']} zone={r['zone']}")
+    return lines, len(found) + len(certs) + len(differ)
 
 
 def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
-    engines = available_engines()
-    print(f"engines: {', '.join(engines)}; questions: {CASES.relative_to(ROOT)}")
-    rows: dict[str, dict[str, dict]] = {}
-    for engine in engines:
-        out = OUT / f"figures-{engine}.jsonl"
-        print(f"== {engine}")
-        run_batch(str(CASES), str(out), engine=engine, jobs=2, timeout=60)
-        with open(out, encoding="utf-8") as fh:
-            rows[engine] = {r["id"]: r for r in map(json.loads, fh)}
-    cases = [json.loads(line) for line in open(CASES, encoding="utf-8")]
+    problems = 0
+    summary = []
+    try:
+        for name in EXPERIMENTS:
+            exp = load_experiment(ROOT / "experiments" / f"{name}.toml", quick=True)
+            print(f"== {exp.name}: {exp.title}", flush=True)
+            run_experiment(exp, jobs=JOBS)
+            md = render_report(exp)  # from the CSV just exported
+            lines, found = summarize(exp.name, read_csv(exp.results_dir / f"{exp.name}.csv"))
+            summary += lines + [f"  report: {md.relative_to(ROOT)}"]
+            problems += found
+    except TsumeError as exc:
+        print(f"tsumeqbf: error: {exc}", file=sys.stderr)
+        return 2
     print()
-    print(f"{'question':22s} {'paper':>6s} " + " ".join(f"{e:>14s}" for e in engines))
-    disagreements = 0
-    for case in cases:
-        cells = []
-        for engine in engines:
-            r = rows[engine].get(case["id"], {})
-            verdict = {True: "mate", False: "nomate"}.get(r.get("mate"), r.get("status", "-"))
-            if r.get("mate") is not None and r["mate"] != case["mate"]:
-                disagreements += 1
-                verdict += "!"
-            cells.append(f"{verdict:>7s} {r.get('time_s', 0):6.2f}s")
-        paper = "mate" if case["mate"] else "nomate"
-        print(f"{case['id']:22s} {paper:>6s} " + " ".join(cells))
-    print()
-    print(f"rows: {OUT.relative_to(ROOT)}/figures-<engine>.jsonl; "
-          f"{disagreements} verdict(s) differ from the paper")
-    return 1 if disagreements else 0
+    print("\n".join(summary))
+    print(f"\n{problems} disagreement(s)" + (": see above" if problems else "; all engines agree"))
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

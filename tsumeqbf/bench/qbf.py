@@ -3,7 +3,7 @@
     python -m tsumeqbf.bench qbf [--solvers depqbf,rareqs] [--encodings paper,compact]
                                  [--timeout S] [--yaneuraou K] [--paper-max-width W]
 
-Questions: the founding paper's figures (``tests/data/figures.jsonl``) and the first K
+Questions: the founding paper's figures (``experiments/data/figures.jsonl``) and the first K
 mate-in-3 positions of YaneuraOu's samples (real 9x9 games, both sides holding pieces).
 For each it prints variables, clauses, encode and solve seconds and the verdict, and for the
 paper's questions the paper's own variables, clauses and DepQBF 6.0 seconds (Tables 1-4),
@@ -15,35 +15,30 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 import time
 from pathlib import Path
 
 from ..encoder.command import formula_stats
 from ..encoder.shogi import ENCODINGS, encode
+from ..experiments.paper import figure_questions, paper_rows, question_key
 from ..rules import Position
 from ..solvers.engine import solve_mate
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
-def paper_rows() -> dict[tuple, dict]:
+def paper_index() -> dict[tuple, dict]:
     """(figure, board, plies) -> the paper's row from Tables 1-4 (all piece kinds)."""
     rows = {}
-    with open(DATA / "ishiwaki_tables.csv", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
-            if int(row["table"]) <= 4:
-                rows.setdefault((row["figure"], row["board"], int(row["plies"])), row)
+    for row in paper_rows():
+        if row["table"] <= 4:
+            rows.setdefault(question_key(row), row)
     return rows
 
 
 def questions(yaneuraou: int) -> list[dict]:
-    out = []
-    for line in (DATA / "figures.jsonl").read_text().splitlines():
-        q = json.loads(line)
-        q["figure"] = q["id"].split("-")[1].removeprefix("fig")
-        out.append(q)
+    out = figure_questions()
     with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
         mate3 = [r for r in csv.DictReader(fh) if r["yaneuraou_file"] == "mate3.sfen"]
     for r in mate3[:yaneuraou]:
@@ -68,7 +63,7 @@ def main(argv: list[str]) -> int:
         print(f"unknown encoding {bad[0]!r}; choose from {', '.join(ENCODINGS)}", file=sys.stderr)
         return 2
     solvers = [s for s in args.solvers.split(",") if s]
-    paper = paper_rows()
+    paper = paper_index()
     header = (f"{'question':24s} {'enc':8s} {'vars':>7s} {'clauses':>8s} {'enc_s':>6s} "
               f"{'solver':7s} {'solve_s':>8s} {'verdict':8s} | {'paper vars':>10s} "
               f"{'clauses':>8s} {'solve_s':>8s} | {'vars%':>6s} {'cls%':>6s}")
@@ -78,7 +73,7 @@ def main(argv: list[str]) -> int:
         if q["n"] > args.max_plies:
             continue
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
-        ref = paper.get((q.get("figure"), f"{q['width']}x{q['height']}", q["n"]))
+        ref = paper.get(question_key(q)) if "figure" in q else None
         for encoding in encodings:
             if encoding == "paper" and q["width"] > args.paper_max_width:
                 continue
@@ -95,8 +90,8 @@ def main(argv: list[str]) -> int:
                 line = (f"{q['id']:24s} {encoding:8s} {stats['vars']:7d} {stats['clauses']:8d} "
                         f"{enc.encode_s:6.2f} {solver:7s} {solve_s:8.2f} {verdict:8s} |")
                 if ref:
-                    pv, pc = int(ref["variables"]), int(ref["clauses"])
-                    line += (f" {pv:10d} {pc:8d} {float(ref['solver_s']):8.2f} |"
+                    pv, pc = ref["variables"], ref["clauses"]
+                    line += (f" {pv:10d} {pc:8d} {ref['solver_s']:8.2f} |"
                              f" {100 * stats['vars'] / pv:5.1f}% {100 * stats['clauses'] / pc:5.1f}%")
                 print(line, flush=True)
                 if r["status"] == "error":

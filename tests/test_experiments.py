@@ -1,0 +1,508 @@
+"""The experiments layer: configurations, the resumable runner, CSV export, reports, shrinking."""
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tsumeqbf.cli import main
+from tsumeqbf.experiments.analysis import disagreements, pair_counts
+from tsumeqbf.experiments.config import experiment_path, load_experiment
+from tsumeqbf.experiments.report import render_report
+from tsumeqbf.experiments.runner import build_cells, run_experiment
+from tsumeqbf.experiments.shrink import removals, shrink
+from tsumeqbf.experiments.store import COLUMNS, SHRUNK_COLUMNS, Store, read_csv
+from tsumeqbf.main_job import summarize
+from tsumeqbf.rules import Position, TsumeError
+
+ROOT = Path(__file__).resolve().parents[1]
+FIG5 = "2k/3/1GP b - 1"  # mate in 1 with zone 2 (paper figure 5)
+FIG6 = "1k1/3/PG1 b - 1"  # no mate in 1, mate in 3 (paper figure 6)
+
+
+def write_experiment(tmp_path, body, name="x"):
+    """experiments/NAME.toml under tmp_path (results go to tmp_path/results)."""
+    folder = tmp_path / "experiments"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{name}.toml"
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def cases_file(tmp_path, cases):
+    import json
+    path = tmp_path / "experiments" / "cases.jsonl"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+    return path
+
+
+SMALL = """
+    title = "small"
+    [limits]
+    timeout = 30
+    [[instances]]
+    file = "cases.jsonl"
+    [[engines]]
+    engine = "brute"
+    [[engines]]
+    engine = "dfpn"
+    [report]
+    kind = "agreement"
+"""
+
+
+# -- configuration ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, message", [
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     [[engines]]
+     engine = "dfpn"
+     [[engines]]
+     engine = "foo"
+     """, "engines[2].engine: unknown engine 'foo'"),
+    ("""
+     [[engines]]
+     engine = "brute"
+     """, "instances: missing"),
+    ("""
+     [limits]
+     timeout = "long"
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     """, "limits.timeout: must be a number, got a string"),
+    ("""
+     [[instances]]
+     generate = {seed = 1, count = 3, sizes = ["3x10"]}
+     [[engines]]
+     engine = "brute"
+     """, "instances[0].generate.sizes[0]: board size must be WxH within 1x1..9x9"),
+    ("""
+     [[instances]]
+     generate = {seed = 1, count = 3, plies = [1, 2]}
+     [[engines]]
+     engine = "brute"
+     """, "instances[0].generate.plies[1]: must be odd"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "depqbf"
+     optoins = {encoding = "compact"}
+     """, "engines[0].optoins: unknown key"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = ["depqbf", "caqe"]
+     options = {encoding = "tiny"}
+     """, "engines[0].options.encoding: unknown encoding 'tiny'"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "dfpn"
+     [[engines]]
+     engine = "dfpn"
+     label = "other"
+     """, "engines[1]: the same engine and options are already used by engines[0]"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "depqbf"
+     label = "{engine}/{encoding}"
+     """, "engines[0].label: placeholder {encoding} is neither engine nor an option"),
+    ("""
+     [[instances]]
+     file = "nowhere.jsonl"
+     [[engines]]
+     engine = "brute"
+     """, "instances[0].file: no such file 'nowhere.jsonl'"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     [report]
+     kind = "pie-chart"
+     """, "report.kind: unknown report 'pie-chart'"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     [quick]
+     engines = ["brute", "dfpn"]
+     """, "quick.engines[1].label: no engine labelled 'dfpn'"),
+    ("[[instances]\n", "not valid TOML"),
+])
+def test_config_errors_name_file_and_key(tmp_path, body, message):
+    path = write_experiment(tmp_path, body)
+    with pytest.raises(TsumeError) as err:
+        load_experiment(path, quick="[quick]" in body)
+    assert str(err.value).startswith(f"{path}: {message}"), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_config_error_on_the_command_line_is_one_line(tmp_path, capsys, monkeypatch):
+    write_experiment(tmp_path, """
+        [[instances]]
+        paper = [1]
+        [[engines]]
+        engine = "foo"
+    """)
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", "run", "x"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("tsumeqbf: error: experiments/x.toml: engines[0].engine: "
+                             "unknown engine 'foo'; choose one of brute, caqe, depqbf, dfpn")
+    assert main(["experiment", "report", "nosuch"]) == 2
+    assert "experiments/nosuch.toml: no such experiment file" in capsys.readouterr().err
+
+
+def test_engine_entries_expand_and_carry_any_options(tmp_path):
+    path = write_experiment(tmp_path, """
+        [limits]
+        timeout = 5
+        memory_mb = 1000
+        max_nodes = 99
+        [[instances]]
+        paper = [3]
+        [[engines]]
+        engine = ["depqbf", "caqe"]
+        matrix = {encoding = ["paper", "compact"]}
+        label = "{engine}/{encoding}"
+        max_plies = 3
+        [[engines]]
+        engine = "dfpn"
+        options = {heuristics = "ABC", dag = true}
+        timeout = 9
+        [[engines]]
+        engine = "brute"
+        label = "{engine}-{max_nodes}"
+        [quick]
+        limits = {timeout = 1}
+        max_plies = 5
+        engines = ["brute-99", {label = "caqe/compact", instances = ["paper-fig5-n1"]}]
+    """)
+    exp = load_experiment(path)
+    assert [e.label for e in exp.engines] == ["depqbf/paper", "depqbf/compact", "caqe/paper",
+                                              "caqe/compact", "dfpn/dag=true,heuristics=ABC",
+                                              "brute-99"]
+    assert exp.engines[0].options == {"encoding": "paper", "memory_mb": 1000}
+    assert exp.engines[4].options == {"heuristics": "ABC", "dag": True, "max_nodes": 99}
+    assert exp.engines[4].timeout == 9 and exp.engines[0].timeout == 5
+    assert len(build_cells(exp)) == 4 * 2 + 6 * 2  # QBF only up to 3 plies
+    quick = load_experiment(path, quick=True)
+    assert quick.name == "x-quick" and [i["n"] for i in quick.instances] == [1, 3, 5]
+    assert [(c["label"], c["instance"]) for c in build_cells(quick) if c["engine"] == "caqe"] == [
+        ("caqe/compact", "paper-fig5-n1")]
+    assert quick.engines[1].timeout == 1  # the quick limits apply to entries without their own
+
+
+@pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "dfpn-vs-qbf"])
+def test_shipped_experiments_load(name):
+    for quick in (False, True):
+        exp = load_experiment(ROOT / experiment_path(name), quick=quick)
+        cells = build_cells(exp)
+        assert len({c["key"] for c in cells}) == len(cells) > 0
+    assert exp.results_dir == ROOT / "results"
+
+
+def test_paper_questions_follow_the_tables():
+    exp = load_experiment(ROOT / "experiments" / "ishiwaki-tables.toml")
+    by_id = {i["id"]: i for i in exp.instances}
+    assert len(by_id) == 18
+    assert by_id["paper-fig5-n1"]["meta"]["tables"] == [1, 3, 4, 5, 6]
+    assert by_id["paper-fig5-n3"]["meta"]["tables"] == [3, 5]  # Table 1 prints 1 ply only
+    assert by_id["paper-fig5-9x9-n1"]["meta"] == {"board": "9x9", "figure": "5", "mate": True,
+                                                  "tables": [4, 6]}
+
+
+# -- running ------------------------------------------------------------------------------
+
+def test_failing_cell_is_recorded_while_the_others_finish(tmp_path, capsys):
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2, "mate": True},
+                          {"id": "fig6", "sfen": FIG6, "n": 3, "zone": 2},
+                          {"id": "bad", "sfen": "zz", "n": 1}])
+    path = write_experiment(tmp_path, SMALL + """
+        [[engines]]
+        engine = "qbf"
+        options = {solver = "/bin/false"}
+        label = "false"
+    """)
+    assert main(["experiment", "run", str(path), "--jobs", "2", "--quiet"]) == 0
+    rows = {(r["instance"], r["label"]): r for r in read_csv(tmp_path / "results" / "x.csv")}
+    assert len(rows) == 9
+    assert rows[("fig5", "false")]["status"] == "error" and rows[("fig5", "false")]["error"]
+    assert rows[("fig5", "brute")]["mate"] is True and rows[("fig5", "dfpn")]["mate"] is True
+    assert rows[("fig6", "dfpn")]["mate"] is True
+    assert rows[("bad", "brute")]["status"] == "error" and "zz" in rows[("bad", "brute")]["error"]
+    assert rows[("fig5", "brute")]["first_move"] in ("2c1b", "1c1b+")
+    assert "tsumeqbf" in rows[("fig5", "brute")]["code_version"]
+    assert main(["experiment", "report", str(path)]) == 0
+    md = (tmp_path / "results" / "x.md").read_text()
+    assert "| false | 3 | 0 | 0 | 0 | 3 |" in md  # the failing engine's row in the counts
+    assert "## Disagreements: 0" in md and "/bin/" not in md
+
+
+SLOW_SOLVER = "#!/bin/sh\nsleep 0.4\nexit 20\n"  # answers "false" (no mate) after 0.4 s
+
+
+def test_resume_after_kill_never_redoes_a_finished_cell(tmp_path):
+    solver = tmp_path / "slow-solver"
+    solver.write_text(SLOW_SOLVER)
+    solver.chmod(0o755)
+    cases_file(tmp_path, [{"id": f"q{i}", "sfen": FIG5, "n": 1, "zone": 2} for i in range(8)])
+    path = write_experiment(tmp_path, f"""
+        [[instances]]
+        file = "cases.jsonl"
+        [[engines]]
+        engine = "qbf"
+        options = {{solver = "{solver}"}}
+        label = "slow"
+        [report]
+        kind = "agreement"
+    """)
+    db = tmp_path / "results" / "x.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "tsumeqbf", "experiment", "run", str(path), "--quiet"],
+                            start_new_session=True, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        done = 0
+        while done < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            if db.exists():
+                with sqlite3.connect(db) as con:
+                    done = con.execute("SELECT count(*) FROM cells").fetchone()[0]
+        assert done >= 3, "the run finished no cell in time"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    with sqlite3.connect(db) as con:
+        before = dict(con.execute("SELECT key, rowid || ' ' || finished_at FROM cells"))
+    assert 3 <= len(before) < 8
+    run_experiment(load_experiment(path), progress=False)
+    with sqlite3.connect(db) as con:
+        after = dict(con.execute("SELECT key, rowid || ' ' || finished_at FROM cells"))
+    assert len(after) == 8
+    assert {k: after[k] for k in before} == before  # untouched: same row, same time
+    assert len(read_csv(tmp_path / "results" / "x.csv")) == 8
+
+
+def test_a_disagreement_is_shrunk_and_reported(tmp_path):
+    # two fake QBF solvers that always disagree: every removal keeps the disagreement
+    for name, code in (("yes", 10), ("no", 20)):
+        (tmp_path / name).write_text(f"#!/bin/sh\nexit {code}\n")
+        (tmp_path / name).chmod(0o755)
+    cases_file(tmp_path, [{"id": "q", "sfen": "k2/1P1/GS1 b P 1", "n": 1, "zone": 1}])
+    path = write_experiment(tmp_path, f"""
+        [limits]
+        timeout = 30
+        [[instances]]
+        file = "cases.jsonl"
+        [[engines]]
+        engine = "qbf"
+        matrix = {{solver = ["{tmp_path / 'yes'}", "{tmp_path / 'no'}"]}}
+        [report]
+        kind = "agreement"
+    """)
+    exp = load_experiment(path)
+    labels = [e.label for e in exp.engines]
+    assert labels == ["qbf/solver=yes", "qbf/solver=no"]  # a path by its last part
+    assert run_experiment(exp, jobs=2, progress=False) == {"mate": 1, "nomate": 1, "shrunk": 1}
+    (shrunk,) = read_csv(tmp_path / "results" / "x-shrunk.csv", SHRUNK_COLUMNS)
+    # the pawn in hand stays: without a check to play, "yes" fails its certificate (an error,
+    # no verdict), so the last disagreeing position keeps its one checking drop
+    assert shrunk["reproduced"] and shrunk["shrunk_sfen"] == "k2/3/3 b P 1"
+    assert (shrunk["label_a"], shrunk["label_b"], shrunk["mate_a"], shrunk["mate_b"]) == (
+        labels[0], labels[1], True, False)
+    assert shrunk["removed"] == 3
+    assert run_experiment(exp, progress=False) == {"shrunk": 0}  # done once, kept
+    md = render_report(exp).read_text()
+    assert "## Disagreements: 1" in md and "`k2/3/3 b P 1`" in md and "3 piece(s) removed" in md
+    assert str(tmp_path) not in md
+    lines, found = summarize("x", read_csv(tmp_path / "results" / "x.csv"))
+    assert found == 1 and "DISAGREEMENT q: sfen 'k2/1P1/GS1 b P 1' n=1 zone=1" in lines[1]
+
+
+def test_csv_export_is_deterministic(tmp_path):
+    rows = [{name: None for name, _ in COLUMNS} | {
+        "key": f"i{i}|brute|{{}}", "instance": f"i{i}", "label": "brute", "status": "mate",
+        "mate": i % 2 == 0, "time_s": i / 7, "n": 1, "meta": '{"board":"3x3"}',
+        "error": "a, \"quoted\"\nsecond line" if i == 3 else None} for i in range(12)]
+    texts = []
+    for seed in (1, 2):
+        random.Random(seed).shuffle(rows)
+        store = Store(tmp_path / f"s{seed}.sqlite")
+        for row in rows:
+            store.record(row)
+        store.record({**rows[0], "status": "error"})  # a finished cell is never replaced
+        store.export(tmp_path / f"s{seed}.csv", tmp_path / f"s{seed}-shrunk.csv")
+        store.close()
+        texts.append((tmp_path / f"s{seed}.csv").read_bytes())
+    assert texts[0] == texts[1]
+    back = read_csv(tmp_path / "s1.csv")
+    assert [r["instance"] for r in back] == sorted(f"i{i}" for i in range(12))
+    by_id = {r["instance"]: r for r in back}
+    assert by_id["i0"]["time_s"] == 0.0 and by_id["i1"]["time_s"] == 1 / 7
+    assert by_id["i1"]["mate"] is False and by_id["i2"]["mate"] is True
+    assert by_id["i3"]["error"] == "a, \"quoted\"\nsecond line" and by_id["i0"]["error"] is None
+    assert {r["status"] for r in back} == {"mate"}
+    assert not (tmp_path / "s1-shrunk.csv").exists()
+
+
+def test_dask_executor(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2},
+                          {"id": "fig6", "sfen": FIG6, "n": 1, "zone": 2}])
+    path = write_experiment(tmp_path, SMALL)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        counts = run_experiment(load_experiment(path), executor="dask",
+                                scheduler=cluster.scheduler_address, progress=False)
+    assert counts == {"mate": 2, "nomate": 2, "shrunk": 0}
+    rows = read_csv(tmp_path / "results" / "x.csv")
+    assert [(r["instance"], r["label"], r["mate"]) for r in rows] == [
+        ("fig5", "brute", True), ("fig5", "dfpn", True), ("fig6", "brute", False), ("fig6", "dfpn", False)]
+
+
+def test_dask_missing_is_one_clear_error(tmp_path, monkeypatch):
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}])
+    path = write_experiment(tmp_path, SMALL)
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails
+    with pytest.raises(TsumeError, match=r"pip install 'tsumeqbf\[cluster\]'"):
+        run_experiment(load_experiment(path), executor="dask", scheduler="tcp://nowhere:1",
+                       progress=False)
+
+
+# -- reports ------------------------------------------------------------------------------
+
+def _row(instance, label, mate, status=None, **extra):
+    row = {name: None for name, _ in COLUMNS}
+    row.update(key=f"{instance}|{label}|{{}}", instance=instance, sfen=FIG6, n=3, zone=2,
+               meta='{"board":"3x3"}', engine=label, label=label, options="{}", timeout=30.0,
+               status=status or {True: "mate", False: "nomate", None: "unknown"}[mate], mate=mate,
+               time_s=0.25, code_version="tsumeqbf 0.1.0", machine="test machine", **extra)
+    row["finished_at"] = "2026-01-01T00:00:00Z"
+    return row
+
+
+def test_report_is_deterministic_and_counts(tmp_path):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, SMALL)
+    results = tmp_path / "results"
+    results.mkdir()
+    rows = [_row("a", "brute", True), _row("a", "dfpn", True),
+            _row("b", "brute", False), _row("b", "dfpn", True),
+            _row("c", "brute", None), _row("c", "dfpn", False),
+            _row("d", "brute", None, status="error", error="cannot start x (/usr/local/bin/x)")]
+    write_csv(results / "x.csv", rows)
+    write_csv(results / "x-shrunk.csv", [{
+        "instance": "b", "label_a": "dfpn", "label_b": "brute", "n": 3, "zone": 2, "sfen": FIG6,
+        "reproduced": True, "shrunk_sfen": "1k1/3/1G1 b - 1", "mate_a": True, "mate_b": False,
+        "removed": 1, "tries": 4}], SHRUNK_COLUMNS)
+    exp = load_experiment(path, with_instances=False)  # cases.jsonl is not needed
+    first = render_report(exp, plots=False).read_bytes()
+    second = render_report(exp, plots=True).read_bytes()
+    assert first == second
+    md = first.decode()
+    assert "| brute | dfpn | 2 | 1 | 1 |" in md  # both decided on a and b; b disagrees
+    assert "## Disagreements: 1" in md
+    assert f"`{FIG6}`, n = 3, zone 2" in md and "`1k1/3/1G1 b - 1`" in md
+    assert "| brute | 4 | 1 | 1 | 1 | 1 |" in md and "| dfpn | 3 | 2 | 1 | 0 | 0 |" in md
+    assert "cannot start x (x)" in md and "/usr/local" not in md and str(tmp_path) not in md
+    assert "2026-01-01" not in md  # no timestamps
+    assert "![median time against plies](x-plies.png)" in md
+
+
+def test_paper_tables_report_puts_the_paper_beside(tmp_path):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, """
+        [[instances]]
+        paper = [1, 3, 5]
+        [[engines]]
+        engine = "depqbf"
+        matrix = {encoding = ["compact", "paper"]}
+        label = "{engine}/{encoding}"
+        [[engines]]
+        engine = "depqbf"
+        options = {encoding = "paper", used_kinds_only = true}
+        label = "used"
+        [report]
+        kind = "paper-tables"
+    """)
+    meta = '{"board":"3x3","figure":"5","mate":true,"tables":[1,3,5]}'
+    rows = [_row("paper-fig5-n1", "depqbf/compact", True) | {
+                "meta": meta, "n": 1, "vars": 13, "clauses": 43, "encode_s": 0.001, "solve_s": 0.1},
+            _row("paper-fig5-n1", "used", False) | {
+                "meta": meta, "n": 1, "options": '{"encoding":"paper","used_kinds_only":true}',
+                "vars": 1465, "clauses": 7380, "encode_s": 0.02, "solve_s": 0.2}]
+    (tmp_path / "results").mkdir()
+    write_csv(tmp_path / "results" / "x.csv", rows)
+    md = render_report(load_experiment(path, with_instances=False), plots=False).read_text()
+    assert ("| 5 | 3x3 | 1 | depqbf/compact | 13 | 43 | mate | 0.001 | 0.100 "
+            "| 3860 | 14119 | mate | 0.888 | 0.203 |") in md
+    # Table 5 compares the unused-kinds-removed configuration, and flags its wrong verdict
+    assert "| 5 | 3x3 | 1 | used | 1465 | 7380 | no mate! | 0.020 | 0.200 | 1316 | 3560 | mate |" in md
+    assert "| paper-fig5-n1 | used | no mate | mate |" in md  # listed under differing verdicts
+
+
+def test_main_job_summary_counts_disagreements():
+    rows = [_row("a", "brute", True), _row("a", "dfpn", False), _row("b", "brute", True),
+            _row("b", "depqbf", None, status="error", error="disagreement: depqbf says mate but ...")]
+    lines, found = summarize("t", rows)
+    assert found == 2
+    assert lines[0].startswith("t: 4 cells (mate 2, no mate 1, timeout 0, error 1); engine disagreements 1")
+    assert any(line.startswith("  DISAGREEMENT a: sfen '1k1/3/PG1 b - 1' n=3 zone=2") for line in lines)
+    assert summarize("t", rows[2:3])[1] == 0
+
+
+# -- analysis and shrinking -------------------------------------------------------------------
+
+def test_disagreements_and_pairs():
+    rows = [_row("a", "x", True), _row("a", "y", True), _row("a", "z", False),
+            _row("b", "x", False), _row("b", "y", None), _row("b", "z", False)]
+    found = disagreements(rows, ["z", "y", "x"])
+    assert [(d["instance"], d["pair"]) for d in found] == [("a", ("y", "z"))]
+    assert [(p["a"], p["b"], p["compared"], p["disagree"]) for p in pair_counts(rows, ["x", "y", "z"])] == [
+        ("x", "y", 1, 0), ("x", "z", 2, 1), ("y", "z", 1, 1)]
+
+
+def test_shrink_removes_pieces_while_the_failure_stays():
+    pos = Position.from_sfen("k2/1P1/GSN b 2PL 1", zone=1)
+    calls = []
+
+    def fails(p):  # a fake disagreement: it needs a gold and a pawn somewhere
+        calls.append(p.sfen())
+        text = p.sfen().split()[0] + p.sfen().split()[2]
+        return "G" in text and "P" in text
+
+    result = shrink(pos, fails)
+    assert result.position.sfen() == "k2/3/G2 b P 1"  # one gold, one pawn, the king
+    assert result.removed == 5 and result.tries == len(calls)
+    assert not any(fails(c) for c in removals(result.position))  # minimal
+
+
+def test_shrink_skips_invalid_positions_and_keeps_kings():
+    # removing the pawn on 2b would leave the defender in check from the rook behind it
+    pos = Position.from_sfen("1k1/1p1/1R1 b - 1", zone=1)
+    assert [p.sfen() for p in removals(pos)] == ["1k1/1p1/3 b - 1"]
+    assert shrink(pos, lambda p: True).position.sfen() == "1k1/3/3 b - 1"

@@ -1,0 +1,116 @@
+"""What the rows say: verdicts, disagreements between engines, agreement counts.
+
+Pure functions over cell rows (dicts with ``instance``, ``label``, ``status``, ``mate``,
+``meta``...), shared by the runner (which shrinks disagreements), the reports and the main
+job. Two engines *disagree* on an instance when both decided it and one says mate and the
+other no mate; a timeout or an error is no verdict.
+
+>>> rows = [{"instance": "q", "label": "a", "mate": True}, {"instance": "q", "label": "b", "mate": False},
+...         {"instance": "q", "label": "c", "mate": None}]
+>>> [(d["instance"], d["pair"]) for d in disagreements(rows)]
+[('q', ('a', 'b'))]
+>>> pair_counts(rows, ["a", "b", "c"])[0]
+{'a': 'a', 'b': 'b', 'compared': 1, 'agree': 0, 'disagree': 1}
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+VERDICT_TEXT = {True: "mate", False: "no mate"}
+
+
+def meta(row: dict) -> dict:
+    """The instance's extra keys (a JSON text in stored rows)."""
+    value = row.get("meta") or {}
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def verdict(row: dict) -> str:
+    """``mate``, ``no mate``, ``timeout`` (status unknown: a time or node limit) or ``error``.
+
+    >>> verdict({"status": "unknown", "mate": None})
+    'timeout'
+    """
+    if row.get("mate") is not None:
+        return VERDICT_TEXT[row["mate"]]
+    return "timeout" if row.get("status") == "unknown" else "error"
+
+
+def by_instance(rows: list[dict]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for row in rows:
+        out.setdefault(row["instance"], []).append(row)
+    return out
+
+
+def disagreements(rows: list[dict], labels: list[str] | None = None) -> list[dict]:
+    """Instances with opposite verdicts, sorted by instance: the instance's ``sfen``, ``n``,
+    ``zone``, every engine's ``verdicts`` ({label: True/False/None}) and a ``pair`` to
+    shrink with: the first engine (in ``labels`` order) saying mate, the first saying no."""
+    order = {label: i for i, label in enumerate(labels or sorted({r["label"] for r in rows}))}
+    out = []
+    for instance, group in sorted(by_instance(rows).items()):
+        group = sorted(group, key=lambda r: (order.get(r["label"], len(order)), r["label"]))
+        decided = {r["label"]: r["mate"] for r in group if r.get("mate") is not None}
+        if len(set(decided.values())) < 2:
+            continue
+        pair = (next(k for k, v in decided.items() if v), next(k for k, v in decided.items() if not v))
+        first = group[0]
+        out.append({"instance": instance, "sfen": first.get("sfen"), "n": first.get("n"),
+                    "zone": first.get("zone"), "verdicts": {r["label"]: r.get("mate") for r in group},
+                    "pair": pair})
+    return out
+
+
+def pair_counts(rows: list[dict], labels: list[str]) -> list[dict]:
+    """For every pair of engines (in ``labels`` order): on how many instances both decided,
+    agreed and disagreed."""
+    verdicts: dict[str, dict[str, bool]] = {}
+    for row in rows:
+        if row.get("mate") is not None:
+            verdicts.setdefault(row["label"], {})[row["instance"]] = row["mate"]
+    out = []
+    for a, b in combinations(labels, 2):
+        va, vb = verdicts.get(a, {}), verdicts.get(b, {})
+        both = set(va) & set(vb)
+        agree = sum(va[i] == vb[i] for i in both)
+        out.append({"a": a, "b": b, "compared": len(both), "agree": agree,
+                    "disagree": len(both) - agree})
+    return out
+
+
+def status_counts(rows: list[dict], labels: list[str]) -> list[dict]:
+    """Per engine: how many cells gave mate, no mate, timeout, error."""
+    out = []
+    for label in labels:
+        mine = [verdict(r) for r in rows if r["label"] == label]
+        out.append({"label": label, "cells": len(mine),
+                    **{v: mine.count(v) for v in ("mate", "no mate", "timeout", "error")}})
+    return out
+
+
+def certificate_errors(rows: list[dict]) -> list[dict]:
+    """Cells where a QBF solver said mate but its certificate is not a legal check: a
+    disagreement between the solver, the encoder and the rules, reported as an error."""
+    return [r for r in rows if r.get("status") == "error"
+            and str(r.get("error") or "").startswith("disagreement")]
+
+
+def expected_mismatches(rows: list[dict]) -> list[dict]:
+    """Decided cells whose verdict differs from the instance's expected ``mate`` (for the
+    paper's questions: the paper's verdict)."""
+    out = []
+    for row in rows:
+        expected = meta(row).get("mate")
+        if isinstance(expected, bool) and row.get("mate") is not None and row["mate"] != expected:
+            out.append(row)
+    return out
+
+
+def labels_in(rows: list[dict], preferred: list[str] | None = None) -> list[str]:
+    """The engine labels of the rows: those of ``preferred`` first, in its order."""
+    present = {r["label"] for r in rows}
+    first = [label for label in (preferred or []) if label in present]
+    return first + sorted(present - set(first))

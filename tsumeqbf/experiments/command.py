@@ -1,0 +1,59 @@
+"""``tsumeqbf experiment run|report``: the command line of the experiments layer.
+
+    tsumeqbf experiment run EXPERIMENT [--jobs J] [--executor local|dask --scheduler ADDRESS]
+                                       [--quick] [--results DIR] [--quiet]
+    tsumeqbf experiment report EXPERIMENT [--quick] [--results DIR] [--no-plots]
+
+EXPERIMENT is a name (``experiments/NAME.toml``) or the path of a TOML file.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def register(sub) -> None:
+    p = sub.add_parser("experiment", help="run an experiment (experiments/NAME.toml) or render its report")
+    actions = p.add_subparsers(dest="action", required=True)
+
+    run = actions.add_parser("run", help="run every unfinished cell; results/NAME.sqlite and .csv")
+    _common(run)
+    run.add_argument("--jobs", "-j", type=int, default=1, help="cells at once (local executor)")
+    run.add_argument("--executor", choices=("local", "dask"), default="local")
+    run.add_argument("--scheduler", default=None, help="dask scheduler address (tcp://host:8786)")
+    run.add_argument("--quiet", action="store_true", help="no progress line")
+    run.set_defaults(func=cmd_run)
+
+    report = actions.add_parser("report", help="render results/NAME.md (and plots) from results/NAME.csv")
+    _common(report)
+    report.add_argument("--no-plots", action="store_true", help="Markdown only")
+    report.set_defaults(func=cmd_report)
+
+
+def _common(p) -> None:
+    p.add_argument("experiment", help="NAME (experiments/NAME.toml) or a TOML path")
+    p.add_argument("--quick", action="store_true", help="the [quick] subset, stored as NAME-quick")
+    p.add_argument("--results", default=None,
+                   help="results folder (default: results/ beside the experiments/ folder)")
+
+
+def cmd_run(args) -> int:
+    from .config import experiment_path, load_experiment
+    from .runner import run_experiment
+
+    exp = load_experiment(experiment_path(args.experiment), quick=args.quick)
+    counts = run_experiment(exp, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
+                            results_dir=args.results, progress=not args.quiet)
+    results = args.results or exp.results_dir
+    print(f"{exp.name}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "nothing to run")
+          + f"; rows in {results}/{exp.name}.csv", file=sys.stderr)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .config import experiment_path, load_experiment
+    from .report import render_report
+
+    exp = load_experiment(experiment_path(args.experiment), quick=args.quick, with_instances=False)
+    print(render_report(exp, results_dir=args.results, plots=not args.no_plots))
+    return 0

@@ -1,0 +1,506 @@
+"""Experiment configurations (``experiments/NAME.toml``): loading and validation.
+
+An experiment is a set of instances (mate questions) and a list of engine configurations;
+every pair is a *cell*. Every error names the file and the key, e.g.
+``experiments/x.toml: engines[2].engine: unknown engine 'foo'`` (indices count from 0).
+
+Schema (only ``instances`` and ``engines`` are required)::
+
+    title = "..."                    # the report's heading
+    description = "..."              # a paragraph under it
+
+    [limits]                         # defaults for every engine entry
+    timeout = 600                    # seconds per cell
+    memory_mb = 4096                 # QBF engines: option memory_mb
+    max_nodes = 10_000_000           # dfpn and brute: option max_nodes
+
+    [[instances]]                    # one source per entry: file, generate or paper
+    file = "data/cases.jsonl"        # JSONL or CSV with id, sfen, n [, zone, ...]; relative to the TOML
+    [[instances]]
+    generate = {seed = 1, count = 40, sizes = ["3x3", "9x9"], plies = [1, 3, 5]}
+    [[instances]]
+    paper = [1, 2, 3, 4, 5, 6]       # the questions of the paper's Tables 1-6
+
+    [[engines]]
+    engine = "depqbf"                # a name, or a list of names
+    options = {encoding = "compact"} # given to the engine as is (any keys: {heuristics = "ABC"})
+    matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
+    label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
+    timeout = 60                     # overrides limits.timeout
+    max_plies = 3                    # only instances with n <= 3 ...
+    max_width = 5                    # ... on boards at most 5 files wide ...
+    instances = ["paper-fig5-n1"]    # ... or only these ids
+
+    [report]
+    kind = "paper-tables"            # paper-tables | agreement | scaling
+    shrink = true                    # shrink every position on which engines disagree
+
+    [quick]                          # --quick: a small subset, stored apart as NAME-quick
+    limits = {timeout = 20}          # overrides [limits]
+    generate = {count = 24}          # merged into every generate source
+    max_plies = 3                    # instance filters: max_plies, max_width, instances
+    engines = ["dfpn", {label = "depqbf/paper", max_plies = 1}]   # kept engines (+ restrictions)
+
+The options an engine gets (limits merged in) are part of the cell key, so a different
+memory or node limit is a different cell; the timeout is not.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..batch import read_cases
+from ..engines import engine_names
+from ..rules import Position, TsumeError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+REPORT_KINDS = ("paper-tables", "agreement", "scaling")
+#: which limit becomes which engine option, for which engines
+QBF_ENGINES = ("caqe", "depqbf", "qbf", "qfun", "qute", "rareqs")
+LIMIT_OPTIONS = {"memory_mb": QBF_ENGINES, "max_nodes": ("brute", "dfpn")}
+#: instance keys that are not kept in a cell's meta: the board size is kept as "board",
+#: and a free-text note would be copied into every row of every engine
+DROPPED_META = ("width", "height", "note")
+GENERATE_BOUNDS = ("attacker_pieces", "defender_pieces", "attacker_hand", "defender_hand")
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """One engine configuration: a column of the experiment."""
+    label: str
+    engine: str
+    options: dict = field(default_factory=dict)
+    timeout: float | None = None
+    max_plies: int | None = None
+    max_width: int | None = None
+    only: tuple | None = None  # instance ids
+
+    def accepts(self, inst: dict) -> bool:
+        """Whether this engine runs on an instance (its restrictions).
+
+        >>> EngineConfig("d", "dfpn", max_plies=3).accepts({"id": "a", "n": 5, "meta": {}})
+        False
+        """
+        width = board_width(inst)
+        return ((self.max_plies is None or inst["n"] <= self.max_plies)
+                and (self.max_width is None or width is None or width <= self.max_width)
+                and (self.only is None or inst["id"] in self.only))
+
+
+@dataclass
+class Experiment:
+    name: str  # the results' file stem: the TOML's stem, plus "-quick" for --quick
+    path: Path
+    title: str
+    description: str
+    instances: list[dict]  # {"id", "sfen", "n", "zone", "meta"}
+    engines: list[EngineConfig]
+    report: dict  # {"kind", "shrink"}
+    quick: bool = False
+
+    @property
+    def results_dir(self) -> Path:
+        """``results/`` beside an ``experiments/`` folder, else beside the TOML."""
+        base = self.path.parent
+        return (base.parent if base.name == "experiments" else base) / "results"
+
+
+def experiment_path(name: str) -> Path:
+    """A TOML path as given, or ``experiments/NAME.toml`` for a bare name.
+
+    >>> str(experiment_path("agreement")), str(experiment_path("x/y.toml"))
+    ('experiments/agreement.toml', 'x/y.toml')
+    """
+    if name.endswith(".toml") or "/" in name:
+        return Path(name)
+    return Path("experiments") / f"{name}.toml"
+
+
+def board_width(inst: dict) -> int | None:
+    board = inst.get("meta", {}).get("board")
+    return int(board.split("x")[0]) if board else None
+
+
+def canonical_json(value) -> str:
+    """JSON with sorted keys and no spaces: equal options give equal text.
+
+    >>> canonical_json({"b": 1, "a": [True, None]})
+    '{"a":[true,null],"b":1}'
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# -- validation helpers ------------------------------------------------------------------
+
+class _Where:
+    """The file being read, for error messages."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, key: str, message: str) -> TsumeError:
+        return TsumeError(f"{self.path}: {key}: {message}" if key else f"{self.path}: {message}")
+
+    def table(self, value, key: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table, got {_kind(value)}")
+        return value
+
+    def keys(self, table: dict, key: str, allowed) -> None:
+        for k in table:
+            if k not in allowed:
+                raise self.fail(f"{key}.{k}" if key else k,
+                                f"unknown key; expected one of {', '.join(sorted(allowed))}")
+
+    def number(self, value, key: str, *, integer: bool = False, low: float | None = None,
+               high: float | None = None):
+        kinds = (int,) if integer else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise self.fail(key, f"must be {'an integer' if integer else 'a number'}, got {_kind(value)}")
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+            raise self.fail(key, f"must be {bounds}, got {value}")
+        return value
+
+    def string(self, value, key: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(key, f"must be a non-empty string, got {_kind(value)}")
+        return value
+
+    def strings(self, value, key: str) -> list[str]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value:
+            raise self.fail(key, f"must be a string or a non-empty list of strings, got {_kind(value)}")
+        return [self.string(v, f"{key}[{i}]") for i, v in enumerate(value)]
+
+
+def _kind(value) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+# -- loading -----------------------------------------------------------------------------
+
+def load_experiment(path: str | Path, quick: bool = False, with_instances: bool = True) -> Experiment:
+    """Read and validate an experiment; ``quick`` applies its ``[quick]`` table. Reports
+    need no instances (``with_instances=False``): they read the CSV, not the sources."""
+    path = Path(path)
+    where = _Where(path)
+    try:
+        with open(path, "rb") as fh:
+            doc = tomllib.load(fh)
+    except FileNotFoundError:
+        raise TsumeError(f"{path}: no such experiment file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TsumeError(f"{path}: not valid TOML ({exc})") from None
+    where.keys(doc, "", ("title", "description", "limits", "instances", "engines", "report", "quick"))
+    quick_table = None
+    if quick:
+        if "quick" not in doc:
+            raise where.fail("quick", "this experiment has no [quick] table")
+        quick_table = where.table(doc["quick"], "quick")
+        where.keys(quick_table, "quick", ("limits", "generate", "max_plies", "max_width",
+                                          "instances", "engines"))
+    elif "quick" in doc:
+        where.table(doc["quick"], "quick")
+    limits = _limits(where, doc.get("limits", {}), "limits")
+    if quick_table and "limits" in quick_table:
+        limits.update(_limits(where, quick_table["limits"], "quick.limits"))
+    generate_overrides = where.table(quick_table.get("generate", {}), "quick.generate") if quick_table else {}
+    instances = _instances(where, doc, generate_overrides) if with_instances else []
+    engines = _engines(where, doc, limits)
+    report = _report(where, doc.get("report", {}))
+    if quick_table:
+        if with_instances:
+            instances = _quick_instances(where, quick_table, instances)
+        engines = _quick_engines(where, quick_table, engines)
+    title = where.string(doc["title"], "title") if "title" in doc else path.stem
+    description = doc.get("description", "")
+    if not isinstance(description, str):
+        raise where.fail("description", f"must be a string, got {_kind(description)}")
+    return Experiment(name=path.stem + ("-quick" if quick else ""), path=path, title=title,
+                      description=description.strip(), instances=instances, engines=engines,
+                      report=report, quick=quick)
+
+
+def _limits(where: _Where, table, key: str) -> dict:
+    table = where.table(table, key)
+    where.keys(table, key, ("timeout", "memory_mb", "max_nodes"))
+    out = {}
+    if "timeout" in table:
+        out["timeout"] = where.number(table["timeout"], f"{key}.timeout", low=0.001)
+    for name in ("memory_mb", "max_nodes"):
+        if name in table:
+            out[name] = where.number(table[name], f"{key}.{name}", integer=True, low=1)
+    return out
+
+
+def _report(where: _Where, table) -> dict:
+    table = where.table(table, "report")
+    where.keys(table, "report", ("kind", "shrink"))
+    kind = table.get("kind", "scaling")
+    if kind not in REPORT_KINDS:
+        raise where.fail("report.kind", f"unknown report {kind!r}; choose one of {', '.join(REPORT_KINDS)}")
+    shrink = table.get("shrink", True)
+    if not isinstance(shrink, bool):
+        raise where.fail("report.shrink", f"must be true or false, got {_kind(shrink)}")
+    return {"kind": kind, "shrink": shrink}
+
+
+# -- instances ---------------------------------------------------------------------------
+
+def _instances(where: _Where, doc: dict, generate_overrides: dict) -> list[dict]:
+    if "instances" not in doc:
+        raise where.fail("instances", "missing: give at least one [[instances]] source")
+    sources = doc["instances"]
+    if not isinstance(sources, list) or not sources:
+        raise where.fail("instances", "must be a non-empty array of tables ([[instances]])")
+    out, seen = [], {}
+    for i, source in enumerate(sources):
+        key = f"instances[{i}]"
+        source = where.table(source, key)
+        where.keys(source, key, ("file", "generate", "paper"))
+        kinds = [k for k in ("file", "generate", "paper") if k in source]
+        if len(kinds) != 1:
+            raise where.fail(key, "give exactly one of file, generate, paper")
+        kind = kinds[0]
+        if kind == "file":
+            cases = _file_cases(where, source["file"], f"{key}.file")
+        elif kind == "generate":
+            cases = _generated_cases(where, {**where.table(source["generate"], f"{key}.generate"),
+                                             **generate_overrides}, f"{key}.generate")
+        else:
+            cases = _paper_cases(where, source["paper"], f"{key}.paper")
+        for case in cases:
+            inst = normalize_instance(case)
+            if not isinstance(inst["n"], int) or isinstance(inst["n"], bool):
+                raise where.fail(key, f"instance {inst['id']!r}: n must be an integer, got {inst['n']!r}")
+            if inst["id"] in seen:
+                raise where.fail(key, f"duplicate instance id {inst['id']!r} (also in {seen[inst['id']]})")
+            seen[inst["id"]] = key
+            out.append(inst)
+    return out
+
+
+def normalize_instance(case: dict) -> dict:
+    """A case (``id, sfen, n[, zone]`` and any other keys) as an instance: other keys go
+    to ``meta``, the zone defaults as in the rules, and ``meta["board"]`` is "WxH".
+
+    >>> normalize_instance({"id": 7, "sfen": "2k/3/1GP b - 1", "n": 1, "mate": True})
+    {'id': '7', 'sfen': '2k/3/1GP b - 1', 'n': 1, 'zone': 1, 'meta': {'board': '3x3', 'mate': True}}
+    """
+    meta = {k: v for k, v in case.items()
+            if k not in ("id", "sfen", "n", "zone") and k not in DROPPED_META}
+    zone = case.get("zone")
+    try:
+        pos = Position.from_sfen(str(case["sfen"]), zone=zone)
+        meta["board"] = f"{pos.geo.width}x{pos.geo.height}"
+        zone = pos.geo.zone
+    except TsumeError:
+        pass  # a bad SFEN is the cell's error, reported with its row, like `batch` does
+    return {"id": str(case["id"]), "sfen": str(case["sfen"]), "n": case["n"], "zone": zone,
+            "meta": dict(sorted(meta.items()))}
+
+
+def _file_cases(where: _Where, value, key: str) -> list[dict]:
+    rel = where.string(value, key)
+    path = where.path.parent / rel
+    if not path.is_file():
+        raise where.fail(key, f"no such file {rel!r} (looked for {path})")
+    if path.suffix == ".jsonl":
+        return read_cases(str(path))
+    if path.suffix != ".csv":
+        raise where.fail(key, f"expected a .jsonl or .csv file, got {rel!r}")
+    cases = []
+    with open(path, encoding="utf-8", newline="") as fh:
+        for lineno, row in enumerate(csv.DictReader(fh), 2):
+            missing = [k for k in ("id", "sfen", "n") if not row.get(k)]
+            if missing:
+                raise TsumeError(f"{path}:{lineno}: missing value(s) for {', '.join(missing)}")
+            try:
+                row["n"] = int(row["n"])
+                row["zone"] = int(row["zone"]) if row.get("zone") else None
+            except ValueError:
+                raise TsumeError(f"{path}:{lineno}: n and zone must be integers") from None
+            cases.append(row)
+    return cases
+
+
+def _generated_cases(where: _Where, table: dict, key: str) -> list[dict]:
+    from ..rules.generate import question_set
+
+    where.keys(table, key, ("seed", "count", "sizes", "plies", "prefix", "attacker_king",
+                            *GENERATE_BOUNDS))
+    for required in ("seed", "count"):
+        if required not in table:
+            raise where.fail(f"{key}.{required}", "missing")
+    seed = where.number(table["seed"], f"{key}.seed", integer=True, low=0)
+    count = where.number(table["count"], f"{key}.count", integer=True, low=1)
+    sizes = [_board_size(where, s, f"{key}.sizes[{i}]")
+             for i, s in enumerate(where.strings(table.get("sizes", ["3x3", "4x4", "5x5"]), f"{key}.sizes"))]
+    plies = table.get("plies", [1, 3, 5])
+    if not isinstance(plies, list) or not plies:
+        raise where.fail(f"{key}.plies", "must be a non-empty list of odd numbers")
+    for i, n in enumerate(plies):
+        where.number(n, f"{key}.plies[{i}]", integer=True, low=1)
+        if n % 2 == 0:
+            raise where.fail(f"{key}.plies[{i}]", f"must be odd, got {n}")
+    bounds = {b: where.number(table[b], f"{key}.{b}", integer=True, low=0)
+              for b in GENERATE_BOUNDS if b in table}
+    if "attacker_king" in table:
+        if not isinstance(table["attacker_king"], bool):
+            raise where.fail(f"{key}.attacker_king", "must be true or false")
+        bounds["attacker_king"] = table["attacker_king"]
+    prefix = where.string(table["prefix"], f"{key}.prefix") if "prefix" in table else None
+    return question_set(seed, count, sizes=sizes, plies=plies, prefix=prefix, **bounds)
+
+
+def _board_size(where: _Where, text: str, key: str) -> tuple[int, int]:
+    w, _, h = text.partition("x")
+    if not (w.isdigit() and h.isdigit() and 1 <= int(w) <= 9 and 1 <= int(h) <= 9):
+        raise where.fail(key, f"board size must be WxH within 1x1..9x9, got {text!r}")
+    return int(w), int(h)
+
+
+def _paper_cases(where: _Where, value, key: str) -> list[dict]:
+    from .paper import table_questions
+
+    if not isinstance(value, list) or not value:
+        raise where.fail(key, "must be a non-empty list of table numbers 1..6")
+    for i, t in enumerate(value):
+        where.number(t, f"{key}[{i}]", integer=True, low=1, high=6)
+    return table_questions(value)
+
+
+# -- engines -----------------------------------------------------------------------------
+
+def _engines(where: _Where, doc: dict, limits: dict) -> list[EngineConfig]:
+    from ..encoder.shogi import ENCODINGS
+
+    if "engines" not in doc:
+        raise where.fail("engines", "missing: give at least one [[engines]] entry")
+    entries = doc["engines"]
+    if not isinstance(entries, list) or not entries:
+        raise where.fail("engines", "must be a non-empty array of tables ([[engines]])")
+    known = engine_names()
+    out: list[EngineConfig] = []
+    origin: dict = {}  # label or (engine, options) -> the entry that made it
+    for i, entry in enumerate(entries):
+        key = f"engines[{i}]"
+        entry = where.table(entry, key)
+        where.keys(entry, key, ("engine", "options", "matrix", "label", "timeout",
+                                "max_plies", "max_width", "instances"))
+        if "engine" not in entry:
+            raise where.fail(f"{key}.engine", "missing")
+        names = where.strings(entry["engine"], f"{key}.engine")
+        for j, name in enumerate(names):
+            if name not in known:
+                sub = f"{key}.engine" if isinstance(entry["engine"], str) else f"{key}.engine[{j}]"
+                raise where.fail(sub, f"unknown engine {name!r}; choose one of {', '.join(known)}")
+        options = where.table(entry.get("options", {}), f"{key}.options")
+        matrix = where.table(entry.get("matrix", {}), f"{key}.matrix")
+        for k, values in matrix.items():
+            if not isinstance(values, list) or not values:
+                raise where.fail(f"{key}.matrix.{k}", "must be a non-empty list of values")
+        restrictions = _restrictions(where, entry, key)
+        timeout = (where.number(entry["timeout"], f"{key}.timeout", low=0.001)
+                   if "timeout" in entry else limits.get("timeout"))
+        combos = [dict(zip(matrix, values)) for values in itertools.product(*matrix.values())]
+        for name, combo in itertools.product(names, combos):
+            opts = {**options, **combo}
+            encoding = opts.get("encoding")
+            if encoding is not None and encoding not in ENCODINGS:
+                raise where.fail(f"{key}.options.encoding",
+                                 f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+            given = dict(opts)  # a default label shows these, not the limits merged below
+            for limit, engines in LIMIT_OPTIONS.items():
+                if limit in limits and name in engines:
+                    opts.setdefault(limit, limits[limit])
+            label = _label(where, entry.get("label"), name, given, opts, f"{key}.label")
+            ident = (name, canonical_json(opts))
+            for clash, what in ((label, f"label {label!r} is"), (ident, "the same engine and options are")):
+                if clash in origin:
+                    raise where.fail(key, f"{what} already used by {origin[clash]}")
+                origin[clash] = key
+            out.append(EngineConfig(label=label, engine=name, options=opts, timeout=timeout,
+                                    **restrictions))
+    return out
+
+
+def _restrictions(where: _Where, table: dict, key: str) -> dict:
+    out = {}
+    if "max_plies" in table:
+        out["max_plies"] = where.number(table["max_plies"], f"{key}.max_plies", integer=True, low=1)
+    if "max_width" in table:
+        out["max_width"] = where.number(table["max_width"], f"{key}.max_width", integer=True, low=1, high=9)
+    if "instances" in table:
+        out["only"] = tuple(where.strings(table["instances"], f"{key}.instances"))
+    return out
+
+
+def _shown(value) -> str:
+    """An option value in a default label: strings as they are, but a path by its last
+    part (reports show labels, and must not show this machine's paths); others as JSON."""
+    if isinstance(value, str):
+        return Path(value).name if value.startswith("/") else value
+    return json.dumps(value)
+
+
+def _label(where: _Where, template, name: str, given: dict, options: dict, key: str) -> str:
+    """The engine's label: the template filled from its options (limits included), else
+    ``engine`` plus the options given in the entry as ``/k=v,...`` (values as in JSON:
+    ``dfpn/dag=true``)."""
+    if template is None:
+        shown = ",".join(f"{k}={_shown(v)}" for k, v in sorted(given.items()))
+        return name + (f"/{shown}" if shown else "")
+    template = where.string(template, key)
+    try:
+        return template.format(engine=name, **options)
+    except KeyError as exc:
+        raise where.fail(key, f"placeholder {{{exc.args[0]}}} is neither engine nor an option") from None
+    except (ValueError, IndexError) as exc:
+        raise where.fail(key, f"bad template {template!r} ({exc})") from None
+
+
+# -- quick -------------------------------------------------------------------------------
+
+def _quick_instances(where: _Where, quick: dict, instances: list[dict]) -> list[dict]:
+    keep = EngineConfig("quick", "quick", **_restrictions(where, quick, "quick"))
+    unknown = set(keep.only or ()) - {inst["id"] for inst in instances}
+    if unknown:
+        raise where.fail("quick.instances", f"no instance {sorted(unknown)[0]!r}")
+    return [inst for inst in instances if keep.accepts(inst)]
+
+
+def _quick_engines(where: _Where, quick: dict, engines: list[EngineConfig]) -> list[EngineConfig]:
+    if "engines" not in quick:
+        return engines
+    entries = quick["engines"]
+    if not isinstance(entries, list) or not entries:
+        raise where.fail("quick.engines", "must be a non-empty list of labels or tables")
+    by_label = {e.label: e for e in engines}
+    out = []
+    for i, entry in enumerate(entries):
+        key = f"quick.engines[{i}]"
+        if isinstance(entry, str):
+            entry = {"label": entry}
+        entry = where.table(entry, key)
+        where.keys(entry, key, ("label", "max_plies", "max_width", "instances"))
+        if "label" not in entry:
+            raise where.fail(f"{key}.label", "missing")
+        label = where.string(entry["label"], f"{key}.label")
+        if label not in by_label:
+            raise where.fail(f"{key}.label", f"no engine labelled {label!r}; the labels are "
+                                             f"{', '.join(by_label)}")
+        out.append(replace(by_label[label], **_restrictions(where, entry, key)))
+    return out

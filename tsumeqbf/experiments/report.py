@@ -1,0 +1,265 @@
+"""``tsumeqbf experiment report``: ``results/NAME.csv`` -> ``results/NAME.md`` (+ PNG plots).
+
+The report reads only the exported CSV (and the shrunk-disagreements CSV beside it), the
+experiment's TOML (title, report kind, engine order) and the paper's published numbers,
+never the SQLite store: the committed CSV reproduces the committed Markdown byte for byte.
+The Markdown holds no timestamp and no absolute path, and it is the same whether the plots
+could be drawn or not (it always links ``NAME-plies.png`` and ``NAME-boards.png``).
+
+Tables are prepared here as lists of strings; the Jinja templates in ``templates/`` lay
+them out. Three kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
+``agreement`` (verdicts compared engine by engine, every disagreement shrunk) and
+``scaling`` (median time against plies and board size).
+
+>>> fmt_s(0.0123456), fmt_s(None), fmt_s(1234.5)
+('0.012', '', '1234.500')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from pathlib import Path
+
+from ..rules import TsumeError
+from .analysis import (certificate_errors, disagreements, expected_mismatches, labels_in, meta,
+                       pair_counts, status_counts, verdict)
+from .config import Experiment
+from .paper import UNUSED_KINDS_REMOVED, paper_rows
+from .plots import line_plot
+from .store import SHRUNK_COLUMNS, read_csv
+
+PAPER_CAPTIONS = {
+    1: "figures 5 and 6 (3x3, zone 2)",
+    2: "figures 7 and 8 (4x4, zone 3)",
+    3: "figure 5 (3x3) at 1 to 11 plies",
+    4: "figure 5 at 1 ply on 3x3 to 9x9 boards",
+    5: "Table 3 with the unused piece kinds removed",
+    6: "Table 4 with the unused piece kinds removed",
+}
+PAPER_HEADER = ["figure", "board", "plies", "engine", "variables", "clauses", "result",
+                "encoder s", "solver s", "paper variables", "paper clauses", "paper result",
+                "paper encoder s", "paper solver s"]
+PAPER_SERIES = "paper"  # plot series of published numbers are named "paper, Table N ..."
+#: the plots every report links: (file suffix and series key, x-axis label)
+PLOTS = (("plies", "plies"), ("boards", "board size"))
+
+
+def fmt_s(seconds) -> str:
+    return "" if seconds is None else f"{seconds:.3f}"
+
+
+def fmt(value) -> str:
+    """A table cell: empty for none, no absolute path, and a '|' cannot break the table."""
+    return "" if value is None else no_paths(str(value)).replace("|", "\\|")
+
+
+def no_paths(text: str) -> str:
+    """Keep only the last part of absolute paths (reports must not show this machine's).
+
+    >>> no_paths("cannot start false (/bin/false): code 1 in /tmp/x/a.qdimacs")
+    'cannot start false (false): code 1 in a.qdimacs'
+    """
+    return re.sub(r"(?<![\w.~])/(?:[^\s/:'\"()]+/)+(?=[^\s/])", "", text)
+
+
+def solver_s(row: dict):
+    """The solving time: the QBF solver's own seconds, else the engine's."""
+    return row["solve_s"] if row.get("solve_s") is not None else row.get("time_s")
+
+
+def board_order(board: str) -> tuple:
+    w, _, h = board.partition("x")
+    return (int(w) * int(h), int(w)) if w.isdigit() and h.isdigit() else (0, 0)
+
+
+# -- sections shared by the kinds -----------------------------------------------------------
+
+def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict:
+    status = status_counts(rows, labels)
+    return {
+        "title": exp.title + (" (quick subset)" if exp.quick else ""),
+        "description": exp.description, "name": exp.name, "config": exp.path.name,
+        "quick": exp.quick, "cells": len(rows), "instances": len({r["instance"] for r in rows}),
+        "labels": labels,
+        "status_header": ["engine", "cells", "mate", "no mate", "timeout", "error"],
+        "status_rows": [[fmt(s["label"]), s["cells"], s["mate"], s["no mate"], s["timeout"], s["error"]]
+                        for s in status],
+        "code_versions": sorted({r["code_version"] for r in rows if r.get("code_version")}),
+        "machines": sorted({r["machine"] for r in rows if r.get("machine")}),
+        "plots": [{"file": f"{exp.name}-{axis}.png", "axis": axis, "x": x} for axis, x in PLOTS],
+        "errors": error_groups(rows),
+        "mismatches": [[fmt(r["instance"]), fmt(r["label"]), verdict(r),
+                        "mate" if meta(r)["mate"] else "no mate"] for r in expected_mismatches(rows)],
+        "certificate_errors": [[fmt(r["instance"]), fmt(r["label"]), fmt(no_paths(r["error"]))]
+                               for r in certificate_errors(rows)],
+    }
+
+
+def error_groups(rows: list[dict]) -> list[list]:
+    """Error cells grouped by engine and message (first line, paths stripped)."""
+    groups: dict[tuple, int] = {}
+    for r in rows:
+        if r["status"] == "error":
+            text = no_paths(str(r.get("error") or "").splitlines()[0] if r.get("error") else "")
+            key = (r["label"], text[:160])
+            groups[key] = groups.get(key, 0) + 1
+    return [[fmt(label), count, fmt(text)] for (label, text), count in sorted(groups.items())]
+
+
+def scaling(rows: list[dict], labels: list[str]) -> dict:
+    """Median seconds (and decided/total cells) per engine, by plies and by board size,
+    as tables and as plot series. A timed-out cell counts at the time it took."""
+    out = {}
+    for axis, key, order in (("plies", lambda r: r["n"], lambda v: v),
+                             ("boards", lambda r: meta(r).get("board", "?"), board_order)):
+        xs = sorted({key(r) for r in rows}, key=order)
+        cells: dict[tuple, list[dict]] = {}
+        for r in rows:
+            cells.setdefault((r["label"], key(r)), []).append(r)
+        table, series = [], {}
+        for x in xs:
+            line = [fmt(x)]
+            for label in labels:
+                group = cells.get((label, x), [])
+                times = [r["time_s"] for r in group if r.get("time_s") is not None]
+                decided = sum(r.get("mate") is not None for r in group)
+                line.append(f"{statistics.median(times):.3f} ({decided}/{len(group)})" if times else "")
+                series.setdefault(label, []).append(statistics.median(times) if times else None)
+            table.append(line)
+        out[axis] = {"header": ["plies" if axis == "plies" else "board", *map(fmt, labels)],
+                     "rows": table, "xs": [str(x) for x in xs], "series": series}
+    return out
+
+
+# -- per kind -------------------------------------------------------------------------------
+
+def agreement_context(rows: list[dict], shrunk: list[dict], labels: list[str]) -> dict:
+    shrunk_by = {(s["instance"], s["label_a"], s["label_b"]): s for s in shrunk}
+    by_cell = {(r["instance"], r["label"]): r for r in rows}
+    found = []
+    for d in disagreements(rows, labels):
+        s = shrunk_by.get((d["instance"], *d["pair"]))
+        found.append({
+            "instance": d["instance"], "sfen": d["sfen"], "n": d["n"], "zone": d["zone"],
+            "verdicts": ", ".join(f"{label}: {verdict(by_cell[(d['instance'], label)])}"
+                                  for label in d["verdicts"]),
+            "pair": d["pair"], "shrunk": s and {
+                "sfen": s["shrunk_sfen"], "reproduced": s["reproduced"], "removed": s["removed"],
+                "mate_a": "mate" if s["mate_a"] else "no mate" if s["mate_a"] is False else "none",
+                "mate_b": "mate" if s["mate_b"] else "no mate" if s["mate_b"] is False else "none"}})
+    pairs = pair_counts(rows, labels)
+    return {"pair_header": ["engine A", "engine B", "both decided", "agree", "disagree"],
+            "pair_rows": [[fmt(p["a"]), fmt(p["b"]), p["compared"], p["agree"], p["disagree"]]
+                          for p in pairs],
+            "disagreements": found, "scaling": scaling(rows, labels)}
+
+
+def paper_tables_context(rows: list[dict], labels: list[str], published: list[dict]) -> dict:
+    """One table per paper table: the paper's row beside each of our engines' rows.
+    Tables 5 and 6 (unused piece kinds removed) show the configurations with option
+    ``used_kinds_only``; Tables 1-4 all the others."""
+    ours: dict[tuple, dict] = {}
+    for r in rows:
+        m = meta(r)
+        if "figure" in m:
+            ours[(m["figure"], m.get("board"), r["n"], r["label"])] = r
+    used_kinds = {r["label"] for r in rows if json.loads(r["options"] or "{}").get("used_kinds_only")}
+    tables = []
+    for number in sorted({p["table"] for p in published}):
+        shown = [lb for lb in labels if (lb in used_kinds) == (number in UNUSED_KINDS_REMOVED)]
+        lines = []
+        for p in (p for p in published if p["table"] == number):
+            paper_cells = [p["variables"], p["clauses"], "mate" if p["mate"] else "no mate",
+                           fmt_s(p["encoder_s"]), fmt_s(p["solver_s"])]
+            for label in shown:
+                r = ours.get((p["figure"], p["board"], p["plies"], label))
+                if r is None:
+                    continue
+                result = verdict(r) + ("!" if r["mate"] is not None and r["mate"] != p["mate"] else "")
+                lines.append([p["figure"], p["board"], p["plies"], fmt(label), fmt(r["vars"]),
+                              fmt(r["clauses"]), result, fmt_s(r["encode_s"]), fmt_s(solver_s(r)),
+                              *paper_cells])
+        notes = sorted({p["note"] for p in published if p["table"] == number and p["note"]})
+        tables.append({"number": number, "caption": PAPER_CAPTIONS.get(number, ""),
+                       "rows": lines, "notes": notes})
+    return {"paper_header": PAPER_HEADER, "tables": tables,
+            "series": paper_series(ours, labels, published)}
+
+
+def paper_series(ours: dict, labels: list[str], published: list[dict]) -> dict:
+    """Plot data: solver seconds against plies (Tables 3/5) and board size (Tables 4/6)."""
+    out = {}
+    for axis, tables in (("plies", (3, 5)), ("boards", (4, 6))):
+        points = [p for p in published if p["table"] in tables]
+        keys = sorted({(p["figure"], p["board"], p["plies"]) for p in points},
+                      key=lambda k: (board_order(k[1]), k[2]))
+        xs = [str(k[2]) if axis == "plies" else k[1] for k in keys]
+        series = {}
+        for label in labels:
+            ys = []
+            for k in keys:
+                r = ours.get((*k, label))
+                ys.append(solver_s(r) if r is not None and r["mate"] is not None else None)
+            if any(y is not None for y in ys):
+                series[label] = ys
+        for t in tables:
+            by_key = {(p["figure"], p["board"], p["plies"]): p["solver_s"] for p in points if p["table"] == t}
+            series[f"{PAPER_SERIES}, Table {t} (DepQBF 6.0)"] = [by_key.get(k) for k in keys]
+        out[axis] = {"xs": xs, "series": series}
+    return out
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+def environment():
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("tsumeqbf.experiments", "templates"),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True, autoescape=False)
+    return env
+
+
+def render_markdown(kind: str, context: dict) -> str:
+    return environment().get_template(f"{kind}.md.j2").render(**context)
+
+
+def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict:
+    labels = labels_in(rows, [e.label for e in exp.engines])
+    ctx = common_context(exp, rows, labels)
+    kind = exp.report["kind"]
+    if kind == "paper-tables":
+        ctx.update(paper_tables_context(rows, labels, paper_rows()))
+        ctx["plot_series"] = ctx["series"]
+    elif kind == "agreement":
+        ctx.update(agreement_context(rows, shrunk, labels))
+        ctx["plot_series"] = ctx["scaling"]
+    else:
+        ctx["scaling"] = scaling(rows, labels)
+        ctx["plot_series"] = ctx["scaling"]
+    return ctx
+
+
+def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool = True) -> Path:
+    """Write ``NAME.md`` (and, with matplotlib, the PNGs) from ``NAME.csv``; returns the
+    Markdown's path."""
+    results = Path(results_dir) if results_dir else exp.results_dir
+    csv_path = results / f"{exp.name}.csv"
+    if not csv_path.exists():
+        raise TsumeError(f"{csv_path}: no results yet; run `tsumeqbf experiment run "
+                         f"{exp.path}{' --quick' if exp.quick else ''}` first")
+    rows = read_csv(csv_path)
+    shrunk_path = results / f"{exp.name}-shrunk.csv"
+    shrunk = read_csv(shrunk_path, SHRUNK_COLUMNS) if shrunk_path.exists() else []
+    ctx = build_context(exp, rows, shrunk)
+    md_path = results / f"{exp.name}.md"
+    md_path.write_text(render_markdown(exp.report["kind"], ctx), encoding="utf-8")
+    if plots:
+        for plot in ctx["plots"]:
+            data = ctx["plot_series"][plot["axis"]]
+            line_plot(results / plot["file"], f"{exp.title}: solver time vs {plot['x']}",
+                      plot["x"], data["xs"], data["series"],
+                      reference=tuple(s for s in data["series"] if s.startswith(PAPER_SERIES)))
+    return md_path

@@ -1,0 +1,292 @@
+"""``tsumeqbf experiment run``: every cell (instance x engine configuration), resumable.
+
+Cells run in worker processes (``tsumeqbf.batch.iter_pool``: one process per cell, killed
+``GRACE_S`` after its timeout) or on a dask cluster; each finished cell is written to the
+SQLite store in its own transaction. A cell's key is its instance id, engine and canonical
+options, so a re-run skips every finished cell and never loses one. At the end, and on
+Ctrl-C after the finished rows, the store is exported to ``results/NAME.csv``. When engines
+disagree, each disagreement is shrunk to a minimal position that still disagrees
+(``results/NAME-shrunk.csv``).
+
+>>> cell_key("paper-fig5-n1", "depqbf", {"encoding": "compact", "memory_mb": 4096})
+'paper-fig5-n1|depqbf|{"encoding":"compact","memory_mb":4096}'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import functools
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+from ..batch import GRACE_S, Lost, iter_pool, solve_case
+from ..rules import Position, TsumeError
+from .analysis import disagreements
+from .config import EngineConfig, Experiment, canonical_json
+from .shrink import shrink
+from .store import Store
+
+#: result keys copied into a cell's row (the rest of an engine's answer is dropped)
+RESULT_KEYS = ("status", "mate", "first_move", "time_s", "encode_s", "solve_s", "vars",
+               "clauses", "blocks", "nodes", "error")
+
+
+def cell_key(instance_id: str, engine: str, options: dict) -> str:
+    return f"{instance_id}|{engine}|{canonical_json(options)}"
+
+
+def build_cells(exp: Experiment) -> list[dict]:
+    """Every cell, instance by instance, engines in configuration order."""
+    return [make_cell(inst, eng) for inst in exp.instances for eng in exp.engines if eng.accepts(inst)]
+
+
+def make_cell(inst: dict, eng: EngineConfig) -> dict:
+    return {"key": cell_key(inst["id"], eng.engine, eng.options), "instance": inst["id"],
+            "sfen": inst["sfen"], "n": inst["n"], "zone": inst["zone"],
+            "meta": canonical_json(inst.get("meta", {})), "engine": eng.engine,
+            "label": eng.label, "options": eng.options, "timeout": eng.timeout}
+
+
+@functools.lru_cache(maxsize=None)
+def code_version() -> str:
+    """``tsumeqbf VERSION, encoder VERSION`` plus ``git describe`` of the checkout when
+    there is one."""
+    from .. import __version__
+    from ..encoder.shogi import VERSION
+
+    text = f"tsumeqbf {__version__}, encoder {VERSION}"
+    try:
+        git = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"],
+                             cwd=Path(__file__).resolve().parent, capture_output=True,
+                             text=True, timeout=10)
+        if git.returncode == 0 and git.stdout.strip():
+            text += f", git {git.stdout.strip()}"
+    except (OSError, subprocess.SubprocessError):
+        pass  # no git, or not a checkout: the package version has to do
+    return text
+
+
+@functools.lru_cache(maxsize=None)
+def machine() -> str:
+    """Platform, CPU model and count, Python: enough to compare timings across machines."""
+    cpu = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            cpu = next((line.split(":", 1)[1].strip() for line in fh
+                        if line.startswith("model name")), cpu)
+    return (f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cpus, "
+            f"Python {platform.python_version()}")
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def cell_row(cell: dict, result: dict) -> dict:
+    """The stored row of a finished cell."""
+    row = {k: cell[k] for k in ("key", "instance", "sfen", "n", "zone", "meta", "engine",
+                                "label", "timeout")}
+    row["options"] = canonical_json(cell["options"])
+    row.update({k: result.get(k) for k in RESULT_KEYS})
+    row.update(code_version=code_version(), machine=machine(), finished_at=_now())
+    return row
+
+
+def run_cell(cell: dict) -> dict:
+    """Answer one cell in this process (a pool worker or a dask worker); never raises."""
+    case = {"id": cell["instance"], "sfen": cell["sfen"], "n": cell["n"], "zone": cell["zone"]}
+    return cell_row(cell, solve_case(case, cell["engine"], cell["timeout"], cell["options"]))
+
+
+def lost_row(cell: dict, lost: Lost, elapsed_s: float) -> dict:
+    """The row of a cell whose worker was killed at its time limit or died."""
+    return cell_row(cell, {"status": "unknown" if lost.timed_out else "error", "mate": None,
+                           "time_s": round(elapsed_s, 6), "error": lost.reason})
+
+
+# -- executors: each yields (cell, row or Lost, elapsed seconds) -------------------------
+
+def kill_after(cells: list[dict]) -> float | None:
+    """When the pool kills a worker: the longest timeout plus grace (never, if a cell
+    has no timeout)."""
+    if any(c["timeout"] is None for c in cells):
+        return None
+    return max((c["timeout"] for c in cells), default=0) + GRACE_S
+
+
+def local_results(cells: list[dict], jobs: int) -> Iterator[tuple]:
+    # load each engine's modules once in this process, so forked workers start warm
+    from ..engines import get_engine
+
+    for engine in sorted({c["engine"] for c in cells}):
+        with contextlib.suppress(Exception):  # a broken engine is each cell's error
+            get_engine(engine)
+    code_version(), machine()  # cached before the fork, not recomputed per cell
+    with contextlib.closing(iter_pool(cells, run_cell, jobs, kill_after(cells))) as pool:
+        for end in pool:
+            yield end.task, end.result, end.elapsed_s
+
+
+def dask_client(scheduler):
+    """A dask.distributed Client for an address (or a Client as is), and whether we own it."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise TsumeError("--executor dask needs dask.distributed: "
+                         "pip install 'tsumeqbf[cluster]'") from None
+    if scheduler is None:
+        raise TsumeError("--executor dask needs --scheduler ADDRESS")
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    try:
+        return Client(scheduler, timeout=30), True
+    except OSError as exc:
+        raise TsumeError(f"cannot reach the dask scheduler {scheduler}: {exc}") from None
+
+
+def dask_results(cells: list[dict], client) -> Iterator[tuple]:
+    """Submit every cell to the dask cluster. Dask cannot kill a running task, so only the
+    engines' own timeouts apply."""
+    from dask.distributed import as_completed
+
+    started = time.monotonic()
+    futures = {client.submit(run_cell, cell, pure=False): cell for cell in cells}
+    try:
+        for future in as_completed(futures):
+            cell = futures[future]
+            try:
+                result = future.result()
+            except Exception as exc:  # a worker lost or a task that raised: the cell's error
+                result = Lost(f"dask: {type(exc).__name__}: {exc}", False)
+            yield cell, result, time.monotonic() - started
+    finally:
+        client.cancel(list(futures))  # Ctrl-C: nothing left running on the cluster
+
+
+# -- progress ----------------------------------------------------------------------------
+
+class Progress:
+    """One line on stderr: cells done/total, running, failed, ETA."""
+
+    def __init__(self, name: str, total: int, before: int, jobs: int, enabled: bool):
+        self.name, self.total, self.done, self.jobs, self.enabled = name, total, before, jobs, enabled
+        self.before, self.failed, self.start = before, 0, time.monotonic()
+
+    def update(self, row: dict) -> None:
+        self.done += 1
+        self.failed += row["status"] == "error"
+        if not self.enabled:
+            return
+        now_done = self.done - self.before
+        left = self.total - self.done
+        eta = (time.monotonic() - self.start) / now_done * left
+        running = min(self.jobs, left)
+        print(f"\r[{self.name}] cells {self.done}/{self.total}, running {running}, "
+              f"failed {self.failed}, ETA {_duration(eta)}   ", end="", file=sys.stderr, flush=True)
+
+    def end(self) -> None:
+        if self.enabled and self.done > self.before:
+            print(file=sys.stderr)
+
+
+def _duration(seconds: float) -> str:
+    """Seconds as ``1h02m05s`` or ``2m07s``.
+
+    >>> _duration(3725), _duration(127.4)
+    ('1h02m05s', '2m07s')
+    """
+    s = int(seconds + 0.5)
+    h, m = divmod(s // 60, 60)
+    return f"{h}h{m:02d}m{s % 60:02d}s" if h else f"{m}m{s % 60:02d}s"
+
+
+# -- the run -----------------------------------------------------------------------------
+
+def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", scheduler=None,
+                   results_dir: Path | None = None, progress: bool = True) -> dict:
+    """Run every unfinished cell, shrink disagreements, export the CSVs; returns counts."""
+    if jobs < 1:
+        raise TsumeError(f"--jobs must be at least 1, got {jobs}")
+    if executor not in ("local", "dask"):
+        raise TsumeError(f"unknown executor {executor!r}; choose local or dask")
+    results = Path(results_dir) if results_dir else exp.results_dir
+    client = dask_client(scheduler) if executor == "dask" else None  # fails before any file
+    store = Store(results / f"{exp.name}.sqlite")
+    counts: dict[str, int] = {}
+    try:
+        cells = build_cells(exp)
+        finished = store.finished_keys()
+        todo = [c for c in cells if c["key"] not in finished]
+        meter = Progress(exp.name, len(cells), len(cells) - len(todo), jobs, progress)
+        stream = dask_results(todo, client[0]) if client else local_results(todo, jobs)
+        try:
+            for cell, result, elapsed in stream:
+                row = lost_row(cell, result, elapsed) if isinstance(result, Lost) else result
+                store.record(row)
+                counts[row["status"]] = counts.get(row["status"], 0) + 1
+                meter.update(row)
+        finally:
+            stream.close()  # an exception here (Ctrl-C while storing) still stops the workers
+            meter.end()
+        if exp.report["shrink"]:
+            counts["shrunk"] = shrink_disagreements(exp, store, jobs, progress)
+    finally:
+        store.export(results / f"{exp.name}.csv", results / f"{exp.name}-shrunk.csv")
+        store.close()
+        if client and client[1]:
+            client[0].close()
+    return counts
+
+
+def shrink_disagreements(exp: Experiment, store: Store, jobs: int, progress: bool) -> int:
+    """Shrink every disagreement not shrunk yet; returns how many were shrunk now."""
+    engines = {e.label: e for e in exp.engines}
+    done = {(r["instance"], r["label_a"], r["label_b"]) for r in store.shrunk_rows()}
+    count = 0
+    for d in disagreements(store.rows(), list(engines)):
+        a, b = d["pair"]
+        if (d["instance"], a, b) in done or a not in engines or b not in engines:
+            continue
+        if progress:
+            print(f"[{exp.name}] shrinking {d['instance']}: {a} and {b} disagree", file=sys.stderr)
+        store.record_shrunk(shrink_disagreement(d, engines[a], engines[b], jobs))
+        count += 1
+    return count
+
+
+def shrink_disagreement(d: dict, eng_a: EngineConfig, eng_b: EngineConfig, jobs: int) -> dict:
+    """Re-run the two engines on ever smaller positions (both in worker processes, with
+    their timeouts) and keep the smallest on which they still disagree."""
+    seen: dict[str, tuple] = {}
+
+    def verdicts(pos: Position) -> tuple:
+        sfen = pos.sfen()
+        if sfen not in seen:
+            inst = {"id": d["instance"], "sfen": sfen, "n": d["n"], "zone": pos.geo.zone}
+            cells = [make_cell(inst, eng) for eng in (eng_a, eng_b)]
+            got = {}
+            with contextlib.closing(iter_pool(cells, run_cell, min(jobs, 2), kill_after(cells))) as pool:
+                for end in pool:
+                    got[end.task["label"]] = None if isinstance(end.result, Lost) else end.result["mate"]
+            seen[sfen] = (got[eng_a.label], got[eng_b.label])
+        return seen[sfen]
+
+    def still_disagrees(pos: Position) -> bool:
+        ma, mb = verdicts(pos)
+        return ma is not None and mb is not None and ma != mb
+
+    original = Position.from_sfen(d["sfen"], zone=d["zone"])
+    reproduced = still_disagrees(original)
+    result = shrink(original, still_disagrees) if reproduced else None
+    final = result.position if result else original
+    mate_a, mate_b = verdicts(final)
+    return {"instance": d["instance"], "label_a": eng_a.label, "label_b": eng_b.label,
+            "n": d["n"], "zone": final.geo.zone, "sfen": d["sfen"], "reproduced": reproduced,
+            "shrunk_sfen": final.sfen(), "mate_a": mate_a, "mate_b": mate_b,
+            "removed": result.removed if result else 0, "tries": result.tries if result else 0}

@@ -1,0 +1,141 @@
+"""Where cells are kept: ``results/NAME.sqlite`` while running, ``results/NAME.csv`` to commit.
+
+Each finished cell is one row, inserted in its own transaction the moment the cell ends,
+so a killed run loses nothing finished; a row is never replaced. The CSV export has a
+fixed column order (``COLUMNS``), rows sorted by instance, engine and options, and values
+written in one way only (``true``/``false``, ``repr`` of floats, empty for none), so the
+same store always gives the same bytes. Reports read the CSV back with :func:`read_csv`.
+
+>>> format_value(0.1, "REAL"), format_value(True, "BOOLEAN"), format_value(None, "INTEGER")
+('0.1', 'true', '')
+>>> parse_value("true", "BOOLEAN"), parse_value("3", "INTEGER"), parse_value("", "REAL")
+(True, 3, None)
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import sqlite3
+from pathlib import Path
+
+#: one row per cell, in CSV column order
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("key", "TEXT"), ("instance", "TEXT"), ("sfen", "TEXT"), ("n", "INTEGER"),
+    ("zone", "INTEGER"), ("meta", "TEXT"), ("engine", "TEXT"), ("label", "TEXT"),
+    ("options", "TEXT"), ("timeout", "REAL"), ("status", "TEXT"), ("mate", "BOOLEAN"),
+    ("first_move", "TEXT"), ("time_s", "REAL"), ("encode_s", "REAL"), ("solve_s", "REAL"),
+    ("vars", "INTEGER"), ("clauses", "INTEGER"), ("blocks", "INTEGER"), ("nodes", "INTEGER"),
+    ("error", "TEXT"), ("code_version", "TEXT"), ("machine", "TEXT"), ("finished_at", "TEXT"),
+)
+#: one row per shrunk disagreement (instance, the two engines that disagree)
+SHRUNK_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("instance", "TEXT"), ("label_a", "TEXT"), ("label_b", "TEXT"), ("n", "INTEGER"),
+    ("zone", "INTEGER"), ("sfen", "TEXT"), ("reproduced", "BOOLEAN"), ("shrunk_sfen", "TEXT"),
+    ("mate_a", "BOOLEAN"), ("mate_b", "BOOLEAN"), ("removed", "INTEGER"), ("tries", "INTEGER"),
+)
+
+
+def format_value(value, kind: str) -> str:
+    if value is None:
+        return ""
+    if kind == "BOOLEAN":
+        return "true" if value else "false"
+    if kind == "REAL":
+        return repr(float(value))
+    return str(value)
+
+
+def parse_value(text: str, kind: str):
+    if text == "":
+        return None
+    if kind == "BOOLEAN":
+        return text == "true"
+    if kind == "INTEGER":
+        return int(text)
+    if kind == "REAL":
+        return float(text)
+    return text
+
+
+def write_csv(path: Path, rows: list[dict], columns=COLUMNS) -> None:
+    """Write rows (dicts) in column order; replaced atomically, so Ctrl-C never leaves half
+    a file."""
+    tmp = Path(f"{path}.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh, lineterminator="\n")
+        out.writerow([name for name, _ in columns])
+        for row in rows:
+            out.writerow([format_value(row.get(name), kind) for name, kind in columns])
+    os.replace(tmp, path)
+
+
+def read_csv(path: Path, columns=COLUMNS) -> list[dict]:
+    """Rows of a CSV written by :func:`write_csv`, typed again."""
+    kinds = dict(columns)
+    with open(path, encoding="utf-8", newline="") as fh:
+        return [{k: parse_value(v, kinds.get(k, "TEXT")) for k, v in row.items()}
+                for row in csv.DictReader(fh)]
+
+
+def _create(table: str, columns, primary: str) -> str:
+    cols = ", ".join(f"{name} {'INTEGER' if kind == 'BOOLEAN' else kind}" for name, kind in columns)
+    return f"CREATE TABLE IF NOT EXISTS {table} ({cols}, PRIMARY KEY ({primary}))"
+
+
+class Store:
+    """The SQLite file of one experiment."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.db = sqlite3.connect(path, timeout=30)
+        with self.db:
+            self.db.execute(_create("cells", COLUMNS, "key"))
+            self.db.execute(_create("shrunk", SHRUNK_COLUMNS, "instance, label_a, label_b"))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def finished_keys(self) -> set[str]:
+        return {key for (key,) in self.db.execute("SELECT key FROM cells")}
+
+    def _insert(self, table: str, columns, row: dict) -> None:
+        names = [name for name, _ in columns]
+        with self.db:  # one transaction: the row is on disk when this returns
+            self.db.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) "
+                            f"VALUES ({', '.join('?' * len(names))})",
+                            [row.get(name) for name in names])
+
+    def _select(self, table: str, columns, order: str) -> list[dict]:
+        names = [name for name, _ in columns]
+        rows = [dict(zip(names, values))
+                for values in self.db.execute(f"SELECT {', '.join(names)} FROM {table}")]
+        for row in rows:
+            for name, kind in columns:
+                if kind == "BOOLEAN" and row[name] is not None:
+                    row[name] = bool(row[name])
+        # sorted in Python (code point order) rather than by SQLite's collation
+        return sorted(rows, key=lambda r: tuple(str(r[k]) for k in order.split(",")))
+
+    def record(self, row: dict) -> None:
+        """Insert a finished cell; a key already there is kept as it is."""
+        self._insert("cells", COLUMNS, row)
+
+    def rows(self) -> list[dict]:
+        return self._select("cells", COLUMNS, "instance,engine,options")
+
+    def record_shrunk(self, row: dict) -> None:
+        self._insert("shrunk", SHRUNK_COLUMNS, row)
+
+    def shrunk_rows(self) -> list[dict]:
+        return self._select("shrunk", SHRUNK_COLUMNS, "instance,label_a,label_b")
+
+    def export(self, csv_path: Path, shrunk_path: Path) -> None:
+        """Both CSVs; the shrunk one only when there is something in it."""
+        write_csv(csv_path, self.rows())
+        shrunk = self.shrunk_rows()
+        if shrunk:
+            write_csv(shrunk_path, shrunk, SHRUNK_COLUMNS)
+        elif shrunk_path.exists():
+            shrunk_path.unlink()
