@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import sys
 
+from .game import dominance_of
+
 
 class AnswerError(Exception):
     """The tables do not hold a complete proof (should not happen after a proof)."""
@@ -57,13 +59,7 @@ def principal_variation(search, game, muda: bool = True) -> list:
 
 
 def _hand_size(game) -> int:
-    dom = search_dom(game)
-    return sum(dom[1])
-
-
-def search_dom(game):
-    dominance = getattr(game, "dominance", None)
-    return dominance() if dominance else (game.key(), (), ())
+    return sum(dominance_of(game)[1])
 
 
 def _value(search, game, memo, muda=True):
@@ -71,7 +67,7 @@ def _value(search, game, memo, muda=True):
     key = game.key()
     if key in memo:
         return memo[key]
-    seq = search.proof_seq(search_dom(game))
+    seq = search.proof_seq(dominance_of(game))
     if seq is None:
         raise AnswerError("a node of the proof is not proven in the tables")
     moves = game.moves()
@@ -81,7 +77,7 @@ def _value(search, game, memo, muda=True):
     scored = []
     for m in moves:
         game.play(m)
-        child_seq = search.proof_seq(search_dom(game))
+        child_seq = search.proof_seq(dominance_of(game))
         if child_seq is not None and child_seq < seq:
             length, left, best = _value(search, game, memo, muda)
             scored.append((m, 1 + length, left, best))

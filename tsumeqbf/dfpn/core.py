@@ -27,6 +27,16 @@ from dataclasses import dataclass, field
 INF = 10 ** 9
 
 
+def child_thresholds(is_or: bool, th_pn: int, th_dn: int, pn: int, dn: int, cpn: int, cdn: int,
+                     second: int, epsilon: float) -> tuple[int, int]:
+    """The thresholds a node gives its most promising child (numbers cpn, cdn): the 1+ε
+    trick lets the child's number grow a little past the second-best sibling's ``second``."""
+    grow = int(second * (1 + epsilon)) + 1 if second < INF else INF
+    if is_or:
+        return min(th_pn, grow), min(INF - 1, th_dn - dn + cdn)
+    return min(INF - 1, th_pn - pn + cpn), min(th_dn, grow)
+
+
 class SearchAborted(Exception):
     """The node or time limit was reached."""
 
@@ -182,13 +192,8 @@ class DfPn:
                 return pn, dn
             self.store(key, depth, pn, dn, 0)
             cpn, cdn = local[best_i]
-            grow = int(second * (1 + self.epsilon)) + 1 if second < INF else INF
-            if is_or:
-                c_th_pn = min(th_pn, grow)
-                c_th_dn = min(INF - 1, th_dn - dn + cdn)
-            else:
-                c_th_dn = min(th_dn, grow)
-                c_th_pn = min(INF - 1, th_pn - pn + cpn)
+            c_th_pn, c_th_dn = child_thresholds(is_or, th_pn, th_dn, pn, dn, cpn, cdn, second,
+                                                self.epsilon)
             game.play(moves[best_i])
             try:
                 local[best_i] = self._mid(child_depth, c_th_pn, c_th_dn)

@@ -13,6 +13,13 @@ nodes), ``is_or()``, ``moves()`` (an OR node's attacking moves, an AND node's re
 from __future__ import annotations
 
 
+def dominance_of(game):
+    """(board key, attacker's hand, defender's hand) of a game's current node; games
+    without hands (graphs) give (key, (), ())."""
+    dominance = getattr(game, "dominance", None)
+    return dominance() if dominance else (game.key(), (), ())
+
+
 class ShogiGame:
     """A tsume position: OR nodes are the attacker's turns (moves: legal checks), AND
     nodes the defender's (moves: every legal reply)."""

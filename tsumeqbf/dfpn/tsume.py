@@ -55,7 +55,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .core import INF, SearchAborted
+from .core import INF, SearchAborted, child_thresholds
+from .game import dominance_of
 
 HEURISTICS = "ABCDEF"
 _MIX = 0x9E3779B97F4A7C15
@@ -120,7 +121,7 @@ class TsumeSearch:
 
     def __post_init__(self):
         self.heuristics = check_heuristics(self.heuristics)
-        self._dom = getattr(self.game, "dominance", None) or (lambda: (self.game.key(), (), ()))
+        self._dom = lambda: dominance_of(self.game)
         self._on_path: set = set()
         self._line: list = []  # (board key, move played) along the current line, heuristic D
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
@@ -319,13 +320,8 @@ class TsumeSearch:
                     return pn, dn, dep
                 self._store_numbers(key, pn, dn, 0, depth)
                 cpn, cdn, _ = nums[best_i]
-                grow = int(second * (1 + self.epsilon)) + 1 if second < INF else INF
-                if is_or:
-                    c_th_pn = min(th_pn, grow)
-                    c_th_dn = min(INF - 1, th_dn - dn + cdn)
-                else:
-                    c_th_dn = min(th_dn, grow)
-                    c_th_pn = min(INF - 1, th_pn - pn + cpn)
+                c_th_pn, c_th_dn = child_thresholds(is_or, th_pn, th_dn, pn, dn, cpn, cdn, second,
+                                                    self.epsilon)
                 if (self.simulation and not is_or and cpn != 0
                         and self._try_simulation(key, moves, nums, best_i)):
                     continue
@@ -357,25 +353,29 @@ class TsumeSearch:
         self.simulations[1] += ok
         return ok
 
-    def _dom_of(self, game):
-        dominance = getattr(game, "dominance", None)
-        return dominance() if dominance else (game.key(), (), ())
-
-    def _simulate_or(self, new, old, budget) -> bool:
-        dom = self._dom_of(new)
+    def _simulation_step(self, new, budget):
+        """(done, dom): done is True when ``new`` is proven already, False when the budget
+        is spent, None to go on."""
+        dom = dominance_of(new)
         if self.proof_seq(dom) is not None:
-            return True
+            return True, dom
         budget[0] -= 1
         if budget[0] < 0:
-            return False
+            return False, dom
         self._tick()
-        seq = self.proof_seq(self._dom_of(old))
+        return None, dom
+
+    def _simulate_or(self, new, old, budget) -> bool:
+        done, dom = self._simulation_step(new, budget)
+        if done is not None:
+            return done
+        seq = self.proof_seq(dominance_of(old))
         if seq is None:
             return False
         move = None
         for m in old.moves():
             old.play(m)
-            s = self.proof_seq(self._dom_of(old))
+            s = self.proof_seq(dominance_of(old))
             old.undo()
             if s is not None and s < seq:
                 move = m
@@ -394,13 +394,9 @@ class TsumeSearch:
         return ok
 
     def _simulate_and(self, new, old, budget) -> bool:
-        dom = self._dom_of(new)
-        if self.proof_seq(dom) is not None:
-            return True
-        budget[0] -= 1
-        if budget[0] < 0:
-            return False
-        self._tick()
+        done, dom = self._simulation_step(new, budget)
+        if done is not None:
+            return done
         replies = new.moves()
         covered = set(old.moves())
         if any(r not in covered for r in replies):
