@@ -177,6 +177,9 @@ class Progress:
     def __init__(self, name: str, total: int, before: int, jobs: int, enabled: bool):
         self.name, self.total, self.done, self.jobs, self.enabled = name, total, before, jobs, enabled
         self.before, self.failed, self.start = before, 0, time.monotonic()
+        # on a terminal the line is redrawn in place; in a log, one line per tenth of the run
+        self.tty = sys.stderr.isatty()
+        self.step = max(1, (total - before) // 10)
 
     def update(self, row: dict) -> None:
         self.done += 1
@@ -187,11 +190,15 @@ class Progress:
         left = self.total - self.done
         eta = (time.monotonic() - self.start) / now_done * left
         running = min(self.jobs, left)
-        print(f"\r[{self.name}] cells {self.done}/{self.total}, running {running}, "
-              f"failed {self.failed}, ETA {_duration(eta)}   ", end="", file=sys.stderr, flush=True)
+        text = (f"[{self.name}] cells {self.done}/{self.total}, running {running}, "
+                f"failed {self.failed}, ETA {_duration(eta)}")
+        if self.tty:
+            print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
+        elif now_done % self.step == 0 or left == 0:
+            print(text, file=sys.stderr, flush=True)
 
     def end(self) -> None:
-        if self.enabled and self.done > self.before:
+        if self.enabled and self.tty and self.done > self.before:
             print(file=sys.stderr)
 
 
