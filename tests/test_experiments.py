@@ -14,7 +14,7 @@ import pytest
 
 from tsumeqbf.cli import main
 from tsumeqbf.experiments.analysis import disagreements, pair_counts
-from tsumeqbf.experiments.config import experiment_path, load_experiment
+from tsumeqbf.experiments.config import canonical_json, experiment_path, load_experiment
 from tsumeqbf.experiments.report import render_report
 from tsumeqbf.experiments.runner import build_cells, run_experiment
 from tsumeqbf.experiments.shrink import removals, shrink
@@ -215,7 +215,7 @@ def test_engine_entries_expand_and_carry_any_options(tmp_path):
     assert quick.engines[1].timeout == 1  # the quick limits apply to entries without their own
 
 
-@pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "dfpn-vs-qbf"])
+@pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "dfpn-vs-qbf", "nagai-heuristics"])
 def test_shipped_experiments_load(name):
     for quick in (False, True):
         exp = load_experiment(ROOT / experiment_path(name), quick=quick)
@@ -232,6 +232,27 @@ def test_paper_questions_follow_the_tables():
     assert by_id["paper-fig5-n3"]["meta"]["tables"] == [3, 5]  # Table 1 prints 1 ply only
     assert by_id["paper-fig5-9x9-n1"]["meta"] == {"board": "9x9", "figure": "5", "mate": True,
                                                   "tables": [4, 6]}
+
+
+def test_nagai_experiment_expands_to_every_variant():
+    exp = load_experiment(ROOT / "experiments" / "nagai-heuristics.toml")
+    sets = ["", "A", "B", "C", "D", "E", "F", "AB", "BC", "BD", "BE", "BF", "ABC", "BCD", "BCE", "BCF"]
+    assert [e.label for e in exp.engines] == [
+        f"tsume/{s or 'none'}/{d}" for d in ("dag", "nodag") for s in sets]
+    for e in exp.engines:
+        assert e.engine == "tsume" and e.timeout == 180
+        assert e.options == {"heuristics": e.label.split("/")[1].replace("none", ""),
+                             "dag": e.label.endswith("/dag"), "mobility": True, "max_nodes": 100_000}
+    ids = [i["id"] for i in exp.instances]
+    assert len(ids) == 99 and "zukou-073" not in ids and ids[0] == "zukou-001" and ids[-1] == "zukou-100"
+    assert all(i["meta"]["mate"] is True and i["meta"]["board"] == "9x9" for i in exp.instances)
+    assert len(build_cells(exp)) == 99 * 32
+    quick = load_experiment(ROOT / "experiments" / "nagai-heuristics.toml", quick=True)
+    assert [e.label for e in quick.engines] == [f"tsume/{s}/dag" for s in
+                                                ("none", "A", "B", "C", "D", "E", "F", "ABC")]
+    assert len(quick.instances) == 8 and quick.engines[0].timeout == 60
+    assert quick.engines[0].options["max_nodes"] == 10_000
+    assert quick.report == {"kind": "nagai", "shrink": False}
 
 
 # -- running ------------------------------------------------------------------------------
@@ -264,7 +285,8 @@ def test_failing_cell_is_recorded_while_the_others_finish(tmp_path, capsys):
 SLOW_SOLVER = "#!/bin/sh\nsleep 0.4\nexit 20\n"  # answers "false" (no mate) after 0.4 s
 
 
-def test_resume_after_kill_never_redoes_a_finished_cell(tmp_path):
+def start_slow_run(tmp_path):
+    """A run of 8 slow cells in its own session, once 3 cells are stored: (process, db)."""
     solver = tmp_path / "slow-solver"
     solver.write_text(SLOW_SOLVER)
     solver.chmod(0o755)
@@ -282,18 +304,23 @@ def test_resume_after_kill_never_redoes_a_finished_cell(tmp_path):
     db = tmp_path / "results" / "x.sqlite"
     proc = subprocess.Popen([sys.executable, "-m", "tsumeqbf", "experiment", "run", str(path), "--quiet"],
                             start_new_session=True, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        done = 0
-        while done < 3 and time.monotonic() < deadline:
-            time.sleep(0.1)
-            if db.exists():
-                with sqlite3.connect(db) as con:
-                    done = con.execute("SELECT count(*) FROM cells").fetchone()[0]
-        assert done >= 3, "the run finished no cell in time"
-    finally:
+    deadline = time.monotonic() + 60
+    done = 0
+    while done < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        if db.exists():
+            with sqlite3.connect(db) as con:
+                done = con.execute("SELECT count(*) FROM cells").fetchone()[0]
+    if done < 3:
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        pytest.fail("the run finished no cell in time")
+    return proc, path, db
+
+
+def test_resume_after_kill_never_redoes_a_finished_cell(tmp_path):
+    proc, path, db = start_slow_run(tmp_path)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
     with sqlite3.connect(db) as con:
         before = dict(con.execute("SELECT key, rowid || ' ' || finished_at FROM cells"))
     assert 3 <= len(before) < 8
@@ -303,6 +330,16 @@ def test_resume_after_kill_never_redoes_a_finished_cell(tmp_path):
     assert len(after) == 8
     assert {k: after[k] for k in before} == before  # untouched: same row, same time
     assert len(read_csv(tmp_path / "results" / "x.csv")) == 8
+
+
+def test_sigterm_stops_the_run_and_still_exports_the_csv(tmp_path):
+    proc, _, db = start_slow_run(tmp_path)
+    proc.send_signal(signal.SIGTERM)  # what a batch system sends at its time limit
+    assert proc.wait(timeout=30) == 130
+    with sqlite3.connect(db) as con:
+        stored = con.execute("SELECT count(*) FROM cells").fetchone()[0]
+    assert 3 <= stored < 8
+    assert len(read_csv(tmp_path / "results" / "x.csv")) == stored
 
 
 def test_a_disagreement_is_shrunk_and_reported(tmp_path):
@@ -463,6 +500,76 @@ def test_paper_tables_report_puts_the_paper_beside(tmp_path):
     # Table 5 compares the unused-kinds-removed configuration, and flags its wrong verdict
     assert "| 5 | 3x3 | 1 | used | 1465 | 7380 | no mate! | 0.020 | 0.200 | 1316 | 3560 | mate |" in md
     assert "| paper-fig5-n1 | used | no mate | mate |" in md  # listed under differing verdicts
+
+
+def test_nagai_report_ratios_beside_nagai(tmp_path):
+    from tsumeqbf.experiments.nagai import nagai_rows, published_reference
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, """
+        [[instances]]
+        file = "cases.jsonl"
+        [[engines]]
+        engine = "tsume"
+        options = {heuristics = "", dag = true}
+        label = "tsume/none/dag"
+        [[engines]]
+        engine = "tsume"
+        options = {dag = true}
+        matrix = {heuristics = ["A", "ABC"]}
+        label = "{engine}/{heuristics}/dag"
+        [[engines]]
+        engine = "tsume"
+        options = {heuristics = "", dag = false}
+        label = "tsume/none/nodag"
+        [[engines]]
+        engine = "tsume"
+        options = {heuristics = "ABC", dag = false}
+        label = "tsume/ABC/nodag"
+        [report]
+        kind = "nagai"
+    """)
+    exp = load_experiment(path, with_instances=False)
+    options = {e.label: canonical_json(e.options) for e in exp.engines}
+    # (nodes, search seconds) per problem and variant; None: not solved, False: "no mate"
+    runs = {"p1": {"tsume/none/dag": (100, 1.0), "tsume/A/dag": (150, 1.5), "tsume/ABC/dag": (50, 0.5),
+                   "tsume/none/nodag": (200, 2.0), "tsume/ABC/nodag": (40, 0.4)},
+            "p2": {"tsume/none/dag": (300, 3.0), "tsume/A/dag": (250, 2.5), "tsume/ABC/dag": (150, 1.5),
+                   "tsume/none/nodag": (200, 2.0), "tsume/ABC/nodag": (80, 0.8)},
+            "p3": {"tsume/none/dag": (1000, 9.0), "tsume/A/dag": None, "tsume/ABC/dag": (10, 0.1),
+                   "tsume/none/nodag": (900, 9.0), "tsume/ABC/nodag": False}}
+    rows = []
+    for instance, by_label in runs.items():
+        for label, got in by_label.items():
+            mate = None if got is None else got is not False
+            nodes, solve_s = got if got else (100_000, 20.0)
+            rows.append(_row(instance, label, mate) | {
+                "engine": "tsume", "options": options[label], "nodes": nodes, "solve_s": solve_s,
+                "time_s": solve_s + 7, "meta": '{"board":"9x9","mate":true}', "n": 17})
+    (tmp_path / "results").mkdir()
+    write_csv(tmp_path / "results" / "x.csv", rows)
+    first = render_report(exp, plots=True).read_bytes()
+    assert render_report(exp, plots=False).read_bytes() == first
+    assert not list((tmp_path / "results").glob("*.png"))
+    md = first.decode()
+    ref = published_reference(nagai_rows())
+    assert ref[("ABC", True, "seconds")] == {"value": 247, "tables": [4, 5, 6, 8], "printed": "BC+A"}
+    # sums over p1 and p2 (p3: A hit its limit), ratios to none with the same DAG setting,
+    # Nagai's problem 1: A 176/150 s, ABC 247/150 s and 89115745/62809365 nodes
+    assert "over the 2 problem(s) that **every**\nvariant solved (of 3)" in md
+    assert "| tsume/none/dag | none | on | 3/3 | 400 | 1.000 | 1.000 | 4.000 | 1.000 | 1.000 |" in md
+    assert "| tsume/A/dag | A | on | 2/3 | 400 | 1.000 |  | 4.000 | 1.000 | 1.173 |" in md
+    assert "| tsume/ABC/dag | ABC | on | 3/3 | 200 | 0.500 | 1.419 | 2.000 | 0.500 | 1.647 |" in md
+    assert "| tsume/none/nodag | none | off | 3/3 | 400 | 1.000 |  | 4.000 | 1.000 |  |" in md
+    assert "| tsume/ABC/nodag | ABC | off | 2/3 | 120 | 0.300 |  | 1.200 | 0.300 |  |" in md
+    # DAG off over on: ours 120/200 and 1.2/2.0; Nagai's Tables 8 and 9
+    assert "| ABC | 0.600 | 0.739 | 0.600 | 0.741 |" in md and "| none | 1.000 |  | 1.000 |  |" in md
+    assert "fewer nodes than without heuristics on the commonly solved problems:\nABC;" in md
+    assert "| p3 | tsume/ABC/nodag |" in md and "| p3 | 17 | 900 | no mate! |" in md
+    assert "| p3 | 17 | 1000 | - | 10 |" in md
+    assert "| ABC | off | ABC without DAG detection | 8, 9 | 183 | 65887434 |  |  |" in md
+    assert "| p3 | tsume/ABC/nodag | no mate | mate |" in md  # the footer's expected verdicts
+    assert "2026-01-01" not in md and str(tmp_path) not in md
 
 
 def test_main_job_summary_counts_disagreements():

@@ -116,6 +116,7 @@ def _worker(conn, work, task):
     # Ctrl-C reaches the whole foreground process group; the parent decides what stops
     # (it kills the workers), so a worker must not die with a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent may turn SIGTERM into Ctrl-C
     try:
         try:
             result = work(task)

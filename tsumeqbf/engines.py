@@ -3,8 +3,10 @@
 Each engine is a function ``(pos, n, timeout, options) -> dict`` returning at least
 ``status`` ("mate", "nomate", "unknown", "error"), ``mate`` (True/False/None) and, when
 known, ``first_move`` (USI). ``run_engine`` validates the question, times the call and
-adds ``engine`` and ``time_s``. Engines are imported lazily so that ``brute`` never pays
-for the QBF or df-pn packages, and the sub-packages never import this module.
+adds ``engine`` and ``time_s`` (the whole call); an engine that times itself keeps its own
+seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the search alone, without
+the answer extraction). Engines are imported lazily so that ``brute`` never pays for the
+QBF or df-pn packages, and the sub-packages never import this module.
 
 >>> from tsumeqbf.rules import Position
 >>> run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)["status"]
@@ -70,6 +72,8 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
     result = fn(pos, n, timeout, {**(options or {}), **fixed})
     result.setdefault("first_move", None)
     result["engine"] = name
+    if result.get("time_s") is not None:  # the engine's own clock (tsume: the search alone,
+        result.setdefault("solve_s", result["time_s"])  # not the answer extraction after it)
     result["time_s"] = round(time.perf_counter() - start, 6)
     return result
 

@@ -65,8 +65,11 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
 
 def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
     """Engine ``tsume`` for ``run_engine``: unbounded df-pn. ``n`` is not a bound here:
-    the verdict says whether a mate exists at all, and ``length`` gives its length."""
+    the verdict says whether a mate exists at all, and ``length`` gives its length. The
+    exact-shortest search after a proof is off unless option ``shortest_up_to`` asks for
+    it (it would add up to ``max_nodes`` more nodes to every short proof)."""
     out = solve_tsume(pos, max_nodes=options.get("max_nodes"), timeout=timeout,
+                      shortest_up_to=options.get("shortest_up_to", 0),
                       heuristics=options.get("heuristics", ""), dag=options.get("dag", True),
                       mobility=options.get("mobility", True),
                       simulation=options.get("simulation", False))

@@ -12,7 +12,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     [limits]                         # defaults for every engine entry
     timeout = 600                    # seconds per cell
     memory_mb = 4096                 # QBF engines: option memory_mb
-    max_nodes = 10_000_000           # dfpn and brute: option max_nodes
+    max_nodes = 10_000_000           # dfpn, tsume and brute: option max_nodes
 
     [[instances]]                    # one source per entry: file, generate or paper
     file = "data/cases.jsonl"        # JSONL or CSV with id, sfen, n [, zone, ...]; relative to the TOML
@@ -32,7 +32,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     instances = ["paper-fig5-n1"]    # ... or only these ids
 
     [report]
-    kind = "paper-tables"            # paper-tables | agreement | scaling
+    kind = "paper-tables"            # paper-tables | agreement | scaling | nagai
     shrink = true                    # shrink every position on which engines disagree
 
     [quick]                          # --quick: a small subset, stored apart as NAME-quick
@@ -63,10 +63,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-REPORT_KINDS = ("paper-tables", "agreement", "scaling")
+REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai")
 #: which limit becomes which engine option, for which engines
 QBF_ENGINES = ("caqe", "depqbf", "qbf", "qfun", "qute", "rareqs")
-LIMIT_OPTIONS = {"memory_mb": QBF_ENGINES, "max_nodes": ("brute", "dfpn")}
+LIMIT_OPTIONS = {"memory_mb": QBF_ENGINES, "max_nodes": ("brute", "dfpn", "tsume")}
 #: instance keys that are not kept in a cell's meta: the board size is kept as "board",
 #: and a free-text note would be copied into every row of every engine
 DROPPED_META = ("width", "height", "note")

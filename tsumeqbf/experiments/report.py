@@ -4,12 +4,14 @@ The report reads only the exported CSV (and the shrunk-disagreements CSV beside 
 experiment's TOML (title, report kind, engine order) and the paper's published numbers,
 never the SQLite store: the committed CSV reproduces the committed Markdown byte for byte.
 The Markdown holds no timestamp and no absolute path, and it is the same whether the plots
-could be drawn or not (it always links ``NAME-plies.png`` and ``NAME-boards.png``).
+could be drawn or not (it always links ``NAME-plies.png`` and ``NAME-boards.png``, but for
+the ``nagai`` kind, which has none).
 
 Tables are prepared here as lists of strings; the Jinja templates in ``templates/`` lay
-them out. Three kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
-``agreement`` (verdicts compared engine by engine, every disagreement shrunk) and
-``scaling`` (median time against plies and board size).
+them out. Four kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
+``agreement`` (verdicts compared engine by engine, every disagreement shrunk),
+``scaling`` (median time against plies and board size) and ``nagai`` (df-pn heuristic
+variants beside Nagai's published ratios, ``nagai.py``; no plots).
 
 >>> fmt_s(0.0123456), fmt_s(None), fmt_s(1234.5)
 ('0.012', '', '1234.500')
@@ -26,6 +28,7 @@ from ..rules import TsumeError
 from .analysis import (certificate_errors, disagreements, expected_mismatches, labels_in, meta,
                        pair_counts, status_counts, verdict)
 from .config import Experiment
+from .nagai import nagai_context, nagai_rows
 from .paper import UNUSED_KINDS_REMOVED, paper_rows
 from .plots import line_plot
 from .store import SHRUNK_COLUMNS, read_csv
@@ -236,6 +239,9 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
     elif kind == "agreement":
         ctx.update(agreement_context(rows, shrunk, labels))
         ctx["plot_series"] = ctx["scaling"]
+    elif kind == "nagai":
+        ctx.update(nagai_context(rows, labels, nagai_rows()))
+        ctx["plots"], ctx["plot_series"] = [], {}  # tables only
     else:
         ctx["scaling"] = scaling(rows, labels)
         ctx["plot_series"] = ctx["scaling"]

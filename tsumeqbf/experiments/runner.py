@@ -19,8 +19,10 @@ import datetime
 import functools
 import os
 import platform
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -215,6 +217,24 @@ def _duration(seconds: float) -> str:
 
 # -- the run -----------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def sigterm_as_interrupt():
+    """SIGTERM (a batch system's time limit, ``kill``) ends a run the way Ctrl-C does: the
+    finished cells are stored already and the CSV is still exported."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", scheduler=None,
                    results_dir: Path | None = None, progress: bool = True) -> dict:
     """Run every unfinished cell, shrink disagreements, export the CSVs; returns counts."""
@@ -226,6 +246,11 @@ def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", s
     client = dask_client(scheduler) if executor == "dask" else None  # fails before any file
     store = Store(results / f"{exp.name}.sqlite")
     counts: dict[str, int] = {}
+    with sigterm_as_interrupt():
+        return _run_cells(exp, store, results, jobs, client, progress, counts)
+
+
+def _run_cells(exp, store, results, jobs, client, progress, counts) -> dict:
     try:
         cells = build_cells(exp)
         finished = store.finished_keys()
