@@ -259,12 +259,18 @@ def _report(where: _Where, table) -> dict:
 
 # -- instances ---------------------------------------------------------------------------
 
+def _table_array(where: _Where, doc: dict, name: str, what: str) -> list:
+    """The required non-empty array of tables ``[[name]]``."""
+    if name not in doc:
+        raise where.fail(name, f"missing: give at least one [[{name}]] {what}")
+    entries = doc[name]
+    if not isinstance(entries, list) or not entries:
+        raise where.fail(name, f"must be a non-empty array of tables ([[{name}]])")
+    return entries
+
+
 def _instances(where: _Where, doc: dict, generate_overrides: dict) -> list[dict]:
-    if "instances" not in doc:
-        raise where.fail("instances", "missing: give at least one [[instances]] source")
-    sources = doc["instances"]
-    if not isinstance(sources, list) or not sources:
-        raise where.fail("instances", "must be a non-empty array of tables ([[instances]])")
+    sources = _table_array(where, doc, "instances", "source")
     out, seen = [], {}
     for i, source in enumerate(sources):
         key = f"instances[{i}]"
@@ -387,11 +393,7 @@ def _paper_cases(where: _Where, value, key: str) -> list[dict]:
 def _engines(where: _Where, doc: dict, limits: dict) -> list[EngineConfig]:
     from ..encoder.shogi import ENCODINGS
 
-    if "engines" not in doc:
-        raise where.fail("engines", "missing: give at least one [[engines]] entry")
-    entries = doc["engines"]
-    if not isinstance(entries, list) or not entries:
-        raise where.fail("engines", "must be a non-empty array of tables ([[engines]])")
+    entries = _table_array(where, doc, "engines", "entry")
     known = engine_names()
     out: list[EngineConfig] = []
     origin: dict = {}  # label or (engine, options) -> the entry that made it
