@@ -46,7 +46,7 @@ from ..rules.position import Position
 from .formula import Formula, neg
 
 ENCODINGS = ("compact", "nested", "paper")
-VERSION = "2"
+VERSION = "3"  # 3: rule memo keyed by state objects, not id() (a stale-id bug)
 #: compact: let the attacker claim an early mate (expanded check of every reply)
 CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
 
@@ -312,8 +312,9 @@ class Rules:
 
     def __init__(self, f: Formula, geo: Geometry):
         self.f, self.geo = f, geo
+        # keyed by the state object itself (identity hash): the key keeps the state alive,
+        # so a freed state's id can never be reused for another and hit a stale entry
         self._cache: dict = {}
-        self.keep_alive: list = []  # state views whose id() keys the memo
 
     def _memo(self, key, build):
         v = self._cache.get(key)
@@ -323,11 +324,11 @@ class Rules:
         return v
 
     def occ(self, st, s):
-        return self._memo((id(st), "occ", s),
+        return self._memo((st, "occ", s),
                           lambda: self.f.or_(st.piece(s, p) for p in st.reach.codes[s]))
 
     def own(self, st, s, c):
-        return self._memo((id(st), "own", s, c), lambda: self.f.or_(
+        return self._memo((st, "own", s, c), lambda: self.f.or_(
             st.piece(s, p) for p in st.reach.codes[s] if _color(p) == c))
 
     def attacked(self, st, s, by):
@@ -356,11 +357,11 @@ class Rules:
             knight = piece_code(KNIGHT, by)
             terms += [st.piece(x, knight) for x in geo.knight_from[by][s] if knight in R[x]]
             return f.or_(terms)
-        return self._memo((id(st), "att", s, by), build)
+        return self._memo((st, "att", s, by), build)
 
     def in_check(self, st, c):
         king = piece_code(KING, c)
-        return self._memo((id(st), "check", c), lambda: self.f.or_(
+        return self._memo((st, "check", c), lambda: self.f.or_(
             self.f.and_([st.piece(s, king), self.attacked(st, s, 1 - c)])
             for s in range(self.geo.size) if king in st.reach.codes[s]))
 
@@ -545,7 +546,7 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals) -> N
     """
     attacker = 1 - defender
     king_a = piece_code(KING, attacker)
-    views = [MovedView(st, m) for m in cands]  # kept alive: Rules memoises on id()
+    views = [MovedView(st, m) for m in cands]
     for i, (m, view) in enumerate(zip(cands, views)):
         parts = [rules.valid(st, m, defender), neg(rules.in_check(view, defender))]
         if m.frm < 0 and m.code & 15 == PAWN:
@@ -554,7 +555,6 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals) -> N
                 parts.append(f.or_([neg(gives), _has_legal_move(
                     f, rules, geo, view, attacker, level, f"w{level + 1}_{i}", totals, False)]))
         f.add_clause([neg(act), neg(f.and_(parts))])
-    rules.keep_alive.extend(views)
 
 
 def _ground(st, geo) -> None:
