@@ -39,19 +39,24 @@ def cmd_solve(args) -> int:
     pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
     start = time.monotonic()
 
-    def progress(search):
-        took = time.monotonic() - start
-        pn, dn = search.root_numbers
-        print(f"\r{search.nodes:,} nodes  {search.nodes / max(took, 1e-9):,.0f}/s  "
-              f"proofs {sum(map(len, search.proofs.values())):,}  root pn/dn {pn}/{dn}",
-              end="", file=sys.stderr, flush=True)
+    tty = sys.stderr.isatty()
 
-    show = not args.quiet and sys.stderr.isatty()
+    def progress(search):
+        # on a terminal the line is redrawn; in a log, one line per million nodes
+        if not tty and search.nodes % 1_000_000:
+            return
+        took = time.monotonic() - start
+        pn, dn = search.root_status()
+        text = (f"{search.nodes:,} nodes  {search.nodes / max(took, 1e-9):,.0f}/s  "
+                f"proofs {sum(map(len, search.proofs.values())):,}  root pn/dn {pn}/{dn}")
+        print(f"\r{text}" if tty else text, end="" if tty else "\n", file=sys.stderr, flush=True)
+
+    show = not args.quiet
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
                       dag=not args.no_dag,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       progress=progress if show else None)
-    if show and out["nodes"] >= 100_000:
+    if show and tty and out["nodes"] >= 100_000:
         print(file=sys.stderr)
     if args.json:
         print(json.dumps({"sfen": pos.sfen(), **out}, ensure_ascii=False))

@@ -189,9 +189,15 @@ class TsumeSearch:
                            sum(map(len, self.proofs.values())),
                            sum(map(len, self.disproofs.values())), len(self.twins), reason)
 
+    def root_status(self) -> tuple[int, int]:
+        """The root's current (pn, dn), for progress lines."""
+        e = self.table.get(getattr(self, "_root_key", None))
+        return (e.pn, e.dn) if e is not None else self.root_numbers
+
     def _solve_root(self) -> bool:
         game = self.game
         key, dom = game.key(), self._dom()
+        self._root_key = key
         while True:
             if self.proof_seq(dom) is not None:
                 return True
