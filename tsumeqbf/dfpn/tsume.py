@@ -220,7 +220,7 @@ class TsumeSearch:
             if self.progress is not None and self.nodes % self.progress_every == 0:
                 self.progress(self)
 
-    def _children(self, moves, is_or: bool, depth: int, own_path: int):
+    def _children(self, moves, is_or: bool):
         """Per move: key, dominance triple, repetition flag, initial numbers."""
         game = self.game
         on_path = self._on_path
@@ -279,7 +279,7 @@ class TsumeSearch:
             return 0, INF, False
         h = self.heuristics
         own_path = ((path_key ^ hash(key)) * _MIX + 1) & _MASK
-        children = self._children(moves, is_or, depth, own_path)
+        children = self._children(moves, is_or)
         n = len(moves)
         local: list = [(c[3][0], c[3][1], False) for c in children]
         groups = [None] * n
