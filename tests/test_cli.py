@@ -126,3 +126,13 @@ def test_batch_bad_cases_file(tmp_path, capsys):
     cases.write_text('{"id": 1, "sfen": "2k/3/1GP b - 1"}\n')
     code, _, err = run(capsys, "batch", str(cases), "-o", str(tmp_path / "o.jsonl"))
     assert code == 2 and "missing key(s) n" in err
+
+
+def test_a_closed_pipe_is_not_an_error():
+    proc = subprocess.Popen([sys.executable, "-m", "tsumeqbf", "show",
+                             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line, like `| head -0`
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 141
+    assert err == ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 
 from .rules import Position, TsumeError
@@ -159,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tsumeqbf: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:  # a bug, but still one line and a non-zero exit
         print(f"tsumeqbf: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
