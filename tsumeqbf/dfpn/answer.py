@@ -27,8 +27,7 @@ solver whether a mate two plies shorter exists.
 
 from __future__ import annotations
 
-import sys
-
+from .core import deep_recursion
 from .game import dominance_of
 
 
@@ -39,9 +38,7 @@ class AnswerError(Exception):
 def principal_variation(search, game, muda: bool = True) -> list:
     """The main line of a proven root: a list of moves (the game is left unchanged).
     ``muda=False`` counts every interposition (the raw number of plies)."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
-    try:
+    with deep_recursion():
         memo: dict = {}
         _value(search, game, memo, muda)
         line = []
@@ -54,8 +51,6 @@ def principal_variation(search, game, muda: bool = True) -> list:
         for _ in line:
             game.undo()
         return line
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 def _hand_size(game) -> int:

@@ -21,10 +21,40 @@ False
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import time
 from dataclasses import dataclass, field
 
 INF = 10 ** 9
+
+
+def count_node(search) -> None:
+    """One more node for a search with ``nodes``, ``max_nodes`` and ``deadline`` (a
+    time.monotonic() value, read every 256 nodes); SearchAborted past either limit."""
+    search.nodes += 1
+    if search.max_nodes is not None and search.nodes > search.max_nodes:
+        raise SearchAborted(f"node limit {search.max_nodes} reached")
+    if search.deadline is not None and search.nodes % 256 == 0 and time.monotonic() > search.deadline:
+        raise SearchAborted("time limit reached")
+
+
+def drop_least_work(table: dict) -> None:
+    """Drop the half of a table's unsolved entries (``.work``) with the least work behind them."""
+    items = sorted(table.items(), key=lambda kv: kv[1].work)
+    for k, _ in items[: len(items) // 2]:
+        del table[k]
+
+
+@contextlib.contextmanager
+def deep_recursion(limit: int = 20_000):
+    """Unbounded searches and proof walks recurse once per ply: raise Python's limit."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def child_thresholds(is_or: bool, th_pn: int, th_dn: int, pn: int, dn: int, cpn: int, cdn: int,
@@ -104,16 +134,10 @@ class DfPn:
             e = self.table.get((key, depth))
             if e is None:
                 if len(self.table) >= self.tt_limit:
-                    self._collect()
+                    drop_least_work(self.table)
                 self.table[(key, depth)] = _Entry(pn, dn, work)
             else:
                 e.pn, e.dn, e.work = pn, dn, e.work + work
-
-    def _collect(self) -> None:
-        """Drop the half of the unsolved entries with the least work behind them."""
-        items = sorted(self.table.items(), key=lambda kv: kv[1].work)
-        for k, _ in items[: len(items) // 2]:
-            del self.table[k]
 
     # -- the search --------------------------------------------------------------------
     def solve(self, n: int) -> Result:
@@ -140,19 +164,12 @@ class DfPn:
         return Result(pn == 0, best, self.nodes, self.tt_hits, time.perf_counter() - start,
                       len(self.table))
 
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchAborted(f"node limit {self.max_nodes} reached")
-        if self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline:
-            raise SearchAborted("time limit reached")
-
     def _mid(self, depth: int, th_pn: int, th_dn: int) -> tuple[int, int]:
         """Search the current node (``depth`` plies left) until a threshold is reached;
         returns its numbers. The numbers of the children are also kept locally, so the
         search moves on even when the table has dropped them (a small table)."""
         game = self.game
-        self._tick()
+        count_node(self)
         key = game.key()
         is_or = game.is_or()
         moves = game.moves()

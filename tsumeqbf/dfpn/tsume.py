@@ -51,11 +51,11 @@ True
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 
-from .core import INF, SearchAborted, child_thresholds
+from .core import (INF, SearchAborted, child_thresholds, count_node, deep_recursion,
+                   drop_least_work)
 from .game import dominance_of
 
 HEURISTICS = "ABCDEF"
@@ -159,32 +159,23 @@ class TsumeSearch:
         e = self.table.get(key)
         if e is None:
             if len(self.table) >= self.tt_limit:
-                self._collect()
+                drop_least_work(self.table)
             self.table[key] = _Entry(pn, dn, work, depth)
         else:
             e.pn, e.dn, e.work = pn, dn, e.work + work
             if depth < e.min_depth:
                 e.min_depth = depth
 
-    def _collect(self) -> None:
-        """Drop the half of the unsolved entries with the least work behind them."""
-        items = sorted(self.table.items(), key=lambda kv: kv[1].work)
-        for k, _ in items[: len(items) // 2]:
-            del self.table[k]
-
     # -- the search ----------------------------------------------------------------------
     def solve(self) -> TsumeResult:
         """Prove or disprove the game's current OR node without a depth bound."""
         start = time.perf_counter()
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))
         reason = ""
         try:
-            proven = self._solve_root()
+            with deep_recursion():
+                proven = self._solve_root()
         except SearchAborted as exc:
             proven, reason = None, str(exc)
-        finally:
-            sys.setrecursionlimit(limit)
         return TsumeResult(proven, self.nodes, time.perf_counter() - start, len(self.table),
                            sum(map(len, self.proofs.values())),
                            sum(map(len, self.disproofs.values())), len(self.twins), reason)
@@ -211,14 +202,9 @@ class TsumeSearch:
                 return False
 
     def _tick(self) -> None:
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchAborted(f"node limit {self.max_nodes} reached")
-        if self.nodes % 256 == 0:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise SearchAborted("time limit reached")
-            if self.progress is not None and self.nodes % self.progress_every == 0:
-                self.progress(self)
+        count_node(self)
+        if self.progress is not None and self.nodes % self.progress_every == 0:
+            self.progress(self)
 
     def _children(self, moves, is_or: bool):
         """Per move: key, dominance triple, repetition flag, initial numbers."""
