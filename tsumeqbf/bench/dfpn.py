@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from ..dfpn import DfPn, ShogiGame
-from ..dfpn.solve import solve_tsume
+from ..dfpn.solve import replay_answer, solve_tsume
 from ..rules import Position
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
@@ -37,22 +37,6 @@ def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int):
     start = time.perf_counter()
     proven = search.search(board)
     return proven, search.searched_node, time.perf_counter() - start
-
-
-def replay(pos: Position, usi_line: list[str]) -> str:
-    """'ok', or what is wrong with the line."""
-    p = pos.copy()
-    for i, text in enumerate(usi_line):
-        try:
-            m = p.parse_usi(text)
-        except Exception as exc:  # an illegal move is the finding, not a crash
-            return f"ply {i + 1} {text}: {exc}"
-        if i % 2 == 0 and m not in p.checks():
-            return f"ply {i + 1} {text}: not a check"
-        p.push(m)
-    if len(usi_line) % 2 == 0:
-        return "ends on a defender move"
-    return "ok" if p.is_checkmate() else "ok (ends on useless interpositions)"
 
 
 def bounded(rows, max_nodes, cshogi) -> None:
@@ -92,7 +76,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path) -> None:
         out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
-        check = replay(pos, out["pv"]) if out["pv"] else "-"
+        check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
         theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         row = {"id": r["id"], "stated_length": r["stated_length"], "status": out["status"],
                "length": out["length"], "plies": out.get("plies"), "nodes": out["nodes"],

@@ -27,6 +27,7 @@ solver whether a mate two plies shorter exists.
 
 from __future__ import annotations
 
+from ..rules.moves import move_to
 from .core import deep_recursion
 from .game import dominance_of
 
@@ -109,8 +110,8 @@ def _without_useless_interpositions(game, scored):
     kept = list(others)
     near_king = getattr(game, "next_to_king", lambda sq: False)
     for m, length, left, reply in inter:
-        captured_at_once = reply is not None and (reply & 127) == (m & 127)
-        if near_king(m & 127) or not (captured_at_once and length <= base + 2):
+        captured_at_once = reply is not None and move_to(reply) == move_to(m)
+        if near_king(move_to(m)) or not (captured_at_once and length <= base + 2):
             kept.append((m, length, left, reply))
     return kept
 

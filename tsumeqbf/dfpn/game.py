@@ -12,6 +12,8 @@ nodes), ``is_or()``, ``moves()`` (an OR node's attacking moves, an AND node's re
 
 from __future__ import annotations
 
+from ..rules.moves import board_move, is_drop, is_promotion, move_from, move_to
+
 
 def dominance_of(game):
     """(board key, attacker's hand, defender's hand) of a game's current node; games
@@ -94,24 +96,22 @@ class TsumeGame(ShogiGame):
 
     def last_to(self) -> int:
         """Destination of the previous move (the checker's square at an AND node)."""
-        return self.pos.move_stack[-1] & 127
+        return move_to(self.pos.move_stack[-1])
 
     def capture_group(self, m):
         """Heuristic B: a reply that captures the checking piece, grouped by the kind of
         the capturing piece (None for every other reply)."""
         p = self.pos
-        to = m & 127
-        frm = (m >> 7) & 127
-        if frm >= 96 or not p.move_stack or to != self.last_to():
+        if is_drop(m) or not p.move_stack or move_to(m) != self.last_to():
             return None
-        return p.board[frm] & 15, bool(m >> 14)
+        return p.board[move_from(m)] & 15, is_promotion(m)
 
     def promotion_twin(self, m, moves_set):
         """Heuristic A: the promoting version of a non-promoting capture of the checker, when
         that version is also a legal reply (else None)."""
-        if m >> 14 or (m >> 7) & 127 >= 96 or (m & 127) != self.last_to():
+        if is_promotion(m) or is_drop(m) or move_to(m) != self.last_to():
             return None
-        twin = m | 1 << 14
+        twin = board_move(move_from(m), move_to(m), promote=True)
         return twin if twin in moves_set else None
 
     def check_directions(self) -> int:
@@ -123,7 +123,7 @@ class TsumeGame(ShogiGame):
         kx, ky = ek % w, ek // w
         dirs = set()
         for m in p.checks():
-            t = m & 127
+            t = move_to(m)
             dx, dy = t % w - kx, t // w - ky
             if abs(dx) == 1 and abs(dy) == 2:
                 dirs.add((dx, dy))
@@ -135,9 +135,8 @@ class TsumeGame(ShogiGame):
         """A reply that puts a piece between the king and a distant checker."""
         p = self.pos
         k = p.kings[self.attacker ^ 1]
-        to = m & 127
-        frm = (m >> 7) & 127
-        if frm == k or p.board[to]:
+        to = move_to(m)
+        if (not is_drop(m) and move_from(m) == k) or p.board[to]:
             return False
         return any(to in p.geo.between[k][s] for s in p.attackers(k, self.attacker))
 

@@ -63,6 +63,24 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     return out
 
 
+def replay_answer(pos, usi_line: list[str]) -> str:
+    """Check an answer with the rules: "ok" when every move is legal, every attacker move
+    a check and the line ends in mate; "ok (ends on useless interpositions)" when it ends
+    on a check; else what is wrong with it."""
+    p = pos.copy()
+    for i, text in enumerate(usi_line):
+        try:
+            m = p.parse_usi(text)
+        except Exception as exc:  # an illegal move is the finding, not a crash
+            return f"ply {i + 1} {text}: {exc}"
+        if i % 2 == 0 and m not in p.checks():
+            return f"ply {i + 1} {text}: not a check"
+        p.push(m)
+    if len(usi_line) % 2 == 0:
+        return "ends on a defender move"
+    return "ok" if p.is_checkmate() else "ok (ends on useless interpositions)"
+
+
 def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
     """Engine ``tsume`` for ``run_engine``: unbounded df-pn. ``n`` is not a bound here:
     the verdict says whether a mate exists at all, and ``length`` gives its length. The
