@@ -1,7 +1,6 @@
 """The formula model and QDIMACS writer/reader: valid QDIMACS 1.1 that round-trips and
 keeps the truth value of the circuit it was built from (checked by brute force)."""
 
-import itertools
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -15,22 +15,13 @@ import pytest
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mating_moves
-from tsumeqbf.solvers import SolverError, find_solver
+from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
 
 FIGURES = [json.loads(line) for line in
            (Path(__file__).parent / "data" / "figures.jsonl").read_text().splitlines()]
 
-
-def _installed(name):
-    try:
-        find_solver(name)
-        return True
-    except SolverError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _installed("depqbf"), reason="pyqbf solvers not installed")
+pytestmark = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
 
 
 @lru_cache(maxsize=None)

@@ -3,7 +3,6 @@ process group, and crashing, missing or garbled solvers reported as errors."""
 
 import os
 import stat
-import subprocess
 import sys
 import textwrap
 import time
@@ -11,22 +10,16 @@ import time
 import pytest
 
 from tsumeqbf.cli import main
-from tsumeqbf.solvers import SOLVERS, SolverError, find_solver, parse_certificate, run_solver
+from tsumeqbf.solvers import (SOLVERS, SolverError, find_solver, is_installed, parse_certificate,
+                             run_solver)
 
 TRUE_QBF = "p cnf 2 2\ne 1 0\na 2 0\n1 2 0\n1 -2 0\n"  # ∃x ∀y (x∨y)(x∨¬y): true, x=1
 FALSE_QBF = "p cnf 2 2\na 1 0\ne 2 0\n1 2 0\n1 -2 0\n"  # ∀x ∃y (x∨y)(x∨¬y): false
 
 
 
-def _installed(name):
-    try:
-        find_solver(name)
-        return True
-    except SolverError:
-        return False
 
-
-ALL = [pytest.param(n, marks=pytest.mark.skipif(not _installed(n), reason=f"{n} missing"))
+ALL = [pytest.param(n, marks=pytest.mark.skipif(not is_installed(n), reason=f"{n} missing"))
        for n in sorted(SOLVERS)]
 
 

@@ -5,7 +5,7 @@ True
 """
 
 from .runner import (SOLVERS, SolverError, SolverResult, SolverSpec, find_solver,
-                     parse_certificate, run_solver, solver_names)
+                     is_installed, parse_certificate, run_solver, solver_names)
 
 __all__ = ["SOLVERS", "SolverError", "SolverResult", "SolverSpec", "find_solver",
-           "parse_certificate", "run_solver", "solver_names"]
+           "is_installed", "parse_certificate", "run_solver", "solver_names"]

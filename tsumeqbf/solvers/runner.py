@@ -88,6 +88,15 @@ def find_solver(name: str) -> tuple[SolverSpec, str]:
     return SolverSpec(Path(path).name, (path,)), path
 
 
+def is_installed(name: str) -> bool:
+    """Whether ``find_solver(name)`` finds an executable."""
+    try:
+        find_solver(name)
+    except SolverError:
+        return False
+    return True
+
+
 def parse_certificate(text: str, num_vars: int | None = None) -> dict[int, bool]:
     """A solver's printed assignment as {variable: value}.
 
