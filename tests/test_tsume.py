@@ -9,6 +9,7 @@ import networkx as nx
 import pytest
 
 from tsumeqbf.cli import main
+from tsumeqbf.dfpn.answer import principal_variation, rank_proven
 from tsumeqbf.dfpn.game import GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
 from tsumeqbf.dfpn.tsume import TsumeSearch
@@ -81,6 +82,84 @@ def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit, mobi
         assert res.proven == (0 in attractor(g)), edges
 
 
+def distances(g):
+    """Distance to mate of every node, straight from the definition: value iteration
+    from infinity (an AND node without replies is 0)."""
+    inf = float("inf")
+    d = {v: inf for v in g.nodes}
+    for _ in range(len(g) + 2):
+        new = {}
+        for v in g.nodes:
+            succ = [d[s] for s in g.successors(v)]
+            if g.nodes[v]["kind"] == "or":
+                new[v] = 1 + min(succ, default=inf)
+            else:
+                new[v] = 1 + max(succ) if succ else 0
+        d = new
+    return d
+
+
+class ProvenAs:
+    """A stand-in for a finished search whose proven nodes are exactly ``proven``."""
+
+    def __init__(self, proven):
+        self.proven = proven
+
+    def proof_seq(self, dom):
+        return 1 if dom[0] in self.proven else None
+
+
+def test_rank_is_the_distance_to_mate_on_random_cyclic_graphs():
+    rng = random.Random(5)
+    ranked = 0
+    for _ in range(300):
+        n = rng.randint(4, 16)
+        edges = [(i, j) for i in range(n) for _ in range(rng.choice((0, 1, 1, 2, 2, 3)))
+                 for j in [rng.randrange(n)] if i % 2 != j % 2]
+        g = cyclic_graph(edges, n)
+        win = attractor(g)
+        if 0 not in win:
+            continue
+        game = GraphGame(g, 0)
+        rank = rank_proven(ProvenAs(win), game)
+        want = distances(g)
+        assert rank[0] == want[0], edges
+        assert all(rank[v] == want[v] for v in rank), edges
+        line = principal_variation(ProvenAs(win), game, muda=False, rank=rank)
+        assert len(line) == want[0] and game.key() == 0  # the line is as long; game untouched
+        ranked += 1
+    assert ranked > 50
+
+
+def test_shortening_finds_a_shorter_mate_than_the_first_proof():
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    first = solve_tsume(pos, max_nodes=100_000, shorten_nodes=0, shortest_up_to=0)
+    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=60_000, shortest_up_to=0)
+    assert first["plies"] == first["first_plies"] == out["first_plies"] == 17
+    assert minimal_mate_length(pos, 17) <= out["plies"] < 17
+    assert 0 < out["shorten_nodes"] <= 60_000 + 1
+    replay_ok(pos, out["pv"])
+
+
+def test_search_below_a_node_leaves_the_search_as_it_was():
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    game = TsumeGame(pos)
+    search = TsumeSearch(game)
+    assert search.solve().proven
+    root = game.key()
+    first = principal_variation(search, game, muda=False)
+    others = [m for m in game.moves() if m != first[0]]
+    for m in first[:2]:
+        game.play(m)
+    deeper = [first[:2] + [m] for m in game.moves() if m != first[2]]
+    for _ in first[:2]:
+        game.undo()
+    results = [search.solve_below(line, 300) for line in [[m] for m in others] + deeper]
+    assert game.key() == root and not search._on_path and not search._line
+    assert search.max_nodes is None
+    assert any(r is not None for r in results)
+
+
 def replay_ok(pos, usi_line):
     """Legal, every attacker move a check, and it ends in mate or in a check that only
     useless interpositions answer; returns the replay's verdict."""
@@ -98,7 +177,7 @@ def test_unbounded_agrees_with_the_reference_on_generated_positions():
     twins = mates = 0
     for case in generated():
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
-        out = solve_tsume(pos, max_nodes=200_000)
+        out = solve_tsume(pos, max_nodes=200_000, shorten_nodes=5_000)
         assert out["status"] in ("mate", "nomate"), case
         twins += out["twins"]
         if out["mate"]:
@@ -106,7 +185,7 @@ def test_unbounded_agrees_with_the_reference_on_generated_positions():
             end = replay_ok(pos, out["pv"])
             assert replay_ok(pos, out["pv_shortest"]) == "ok"  # every ply counted: a mate
             assert out["shortest_plies"] == minimal_mate_length(pos, out["plies"]), case
-            assert out["length"] <= out["plies"]
+            assert out["length"] <= out["plies"] <= out["first_plies"]
             if out["length"] == out["plies"]:
                 assert end == "ok"  # nothing skipped: the line ends in mate
         else:
@@ -119,10 +198,10 @@ def test_each_heuristic_keeps_the_verdicts(letters):
     simulated = 0
     for case in generated(40, seed=12):
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
-        plain = solve_tsume(pos, max_nodes=200_000)
+        plain = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0)
         for dag, mobility, simulation in ((True, True, True), (False, False, False)):
             out = solve_tsume(pos, max_nodes=200_000, heuristics=letters, dag=dag, mobility=mobility,
-                              simulation=simulation)
+                              simulation=simulation, shorten_nodes=0)
             simulated += out["simulations"][1]
             assert out["mate"] == plain["mate"], (case, letters, dag)
             if out["mate"]:
@@ -145,7 +224,7 @@ def test_yaneuraou_samples_shortest_mate_is_the_stated_length():
     with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
         for r in csv.DictReader(fh):
             pos = Position.from_sfen(r["sfen"])
-            out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21)
+            out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21, shorten_nodes=0)
             assert out["status"] == "mate"
             replay_ok(pos, out["pv"])
             assert out["shortest_plies"] == int(r["stated_length"]), r

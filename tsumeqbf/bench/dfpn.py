@@ -6,7 +6,8 @@
 2. Unbounded df-pn (``tsumeqbf solve``) on the first K problems of 将棋図巧 and 将棋無双
    with a node budget: solved count, nodes, seconds, nodes per second, each answer replayed
    by the rules engine (legal, every attacker move a check, ends in mate or in a check only
-   useless interpositions answer) and its length beside the stated one.
+   useless interpositions answer) and its length beside the stated one; ``first_plies``
+   is the first proof's line before the search for shorter mates (``shorten_nodes``).
 
 cshogi's ``DfPn`` runs on the same positions with the same node budget (its own rules: not
 an oracle, see tests/data/SOURCES.md); the ratio is our nodes over cshogi's where both
@@ -62,9 +63,9 @@ def bounded(rows, max_nodes, cshogi) -> None:
           f"{total_nodes / max(total_s, 1e-9):.0f} nodes/s\n")
 
 
-def unbounded(rows, max_nodes, heuristics, cshogi, csv_path) -> None:
-    fields = ["id", "stated_length", "status", "length", "plies", "nodes", "time_s", "replay",
-              "cshogi_proven", "cshogi_nodes"]
+def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None) -> None:
+    fields = ["id", "stated_length", "status", "length", "plies", "first_plies", "nodes",
+              "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes"]
     out_rows = []
     solved = c_solved = both = 0
     ratio_sum = 0.0
@@ -73,13 +74,16 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path) -> None:
           f"{'replay':10s}" + (f" | {'cshogi':7s} {'nodes':>9s}" if cshogi else ""))
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
-        out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0)
+        out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
+                          shorten_nodes=shorten_nodes)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
         theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         row = {"id": r["id"], "stated_length": r["stated_length"], "status": out["status"],
-               "length": out["length"], "plies": out.get("plies"), "nodes": out["nodes"],
+               "length": out["length"], "plies": out.get("plies"),
+               "first_plies": out.get("first_plies"), "nodes": out["nodes"],
+               "shorten_nodes": out.get("shorten_nodes"),
                "time_s": round(out["time_s"], 3), "replay": check,
                "cshogi_proven": theirs[0] if theirs else None,
                "cshogi_nodes": theirs[1] if theirs else None}
@@ -113,6 +117,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
     ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
     ap.add_argument("--heuristics", default="ABCDEF")
+    ap.add_argument("--shorten-nodes", type=int, default=None,
+                    help="nodes after each proof looking for shorter mates (default: solve's)")
     ap.add_argument("--csv", default=None)
     args = ap.parse_args(argv)
     try:
@@ -124,5 +130,5 @@ def main(argv: list[str]) -> int:
     if args.edo:
         with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))[: args.edo]
-        unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv)
+        unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes)
     return 0

@@ -27,6 +27,8 @@ solver whether a mate two plies shorter exists.
 
 from __future__ import annotations
 
+import time
+
 from ..rules.moves import move_to
 from .core import deep_recursion
 from .game import dominance_of
@@ -36,12 +38,18 @@ class AnswerError(Exception):
     """The tables do not hold a complete proof (should not happen after a proof)."""
 
 
-def principal_variation(search, game, muda: bool = True) -> list:
+def principal_variation(search, game, muda: bool = True, rank: dict | None = None) -> list:
     """The main line of a proven root: a list of moves (the game is left unchanged).
-    ``muda=False`` counts every interposition (the raw number of plies)."""
+    ``muda=False`` counts every interposition (the raw number of plies). ``rank`` (from
+    :func:`rank_proven`) orders the proven nodes by their distance to mate, so every
+    proven check can be used; without it the proofs' sequence numbers order them."""
+    if rank is None:
+        order = lambda: search.proof_seq(dominance_of(game))  # noqa: E731
+    else:
+        order = lambda: rank.get(game.key())  # noqa: E731
     with deep_recursion():
         memo: dict = {}
-        _value(search, game, memo, muda)
+        _value(game, order, memo, muda)
         line = []
         while True:
             entry = memo.get(game.key())
@@ -58,13 +66,15 @@ def _hand_size(game) -> int:
     return sum(dominance_of(game)[1])
 
 
-def _value(search, game, memo, muda=True):
-    """(length, attacker's pieces left, best move or None) of the current proven node."""
+def _value(game, order, memo, muda=True):
+    """(length, attacker's pieces left, best move or None) of the current proven node;
+    ``order()`` is the current node's place in a well-founded order of the proven nodes
+    (None: not proven), and only children earlier in it are followed."""
     key = game.key()
     if key in memo:
         return memo[key]
-    seq = search.proof_seq(dominance_of(game))
-    if seq is None:
+    here = order()
+    if here is None:
         raise AnswerError("a node of the proof is not proven in the tables")
     moves = game.moves()
     if not moves:  # AND node without a reply: mate (an OR node here has a check)
@@ -73,9 +83,9 @@ def _value(search, game, memo, muda=True):
     scored = []
     for m in moves:
         game.play(m)
-        child_seq = search.proof_seq(dominance_of(game))
-        if child_seq is not None and child_seq < seq:
-            length, left, best = _value(search, game, memo, muda)
+        below = order()
+        if below is not None and below < here:
+            length, left, best = _value(game, order, memo, muda)
             scored.append((m, 1 + length, left, best))
         elif not game.is_or():
             game.undo()
@@ -96,6 +106,177 @@ def _value(search, game, memo, muda=True):
         m, length, left, _ = max(counted, key=lambda s: (s[1], -s[2]))
         memo[key] = (length, left, m)
     return memo[key]
+
+
+def rank_proven(search, game, limit: int = 500_000) -> dict | None:
+    """Distance to mate (every ply counted) of each node of the proven part of the tables
+    reachable from the current node, by retrograde analysis: an AND node without reply
+    is 0, an OR node 1 + its nearest proven check, an AND node 1 + its farthest reply once
+    every reply has a distance. Nodes on cycles only never get one, so the order is
+    well-founded and a line along it never repeats a position. Unlike the proofs'
+    sequence numbers it lets the answer use checks proven after their parent (by
+    :func:`shorten`, say). None when more than ``limit`` nodes are reachable."""
+    parents: dict = {}
+    is_or: dict = {}
+    waiting: dict = {}  # AND node -> replies without a distance yet
+    mated = []
+    root = game.key()
+    is_or[root] = game.is_or()
+    stack = [_expand(search, game, root, parents, is_or, waiting, mated)]
+    while stack:
+        todo = stack[-1]
+        if not todo:
+            stack.pop()
+            if stack:
+                game.undo()
+            continue
+        m = todo.pop()
+        game.play(m)
+        key = game.key()
+        if key in is_or:
+            game.undo()
+            continue
+        if len(is_or) >= limit:
+            for _ in range(len(stack) - 1):
+                game.undo()
+            game.undo()
+            return None
+        is_or[key] = game.is_or()
+        stack.append(_expand(search, game, key, parents, is_or, waiting, mated))
+    dist = {key: 0 for key in mated}
+    queue = list(mated)
+    for key in queue:  # distances enter in non-decreasing order (unit steps, FIFO)
+        d = dist[key] + 1
+        for p in parents.get(key, ()):
+            if p in dist:
+                continue
+            if not is_or[p]:
+                waiting[p] -= 1
+                if waiting[p]:
+                    continue
+            dist[p] = d
+            queue.append(p)
+    return dist
+
+
+def _expand(search, game, key, parents, is_or, waiting, mated) -> list:
+    """The moves to follow from the current node (proven children only), recording the
+    parent links; an AND node with an unproven reply gets no links (it can never get a
+    distance)."""
+    moves = game.moves()
+    if not moves:
+        if not is_or[key]:
+            mated.append(key)
+        return []
+    follow, children = [], []
+    for m in moves:
+        game.play(m)
+        proven = search.proof_seq(dominance_of(game)) is not None
+        child = game.key()
+        game.undo()
+        if proven:
+            follow.append(m)
+            children.append(child)
+        elif not is_or[key]:
+            return []
+    unique = set(children)
+    for child in unique:
+        parents.setdefault(child, []).append(key)
+    if not is_or[key]:
+        waiting[key] = len(unique)
+    follow.reverse()  # popped from the end: moves in generation order
+    return follow
+
+
+def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
+            rank_limit: int = 500_000):
+    """Look for shorter mates after a proof. The candidates are the checks that are
+    neither proven nor disproven at the attacker nodes of the main line (every ply
+    counted) and, ``reach`` levels deep, of the main lines of its proven side checks
+    (a side check proven by a long line can become the best one once that line is
+    shortened). Each candidate is searched with ``per_check`` nodes, the deepest first
+    (cheap, and a shorter mate deep shortens every line above it); then the proven nodes
+    are ranked again. When the main line gets shorter, the small budget starts again;
+    when every candidate has had the current budget, it grows fourfold. This goes on
+    until ``budget`` nodes are spent or the search's time runs out. Returns (rank or
+    None, nodes spent); the rank orders :func:`principal_variation`."""
+    start = search.nodes
+    tried: dict = {}  # child key -> the largest budget it has had
+    level = per_check
+    rank = rank_proven(search, game, rank_limit)
+
+    def out_of_budget() -> bool:
+        return (search.nodes - start >= budget
+                or bool(search.deadline and time.monotonic() > search.deadline))
+
+    while rank is not None and not out_of_budget():
+        todo = [t for t in _candidates(search, game, rank, reach) if tried.get(t[0], 0) < level]
+        if not todo:
+            if level >= budget:
+                break
+            level *= 4
+            continue
+        for child, target in reversed(todo):
+            if tried.get(child, 0) >= level:
+                continue  # reached by two lines
+            tried[child] = level
+            search.solve_below(target, min(level, budget - (search.nodes - start)))
+            if out_of_budget():
+                break
+        before = rank.get(game.key())
+        rank = rank_proven(search, game, rank_limit)
+        if rank is not None and rank.get(game.key(), before) < before:
+            level = per_check
+    return rank, search.nodes - start
+
+
+def _rank_line(game, rank) -> list:
+    """The main line below the current (ranked) node by distance alone: the nearest
+    check, the farthest reply."""
+    line = []
+    while True:
+        best, best_r = None, None
+        is_or = game.is_or()
+        for m in game.moves():
+            game.play(m)
+            r = rank.get(game.key())
+            game.undo()
+            if r is not None and (best_r is None or (r < best_r if is_or else r > best_r)):
+                best, best_r = m, r
+        if best is None:
+            break
+        line.append(best)
+        game.play(best)
+    for _ in line:
+        game.undo()
+    return line
+
+
+def _candidates(search, game, rank, reach: int) -> list:
+    """(child key, moves from the root) of the open checks :func:`shorten` tries."""
+    out: list = []
+
+    def walk(prefix, reach_left):
+        line = _rank_line(game, rank)
+        for i, step in enumerate(line):
+            if game.is_or():
+                for m in game.moves():
+                    if m == step:
+                        continue
+                    game.play(m)
+                    key, dom = game.key(), dominance_of(game)
+                    if search.proof_seq(dom) is None:
+                        if not search.is_disproven(dom):
+                            out.append((key, prefix + line[:i] + [m]))
+                    elif reach_left and key in rank:
+                        walk(prefix + line[:i] + [m], reach_left - 1)
+                    game.undo()
+            game.play(step)
+        for _ in line:
+            game.undo()
+
+    walk([], reach)
+    return out
 
 
 def _without_useless_interpositions(game, scored):

@@ -23,6 +23,9 @@ def register(sub) -> None:
     p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")
     p.add_argument("--simulation", action="store_true",
                    help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
+    p.add_argument("--shorten-nodes", type=int, default=None,
+                   help="nodes spent after a proof looking for shorter mates (default: as many as "
+                        "the proof took, at least 50,000; 0: none)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -35,6 +38,8 @@ def cmd_solve(args) -> int:
 
     if args.max_nodes is not None and args.max_nodes < 1:
         raise TsumeError("--max-nodes must be positive")
+    if args.shorten_nodes is not None and args.shorten_nodes < 0:
+        raise TsumeError("--shorten-nodes must not be negative")
     heuristics = check_heuristics(args.heuristics)
     pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
     start = time.monotonic()
@@ -55,6 +60,7 @@ def cmd_solve(args) -> int:
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
                       dag=not args.no_dag,
                       simulation=args.simulation, check_shortest=args.check_shortest,
+                      shorten_nodes=args.shorten_nodes,
                       progress=progress if show else None)
     if show and tty and out["nodes"] >= 100_000:
         print(file=sys.stderr)

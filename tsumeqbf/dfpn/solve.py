@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from ..rules import line_to_japanese
-from .answer import AnswerError, principal_variation, shortest_check, shortest_line
+from .answer import AnswerError, principal_variation, shorten, shortest_check, shortest_line
 from .game import TsumeGame
 from .tsume import TsumeSearch
 
@@ -19,13 +19,18 @@ from .tsume import TsumeSearch
 def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 heuristics: str = "", dag: bool = True, mobility: bool = True,
                 simulation: bool = False, check_shortest: bool = False,
-                progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31) -> dict:
+                progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
+                shorten_nodes: int | None = None) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
 
-    When the proof's line has at most ``shortest_up_to`` plies, bounded df-pn also finds
-    the exact shortest mate counting every ply (``shortest_plies``, ``pv_shortest``)."""
+    After a proof, up to ``shorten_nodes`` more nodes (default: as many as the proof took,
+    at least 50,000)
+    look for shorter mates along the main line (:func:`answer.shorten`; ``shorten_nodes``
+    in the output); ``first_plies`` is the length of the first proof's line. When the
+    line has at most ``shortest_up_to`` plies, bounded df-pn also finds the exact shortest
+    mate counting every ply (``shortest_plies``, ``pv_shortest``)."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = TsumeGame(pos.copy())
@@ -43,13 +48,16 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         out["error"] = res.reason
     if res.proven:
         try:
-            line = principal_variation(search, game)
-            raw = principal_variation(search, game, muda=False)
+            first = principal_variation(search, game, muda=False)
+            budget = max(res.nodes, 50_000) if shorten_nodes is None else shorten_nodes
+            rank, spent = shorten(search, game, budget)
+            line = principal_variation(search, game, rank=rank)
+            raw = principal_variation(search, game, muda=False, rank=rank)
         except AnswerError as exc:  # a bug: say so rather than print a wrong line
             out.update(status="error", error=f"answer extraction failed: {exc}")
             return out
         out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
-                   length=len(line), plies=len(raw))
+                   length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent)
         if len(raw) <= shortest_up_to:
             budget = min(max_nodes or 300_000, 300_000)
             best = shortest_line(pos, len(raw), max_nodes=budget, deadline=deadline)
@@ -85,12 +93,14 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
     """Engine ``tsume`` for ``run_engine``: unbounded df-pn. ``n`` is not a bound here:
     the verdict says whether a mate exists at all, and ``length`` gives its length. The
     exact-shortest search after a proof is off unless option ``shortest_up_to`` asks for
-    it (it would add up to ``max_nodes`` more nodes to every short proof)."""
+    it (it would add up to ``max_nodes`` more nodes to every short proof), and so is the
+    search for shorter mates unless option ``shorten_nodes`` gives it nodes."""
     out = solve_tsume(pos, max_nodes=options.get("max_nodes"), timeout=timeout,
                       shortest_up_to=options.get("shortest_up_to", 0),
                       heuristics=options.get("heuristics", ""), dag=options.get("dag", True),
                       mobility=options.get("mobility", True),
-                      simulation=options.get("simulation", False))
+                      simulation=options.get("simulation", False),
+                      shorten_nodes=options.get("shorten_nodes", 0))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return out

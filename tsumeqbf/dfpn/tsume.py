@@ -201,6 +201,46 @@ class TsumeSearch:
             if dn == 0:
                 return False
 
+    def solve_below(self, line: list, budget: int) -> bool | None:
+        """Prove or disprove the node reached by playing ``line`` from the current node
+        (the root), with at most ``budget`` more nodes; None when they run out. The
+        results go to the same tables: the positions of ``line`` count as the path (a
+        repetition of one is a failure) and path-dependent disproofs get the path keys
+        the search from the root would give them."""
+        game = self.game
+        path_key, played = 0, 0
+        saved_limit = self.max_nodes
+        limit = self.nodes + budget
+        self.max_nodes = limit if saved_limit is None else min(saved_limit, limit)
+        try:
+            for m in line:
+                key = game.key()
+                path_key = ((path_key ^ hash(key)) * _MIX + 1) & _MASK
+                self._on_path.add(key)
+                self._line.append((self._dom()[0], m))
+                game.play(m)
+                played += 1
+            key, dom = game.key(), self._dom()
+            with deep_recursion():
+                while True:
+                    if self.proof_seq(dom) is not None:
+                        return True
+                    if self.is_disproven(dom) or (key, path_key) in self.twins:
+                        return False
+                    if key in self._on_path:
+                        return False
+                    pn, dn, _ = self._mid(len(line), path_key, INF - 1, INF - 1)
+                    if pn == 0 or dn == 0:
+                        return pn == 0
+        except SearchAborted:
+            return None
+        finally:
+            for _ in range(played):
+                game.undo()
+                self._on_path.discard(game.key())
+                self._line.pop()
+            self.max_nodes = saved_limit
+
     def _tick(self) -> None:
         count_node(self)
         if self.progress is not None and self.nodes % self.progress_every == 0:
