@@ -220,6 +220,41 @@ def test_hand_dominance_proof_covers_a_bigger_hand():
     assert search.proof_seq(TsumeGame(Position.from_sfen("2k/3/1G1 b - 1", zone=1)).dominance()) is None
 
 
+def test_proof_pieces_prove_smaller_attacker_and_larger_defender_hands():
+    big = Position.from_sfen("2k/3/1G1 b GSp 1", zone=1)
+    search = TsumeSearch(TsumeGame(big))
+    assert search.solve().proven
+    board_key = TsumeGame(big).dominance()[0]
+
+    def proven(sfen):
+        b, att, dfn = TsumeGame(Position.from_sfen(sfen, zone=1)).dominance()
+        assert b == board_key
+        return search.proof_seq((b, att, dfn)) is not None
+
+    # G*1b and S*2b both mate: the proof needs one of the two pieces, not both; more of
+    # a kind the defender holds gives it no new move, a kind it lacks might (a drop)
+    one = "G" if proven("2k/3/1G1 b Gp 1") else "S"
+    assert proven(f"2k/3/1G1 b {one}p 1") and proven(f"2k/3/1G1 b {one} 1")
+    assert proven(f"2k/3/1G1 b {one}3p 1")
+    assert not proven(f"2k/3/1G1 b {one}pl 1")
+    assert not proven("2k/3/1G1 b p 1")
+    exact = TsumeSearch(TsumeGame(big), proof_pieces=False)
+    assert exact.solve().proven
+    b, att, dfn = TsumeGame(Position.from_sfen(f"2k/3/1G1 b {one}p 1", zone=1)).dominance()
+    assert exact.proof_seq((b, att, dfn)) is None
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_proof_pieces_keep_the_verdicts(seed):
+    for case in generated(60, seed=seed):
+        pos = Position.from_sfen(case["sfen"], zone=case["zone"])
+        on = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0, shortest_up_to=0)
+        search = TsumeSearch(TsumeGame(pos.copy()), max_nodes=200_000, proof_pieces=False)
+        assert on["mate"] == search.solve().proven == mate_within(pos, 9), case
+        if on["mate"]:
+            replay_ok(pos, on["pv"])
+
+
 def test_yaneuraou_samples_shortest_mate_is_the_stated_length():
     with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
         for r in csv.DictReader(fh):

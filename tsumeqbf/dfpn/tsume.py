@@ -60,6 +60,7 @@ from .game import dominance_of
 
 HEURISTICS = "ABCDEF"
 _MIX = 0x9E3779B97F4A7C15
+_MANY = 99  # "any number" of a kind in an allowed defender's hand
 _MASK = (1 << 64) - 1
 
 
@@ -106,6 +107,7 @@ class TsumeSearch:
     mobility: bool = True  # a new AND node starts with pn = its number of replies
     simulation: bool = False  # Kawano's simulation of a proven sibling's proof
     simulation_budget: int = 2_000  # nodes per simulation attempt
+    proof_pieces: bool = True  # store proofs with the smallest hands they need
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -141,10 +143,57 @@ class TsumeSearch:
         bkey, att, dfn = dom
         return any(_dominates(a, att) and _dominates(dfn, d) for a, d in self.disproofs.get(bkey, ()))
 
-    def _store_proof(self, key, dom) -> None:
+    def _store_proof(self, key, dom, pieces=None) -> None:
+        """Store a proof of ``dom``; ``pieces`` (attacker's hand needed, defender's hand
+        allowed) widens it to every hand pair between them and ``dom``'s."""
         self.seq += 1
-        self.proofs.setdefault(dom[0], []).append((dom[1], dom[2], self.seq))
+        att, dfn = pieces if pieces is not None else dom[1:]
+        self.proofs.setdefault(dom[0], []).append((att, dfn, self.seq))
         self.table.pop(key, None)
+
+    def _mate_pieces(self, dom):
+        return self._proof_pieces(dom, False, []) if self.proof_pieces else None
+
+    def _covering(self, dom):
+        """(attacker's hand, defender's hand) of a stored proof that covers ``dom``."""
+        bkey, att, dfn = dom
+        for a, d, _ in self.proofs.get(bkey, ()):
+            if _dominates(att, a) and _dominates(d, dfn):
+                return a, d
+        return None
+
+    def _proof_pieces(self, dom, is_or: bool, proven_children) -> tuple | None:
+        """Proof pieces of a node proven through ``proven_children`` (each a child's
+        dominance triple; an OR node gives the one check it is proven by, an AND node
+        every reply, none for a mate): the smallest attacker's hand and the largest
+        defender's hand for which the same proof holds on this board, or None (keep the
+        node's own hands).
+
+        A move changes the hands by a fixed difference, so a child's needed attacker hand
+        A_c means A_c minus that difference here (a dropped piece is needed one more, a
+        captured one one less, never below zero), and its allowed defender hand likewise.
+        An AND node needs the most any reply needs and allows the least any reply
+        allows; the defender may not gain a kind it does not hold, since a drop of it
+        could be a new reply. A mate allows any number of the kinds the defender holds
+        (more of them make no new move) and none of the others."""
+        _, att, dfn = dom
+        if not is_or and not proven_children:
+            return tuple(0 for _ in att), tuple(_MANY if d else 0 for d in dfn)
+        need, allow = [0] * len(att), list(_MANY for _ in dfn)
+        for cdom in proven_children:
+            cover = self._covering(cdom)
+            if cover is None:
+                return None
+            a_c, d_c = cover
+            for k, (a, before, after) in enumerate(zip(a_c, att, cdom[1])):
+                need[k] = max(need[k], a - (after - before), 0)
+            for k, (d, before, after) in enumerate(zip(d_c, dfn, cdom[2])):
+                allow[k] = min(allow[k], d - (after - before))
+        if not is_or:
+            allow = [a if held else 0 for a, held in zip(allow, dfn)]
+        if any(n > a for n, a in zip(need, att)) or any(a < d for a, d in zip(allow, dfn)):
+            return None  # cannot happen for sound entries; keep the exact hands then
+        return tuple(need), tuple(allow)
 
     def _store_disproof(self, key, dom, path_key, path_dependent: bool) -> None:
         if path_dependent:
@@ -268,7 +317,7 @@ class TsumeSearch:
                 if replies:
                     init = (replies, 1)
                 else:
-                    self._store_proof(ck, dom)
+                    self._store_proof(ck, dom, self._mate_pieces(dom))
             out.append((ck, dom, repeated, init))
             game.undo()
         return out
@@ -301,7 +350,7 @@ class TsumeSearch:
             if is_or:
                 self._store_disproof(key, dom, path_key, False)
                 return INF, 0, False
-            self._store_proof(key, dom)
+            self._store_proof(key, dom, self._mate_pieces(dom))
             return 0, INF, False
         h = self.heuristics
         own_path = ((path_key ^ hash(key)) * _MIX + 1) & _MASK
@@ -340,7 +389,9 @@ class TsumeSearch:
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     work = self.nodes - nodes_before + 1
                     if pn == 0:
-                        self._store_proof(key, dom)
+                        proven = [children[best_i][1]] if is_or else [c[1] for c in children]
+                        self._store_proof(key, dom, self._proof_pieces(dom, is_or, proven)
+                                          if self.proof_pieces else None)
                         if "C" in h and prev_move is not None and is_or:
                             self.answers[prev_move] = moves[best_i]
                     elif dn == 0:
