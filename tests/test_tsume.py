@@ -53,8 +53,8 @@ GHI_EDGES = [(0, 1), (1, 4), (1, 8), (2, 3), (3, 4), (4, 5), (4, 9), (5, 2), (8,
 class NaiveSearch(TsumeSearch):
     """The GHI mistake on purpose: repetition-based disproofs stored for every path."""
 
-    def _store_disproof(self, key, dom, path_key, path_dependent):
-        super()._store_disproof(key, dom, path_key, False)
+    def _store_disproof(self, key, dom, path_key, path_dependent, pieces=None):
+        super()._store_disproof(key, dom, path_key, False, pieces)
 
 
 def test_ghi_graph_where_a_naive_table_is_wrong():
@@ -242,6 +242,23 @@ def test_proof_pieces_prove_smaller_attacker_and_larger_defender_hands():
     assert exact.solve().proven
     b, att, dfn = TsumeGame(Position.from_sfen(f"2k/3/1G1 b {one}p 1", zone=1)).dominance()
     assert exact.proof_seq((b, att, dfn)) is None
+
+
+def test_disproof_pieces_never_cover_a_stronger_attacker_with_new_checks():
+    def dom(sfen):
+        return TsumeGame(Position.from_sfen(sfen, zone=1)).dominance()
+
+    search = TsumeSearch(TsumeGame(Position.from_sfen("2k/3/3 b P 1", zone=1)))
+    assert search.solve().proven is False
+    assert search.is_disproven(dom("2k/3/3 b Pg 1"))  # the defender holds more: still no mate
+    # a second pawn checks again after K x 1b (P*1c): not covered
+    assert not search.is_disproven(dom("2k/3/3 b 2P 1"))
+    # an attacker's node without a check: more of a kind it holds adds no check, a kind
+    # it lacks might (a drop); the defender's hand does not matter
+    board, _, _ = dom("2k/3/3 b P 1")
+    att, dfn = (1, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0, 0)
+    allow, need = search._disproof_pieces((board, att, dfn), True, [])
+    assert allow[0] > 1 and allow[1:] == (0,) * 6 and need == (0,) * 7
 
 
 @pytest.mark.parametrize("seed", [21, 22])

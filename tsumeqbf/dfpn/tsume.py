@@ -107,7 +107,7 @@ class TsumeSearch:
     mobility: bool = True  # a new AND node starts with pn = its number of replies
     simulation: bool = False  # Kawano's simulation of a proven sibling's proof
     simulation_budget: int = 2_000  # nodes per simulation attempt
-    proof_pieces: bool = True  # store proofs with the smallest hands they need
+    proof_pieces: bool = True  # store (dis)proofs with the hands they need (proof pieces)
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -195,14 +195,53 @@ class TsumeSearch:
             return None  # cannot happen for sound entries; keep the exact hands then
         return tuple(need), tuple(allow)
 
-    def _store_disproof(self, key, dom, path_key, path_dependent: bool) -> None:
+    def _store_disproof(self, key, dom, path_key, path_dependent: bool, pieces=None) -> None:
+        """Store a disproof of ``dom`` (a twin entry when it depends on the path);
+        ``pieces`` (attacker's hand allowed, defender's hand needed) widens a
+        path-independent one to every hand pair between them and ``dom``'s."""
         if path_dependent:
             if len(self.twins) >= self.tt_limit:
                 self.twins.clear()  # a cache of path-bound results: dropping it is sound
             self.twins[(key, path_key)] = True
         else:
-            self.disproofs.setdefault(dom[0], []).append((dom[1], dom[2]))
+            att, dfn = pieces if pieces is not None else dom[1:]
+            self.disproofs.setdefault(dom[0], []).append((att, dfn))
             self.table.pop(key, None)
+
+    def _disproof_pieces(self, dom, is_or: bool, disproven_children) -> tuple | None:
+        """Disproof pieces, the dual of :meth:`_proof_pieces`: the largest attacker's hand
+        and the smallest defender's hand for which the same disproof holds on this board
+        (an OR node through every check, an AND node through one reply, an OR node
+        without a check through none), or None (keep the node's own hands). An OR node
+        allows the attacker no kind it does not hold, since a drop of it could be a new
+        check; without a check at all it allows any number of the kinds it holds."""
+        _, att, dfn = dom
+        if is_or and not disproven_children:
+            return tuple(_MANY if a else 0 for a in att), tuple(0 for _ in dfn)
+        allow, need = list(_MANY for _ in att), [0] * len(dfn)
+        for cdom in disproven_children:
+            cover = self._disproof_covering(cdom)
+            if cover is None:
+                return None
+            a_c, d_c = cover
+            for k, (a, before, after) in enumerate(zip(a_c, att, cdom[1])):
+                allow[k] = min(allow[k], a - (after - before))
+            for k, (d, before, after) in enumerate(zip(d_c, dfn, cdom[2])):
+                need[k] = max(need[k], d - (after - before), 0)
+        if is_or:
+            allow = [a if held else 0 for a, held in zip(allow, att)]
+        if any(a < h for a, h in zip(allow, att)) or any(n > d for n, d in zip(need, dfn)):
+            return None
+        return tuple(allow), tuple(need)
+
+    def _disproof_covering(self, dom):
+        """(attacker's hand, defender's hand) of a stored path-independent disproof that
+        covers ``dom``."""
+        bkey, att, dfn = dom
+        for a, d in self.disproofs.get(bkey, ()):
+            if _dominates(a, att) and _dominates(dfn, d):
+                return a, d
+        return None
 
     def _store_numbers(self, key, pn, dn, work, depth) -> None:
         e = self.table.get(key)
@@ -348,7 +387,8 @@ class TsumeSearch:
         moves = game.moves()
         if not moves:  # OR: no check, not mate; AND: no reply, mate
             if is_or:
-                self._store_disproof(key, dom, path_key, False)
+                self._store_disproof(key, dom, path_key, False,
+                                     self._disproof_pieces(dom, True, []) if self.proof_pieces else None)
                 return INF, 0, False
             self._store_proof(key, dom, self._mate_pieces(dom))
             return 0, INF, False
@@ -395,7 +435,13 @@ class TsumeSearch:
                         if "C" in h and prev_move is not None and is_or:
                             self.answers[prev_move] = moves[best_i]
                     elif dn == 0:
-                        self._store_disproof(key, dom, path_key, dep)
+                        pieces = None
+                        if self.proof_pieces and not dep:
+                            # an AND node through one reply disproven whatever the path
+                            used = ([c[1] for c in children] if is_or else
+                                    [c[1] for c, n in zip(children, nums) if n[1] == 0 and not n[2]][:1])
+                            pieces = self._disproof_pieces(dom, is_or, used) if used else None
+                        self._store_disproof(key, dom, path_key, dep, pieces)
                         if "C" in h and prev_move is not None and not is_or:
                             self.answers[prev_move] = moves[best_i]
                     else:
