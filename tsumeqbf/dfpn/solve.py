@@ -20,7 +20,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 heuristics: str = "", dag: bool = True, mobility: bool = True,
                 simulation: bool = False, check_shortest: bool = False,
                 progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
-                shorten_nodes: int | None = None) -> dict:
+                shorten_nodes: int | None = None, proof_pieces: bool = True) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -36,14 +36,15 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     game = TsumeGame(pos.copy())
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
-                         tt_limit=tt_limit)
+                         tt_limit=tt_limit, proof_pieces=proof_pieces)
     res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
            "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
-           "simulation": simulation, "simulations": search.simulations}
+           "simulation": simulation, "simulations": search.simulations,
+           "proof_pieces": proof_pieces}
     if res.reason:
         out["error"] = res.reason
     if res.proven:
@@ -100,7 +101,8 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
                       heuristics=options.get("heuristics", ""), dag=options.get("dag", True),
                       mobility=options.get("mobility", True),
                       simulation=options.get("simulation", False),
-                      shorten_nodes=options.get("shorten_nodes", 0))
+                      shorten_nodes=options.get("shorten_nodes", 0),
+                      proof_pieces=options.get("proof_pieces", True))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return out
