@@ -66,7 +66,10 @@ def bounded(rows, max_nodes, cshogi) -> None:
 def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None) -> None:
     fields = ["id", "stated_length", "status", "length", "plies", "first_plies", "nodes",
               "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes"]
-    out_rows = []
+    sink = open(csv_path, "w", newline="", encoding="utf-8") if csv_path else None
+    writer = csv.DictWriter(sink, fieldnames=fields) if sink else None
+    if writer:
+        writer.writeheader()  # rows follow as problems finish: an interrupted run keeps them
     solved = c_solved = both = 0
     ratio_sum = 0.0
     our_nodes = our_s = 0.0
@@ -87,7 +90,9 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None)
                "time_s": round(out["time_s"], 3), "replay": check,
                "cshogi_proven": theirs[0] if theirs else None,
                "cshogi_nodes": theirs[1] if theirs else None}
-        out_rows.append(row)
+        if writer:
+            writer.writerow(row)
+            sink.flush()
         solved += out["status"] == "mate"
         if theirs and theirs[0]:
             c_solved += 1
@@ -99,16 +104,14 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None)
         if theirs:
             line += f" | {str(bool(theirs[0])):7s} {theirs[1]:9d}"
         print(line, flush=True)
+    if sink:
+        sink.close()
     print(f"\nunbounded: {solved}/{len(rows)} solved within {max_nodes:,} nodes "
           f"(heuristics '{heuristics}'), {our_nodes / max(our_s, 1e-9):.0f} nodes/s")
     if cshogi:
         print(f"cshogi DfPn: {c_solved}/{len(rows)} solved; where both solve ({both}), "
               f"mean node ratio ours/cshogi {ratio_sum / max(both, 1):.2f}")
     if csv_path:
-        with open(csv_path, "w", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=fields)
-            w.writeheader()
-            w.writerows(out_rows)
         print(f"rows: {csv_path}")
 
 
