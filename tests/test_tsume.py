@@ -297,3 +297,20 @@ def test_solve_command_limits_and_bad_input(capsys):
     assert main(["solve", "2k/3/1GP b - 1", "--heuristics", "XYZ"]) == 2
     assert "heuristic" in capsys.readouterr().err
     assert main(["solve", "3/3/1GP b - 1"]) == 2
+
+
+def test_dfpn_benchmark_writes_a_row_per_problem(tmp_path, capsys):
+    from tsumeqbf.bench.dfpn import main as bench
+
+    out = tmp_path / "edo.csv"
+    assert bench(["--edo", "3", "--max-nodes", "5000", "--heuristics", "", "--csv", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "bounded total" in printed and "unbounded: " in printed
+    with open(out, encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["id"] for r in rows] == ["zukou-001", "zukou-002", "zukou-003"]
+    for r in rows:
+        assert r["status"] in ("mate", "unknown")
+        if r["status"] == "mate":
+            assert r["replay"] == "ok" and int(r["plies"]) <= int(r["first_plies"])
+    assert any(r["status"] == "mate" for r in rows)
