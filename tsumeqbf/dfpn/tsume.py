@@ -73,6 +73,12 @@ def check_heuristics(letters: str) -> str:
     return "".join(sorted(set(letters)))
 
 
+def _back(bound, here, there) -> list:
+    """A child's hand bound in its parent's terms: the move changed the hand from
+    ``here`` to ``there`` (a drop takes one away, a capture adds one)."""
+    return [b - (t - h) for b, h, t in zip(bound, here, there)]
+
+
 def _dominates(big: tuple, small: tuple) -> bool:
     return all(a >= b for a, b in zip(big, small))
 
@@ -185,10 +191,8 @@ class TsumeSearch:
             if cover is None:
                 return None
             a_c, d_c = cover
-            for k, (a, before, after) in enumerate(zip(a_c, att, cdom[1])):
-                need[k] = max(need[k], a - (after - before), 0)
-            for k, (d, before, after) in enumerate(zip(d_c, dfn, cdom[2])):
-                allow[k] = min(allow[k], d - (after - before))
+            need = [max(n, x, 0) for n, x in zip(need, _back(a_c, att, cdom[1]))]
+            allow = [min(a, x) for a, x in zip(allow, _back(d_c, dfn, cdom[2]))]
         if not is_or:
             allow = [a if held else 0 for a, held in zip(allow, dfn)]
         if any(n > a for n, a in zip(need, att)) or any(a < d for a, d in zip(allow, dfn)):
@@ -224,10 +228,8 @@ class TsumeSearch:
             if cover is None:
                 return None
             a_c, d_c = cover
-            for k, (a, before, after) in enumerate(zip(a_c, att, cdom[1])):
-                allow[k] = min(allow[k], a - (after - before))
-            for k, (d, before, after) in enumerate(zip(d_c, dfn, cdom[2])):
-                need[k] = max(need[k], d - (after - before), 0)
+            allow = [min(a, x) for a, x in zip(allow, _back(a_c, att, cdom[1]))]
+            need = [max(n, x, 0) for n, x in zip(need, _back(d_c, dfn, cdom[2]))]
         if is_or:
             allow = [a if held else 0 for a, held in zip(allow, att)]
         if any(a < h for a, h in zip(allow, att)) or any(n > d for n, d in zip(need, dfn)):
