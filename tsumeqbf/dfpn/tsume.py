@@ -79,6 +79,12 @@ def _back(bound, here, there) -> list:
     return [b - (t - h) for b, h, t in zip(bound, here, there)]
 
 
+def _path_step(path_key: int, key) -> int:
+    """The path key of a node's children from the node's own path key and position key
+    (twin entries are keyed by it, so every search must compute it the same way)."""
+    return ((path_key ^ hash(key)) * _MIX + 1) & _MASK
+
+
 def _dominates(big: tuple, small: tuple) -> bool:
     return all(a >= b for a, b in zip(big, small))
 
@@ -146,8 +152,7 @@ class TsumeSearch:
         return best
 
     def is_disproven(self, dom) -> bool:
-        bkey, att, dfn = dom
-        return any(_dominates(a, att) and _dominates(dfn, d) for a, d in self.disproofs.get(bkey, ()))
+        return self._disproof_covering(dom) is not None
 
     def _store_proof(self, key, dom, pieces=None) -> None:
         """Store a proof of ``dom``; ``pieces`` (attacker's hand needed, defender's hand
@@ -156,9 +161,6 @@ class TsumeSearch:
         att, dfn = pieces if pieces is not None else dom[1:]
         self.proofs.setdefault(dom[0], []).append((att, dfn, self.seq))
         self.table.pop(key, None)
-
-    def _mate_pieces(self, dom):
-        return self._proof_pieces(dom, False, []) if self.proof_pieces else None
 
     def _covering(self, dom):
         """(attacker's hand, defender's hand) of a stored proof that covers ``dom``."""
@@ -182,6 +184,8 @@ class TsumeSearch:
         allows; the defender may not gain a kind it does not hold, since a drop of it
         could be a new reply. A mate allows any number of the kinds the defender holds
         (more of them make no new move) and none of the others."""
+        if not self.proof_pieces:
+            return None
         _, att, dfn = dom
         if not is_or and not proven_children:
             return tuple(0 for _ in att), tuple(_MANY if d else 0 for d in dfn)
@@ -219,6 +223,8 @@ class TsumeSearch:
         without a check through none), or None (keep the node's own hands). An OR node
         allows the attacker no kind it does not hold, since a drop of it could be a new
         check; without a check at all it allows any number of the kinds it holds."""
+        if not self.proof_pieces:
+            return None
         _, att, dfn = dom
         if is_or and not disproven_children:
             return tuple(_MANY if a else 0 for a in att), tuple(0 for _ in dfn)
@@ -276,20 +282,23 @@ class TsumeSearch:
         return (e.pn, e.dn) if e is not None else self.root_numbers
 
     def _solve_root(self) -> bool:
-        game = self.game
-        key, dom = game.key(), self._dom()
-        self._root_key = key
+        self._root_key = self.game.key()
+        return self._settle(0, 0, root=True)
+
+    def _settle(self, depth: int, path_key: int, root: bool = False) -> bool:
+        """Search the current node with infinite thresholds until it is proven or
+        disproven (a repetition of a position on the path is a failure)."""
+        key, dom = self.game.key(), self._dom()
         while True:
             if self.proof_seq(dom) is not None:
                 return True
-            if self.is_disproven(dom) or (key, 0) in self.twins:
+            if self.is_disproven(dom) or (key, path_key) in self.twins or key in self._on_path:
                 return False
-            pn, dn, _ = self._mid(0, 0, INF - 1, INF - 1)
-            self.root_numbers = (pn, dn)
-            if pn == 0:
-                return True
-            if dn == 0:
-                return False
+            pn, dn, _ = self._mid(depth, path_key, INF - 1, INF - 1)
+            if root:
+                self.root_numbers = (pn, dn)
+            if pn == 0 or dn == 0:
+                return pn == 0
 
     def solve_below(self, line: list, budget: int) -> bool | None:
         """Prove or disprove the node reached by playing ``line`` from the current node
@@ -305,23 +314,13 @@ class TsumeSearch:
         try:
             for m in line:
                 key = game.key()
-                path_key = ((path_key ^ hash(key)) * _MIX + 1) & _MASK
+                path_key = _path_step(path_key, key)
                 self._on_path.add(key)
                 self._line.append((self._dom()[0], m))
                 game.play(m)
                 played += 1
-            key, dom = game.key(), self._dom()
             with deep_recursion():
-                while True:
-                    if self.proof_seq(dom) is not None:
-                        return True
-                    if self.is_disproven(dom) or (key, path_key) in self.twins:
-                        return False
-                    if key in self._on_path:
-                        return False
-                    pn, dn, _ = self._mid(len(line), path_key, INF - 1, INF - 1)
-                    if pn == 0 or dn == 0:
-                        return pn == 0
+                return self._settle(len(line), path_key)
         except SearchAborted:
             return None
         finally:
@@ -358,7 +357,7 @@ class TsumeSearch:
                 if replies:
                     init = (replies, 1)
                 else:
-                    self._store_proof(ck, dom, self._mate_pieces(dom))
+                    self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
             out.append((ck, dom, repeated, init))
             game.undo()
         return out
@@ -389,13 +388,12 @@ class TsumeSearch:
         moves = game.moves()
         if not moves:  # OR: no check, not mate; AND: no reply, mate
             if is_or:
-                self._store_disproof(key, dom, path_key, False,
-                                     self._disproof_pieces(dom, True, []) if self.proof_pieces else None)
+                self._store_disproof(key, dom, path_key, False, self._disproof_pieces(dom, True, []))
                 return INF, 0, False
-            self._store_proof(key, dom, self._mate_pieces(dom))
+            self._store_proof(key, dom, self._proof_pieces(dom, False, []))
             return 0, INF, False
         h = self.heuristics
-        own_path = ((path_key ^ hash(key)) * _MIX + 1) & _MASK
+        own_path = _path_step(path_key, key)
         children = self._children(moves, is_or)
         n = len(moves)
         local: list = [(c[3][0], c[3][1], False) for c in children]
@@ -432,13 +430,12 @@ class TsumeSearch:
                     work = self.nodes - nodes_before + 1
                     if pn == 0:
                         proven = [children[best_i][1]] if is_or else [c[1] for c in children]
-                        self._store_proof(key, dom, self._proof_pieces(dom, is_or, proven)
-                                          if self.proof_pieces else None)
+                        self._store_proof(key, dom, self._proof_pieces(dom, is_or, proven))
                         if "C" in h and prev_move is not None and is_or:
                             self.answers[prev_move] = moves[best_i]
                     elif dn == 0:
                         pieces = None
-                        if self.proof_pieces and not dep:
+                        if not dep:
                             # an AND node through one reply disproven whatever the path
                             used = ([c[1] for c in children] if is_or else
                                     [c[1] for c, n in zip(children, nums) if n[1] == 0 and not n[2]][:1])
