@@ -1,6 +1,7 @@
 """df-pn speed and strength on real problems, beside cshogi's DfPn when it is installed.
 
     python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K] [--heuristics ABC] [--csv FILE]
+                                  [--resume] [--backend rules|cshogi] [--no-bounded]
 
 1. Bounded df-pn on the YaneuraOu mate-3..11 samples at their stated length.
 2. Unbounded df-pn (``tsumeqbf solve``) on the first K problems of 将棋図巧 and 将棋無双
@@ -11,7 +12,9 @@
 
 cshogi's ``DfPn`` runs on the same positions with the same node budget (its own rules: not
 an oracle, see tests/data/SOURCES.md); the ratio is our nodes over cshogi's where both
-solve. ``--csv`` writes one row per Edo problem.
+solve. ``--csv`` writes one row per Edo problem as it finishes; ``--resume`` keeps the rows
+already there and solves the rest. ``--backend cshogi`` generates our solver's moves with
+cshogi's generator (same search, faster; see tsumeqbf/dfpn/cshogi_backend.py).
 """
 
 from __future__ import annotations
@@ -63,13 +66,35 @@ def bounded(rows, max_nodes, cshogi) -> None:
           f"{total_nodes / max(total_s, 1e-9):.0f} nodes/s\n")
 
 
-def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None) -> None:
-    fields = ["id", "stated_length", "status", "length", "plies", "first_plies", "nodes",
-              "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes"]
-    sink = open(csv_path, "w", newline="", encoding="utf-8") if csv_path else None
-    writer = csv.DictWriter(sink, fieldnames=fields) if sink else None
-    if writer:
-        writer.writeheader()  # rows follow as problems finish: an interrupted run keeps them
+FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "nodes",
+          "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes"]
+
+
+def _open_rows(csv_path, resume: bool):
+    """The CSV sink and the ids it holds already (``resume``: keep them and append)."""
+    path = Path(csv_path)
+    done = set()
+    if resume and path.exists() and path.stat().st_size:
+        with open(path, encoding="utf-8") as fh:
+            header = fh.readline().strip().split(",")
+            if header != FIELDS:
+                raise SystemExit(f"bench dfpn: {path} has other columns; cannot resume it")
+            fh.seek(0)
+            done = {row["id"] for row in csv.DictReader(fh)}
+        return open(path, "a", newline="", encoding="utf-8"), done
+    sink = open(path, "w", newline="", encoding="utf-8")
+    csv.DictWriter(sink, fieldnames=FIELDS).writeheader()
+    return sink, done
+
+
+def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
+              backend="rules", resume=False) -> None:
+    # rows are written as problems finish: an interrupted run keeps them, --resume goes on
+    sink, done = _open_rows(csv_path, resume) if csv_path else (None, set())
+    writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
+    if done:
+        print(f"resuming: {len(done)} problems already in {csv_path}")
+        rows = [r for r in rows if r["id"] not in done]
     solved = c_solved = both = 0
     ratio_sum = 0.0
     our_nodes = our_s = 0.0
@@ -78,7 +103,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None)
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
         out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
-                          shorten_nodes=shorten_nodes)
+                          shorten_nodes=shorten_nodes, backend=backend)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
@@ -123,15 +148,24 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--shorten-nodes", type=int, default=None,
                     help="nodes after each proof looking for shorter mates (default: solve's)")
     ap.add_argument("--csv", default=None)
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the problems already in --csv and solve the rest")
+    ap.add_argument("--backend", choices=("rules", "cshogi"), default="rules",
+                    help="move generator for the unbounded runs (cshogi: faster, 9x9 only)")
+    ap.add_argument("--no-bounded", action="store_true", help="skip the YaneuraOu bounded set")
     args = ap.parse_args(argv)
     try:
         import cshogi
     except ImportError:
         cshogi = None
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        bounded(list(csv.DictReader(fh)), args.max_nodes, cshogi)
+    if args.resume and not args.csv:
+        raise SystemExit("bench dfpn: --resume needs --csv")
+    if not args.no_bounded:
+        with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+            bounded(list(csv.DictReader(fh)), args.max_nodes, cshogi)
     if args.edo:
         with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))[: args.edo]
-        unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes)
+        unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
+                  args.backend, args.resume)
     return 0

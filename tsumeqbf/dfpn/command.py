@@ -26,6 +26,8 @@ def register(sub) -> None:
     p.add_argument("--shorten-nodes", type=int, default=None,
                    help="nodes spent after a proof looking for shorter mates (default: as many as "
                         "the proof took, at least 50,000; 0: none)")
+    p.add_argument("--backend", choices=("rules", "cshogi"), default="rules",
+                   help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -60,7 +62,7 @@ def cmd_solve(args) -> int:
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
                       dag=not args.no_dag,
                       simulation=args.simulation, check_shortest=args.check_shortest,
-                      shorten_nodes=args.shorten_nodes,
+                      shorten_nodes=args.shorten_nodes, backend=args.backend,
                       progress=progress if show else None)
     if show and tty and out["nodes"] >= 100_000:
         print(file=sys.stderr)

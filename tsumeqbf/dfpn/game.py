@@ -122,7 +122,7 @@ class TsumeGame(ShogiGame):
         w = p.geo.width
         kx, ky = ek % w, ek // w
         dirs = set()
-        for m in p.checks():
+        for m in self.moves():  # an OR node's moves are its checks
             t = move_to(m)
             dx, dy = t % w - kx, t // w - ky
             if abs(dx) == 1 and abs(dy) == 2:

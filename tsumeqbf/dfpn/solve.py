@@ -12,7 +12,7 @@ import time
 
 from ..rules import line_to_japanese
 from .answer import AnswerError, principal_variation, shorten, shortest_check, shortest_line
-from .game import TsumeGame
+from .cshogi_backend import make_game
 from .tsume import TsumeSearch
 
 
@@ -20,7 +20,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 heuristics: str = "", dag: bool = True, mobility: bool = True,
                 simulation: bool = False, check_shortest: bool = False,
                 progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
-                shorten_nodes: int | None = None, proof_pieces: bool = True) -> dict:
+                shorten_nodes: int | None = None, proof_pieces: bool = True,
+                backend: str = "rules") -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -33,7 +34,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     mate counting every ply (``shortest_plies``, ``pv_shortest``)."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
-    game = TsumeGame(pos.copy())
+    game = make_game(pos.copy(), backend)
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
                          tt_limit=tt_limit, proof_pieces=proof_pieces)
@@ -44,7 +45,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
            "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
-           "proof_pieces": proof_pieces}
+           "proof_pieces": proof_pieces, "backend": backend}
     if res.reason:
         out["error"] = res.reason
     if res.proven:
@@ -102,7 +103,8 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
                       mobility=options.get("mobility", True),
                       simulation=options.get("simulation", False),
                       shorten_nodes=options.get("shorten_nodes", 0),
-                      proof_pieces=options.get("proof_pieces", True))
+                      proof_pieces=options.get("proof_pieces", True),
+                      backend=options.get("backend", "rules"))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return out

@@ -1,0 +1,137 @@
+"""The optional cshogi move-generator backend of the unbounded solver: same moves as our
+rules engine, same search when both list moves in one order, refusals where its rules
+differ from ours."""
+
+import csv
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tsumeqbf.dfpn.cshogi_backend import CshogiTsumeGame, make_game
+from tsumeqbf.dfpn.game import TsumeGame
+from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
+from tsumeqbf.dfpn.tsume import TsumeSearch
+from tsumeqbf.rules import Position, TsumeError
+
+pytest.importorskip("cshogi")
+
+DATA = Path(__file__).parent / "data"
+
+
+def edo_rows():
+    with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def walk_positions(count_per_problem=6, plies=14, seed=3):
+    """Positions along random check/reply lines from every Edo problem, both sides to move."""
+    rng = random.Random(seed)
+    out = []
+    for row in edo_rows():
+        start = Position.from_sfen(row["sfen"])
+        for _ in range(count_per_problem):
+            game = CshogiTsumeGame(start.copy())
+            for _ in range(plies):
+                moves = game.moves()
+                out.append((game.pos.sfen(), game.is_or(), moves))
+                if not moves:
+                    break
+                game.play(rng.choice(moves))
+    return out
+
+
+def test_same_checks_and_replies_as_the_rules_engine():
+    # thousands of positions: the attacker's checks and the defender's replies, as sets,
+    # with no duplicate in cshogi's list
+    seen = walk_positions()
+    assert len(seen) > 5000
+    for sfen, is_or, theirs in seen:
+        pos = Position.from_sfen(sfen)
+        ours = pos.checks() if is_or else pos.legal_moves()
+        assert len(theirs) == len(set(theirs)), sfen
+        assert set(theirs) == set(ours), (sfen, sorted(pos.usi(m) for m in set(theirs) ^ set(ours)))
+
+
+def test_play_and_undo_keep_both_boards_in_step():
+    rng = random.Random(5)
+    for row in edo_rows()[:40]:
+        game = CshogiTsumeGame(Position.from_sfen(row["sfen"]))
+        played = 0
+        for _ in range(10):
+            moves = game.moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+            played += 1
+            assert game.board.sfen().split(" ")[:3] == game.pos.sfen().split(" ")[:3]
+        for _ in range(played):
+            game.undo()
+        assert game.board.sfen().split(" ")[:3] == Position.from_sfen(row["sfen"]).sfen().split(" ")[:3]
+
+
+class _Sorted:
+    """A game whose move lists come in ascending order, so that two backends search alike."""
+
+    def moves(self):
+        return sorted(super().moves())
+
+
+class SortedRules(_Sorted, TsumeGame):
+    pass
+
+
+class SortedCshogi(_Sorted, CshogiTsumeGame):
+    pass
+
+
+@pytest.mark.parametrize("heuristics", ["", "ABCDEF"])
+def test_same_search_when_moves_come_in_one_order(heuristics):
+    # with moves in one order the two backends must walk the very same tree: same nodes,
+    # same verdicts, same table sizes
+    for row in edo_rows()[:12]:
+        results = []
+        for game_type in (SortedRules, SortedCshogi):
+            search = TsumeSearch(game_type(Position.from_sfen(row["sfen"])), max_nodes=4000,
+                                 heuristics=heuristics)
+            res = search.solve()
+            results.append((res.proven, res.nodes, res.proofs, res.disproofs, res.twins))
+        assert results[0] == results[1], row["id"]
+
+
+def test_solve_with_the_cshogi_backend_gives_a_replayed_answer():
+    row = next(r for r in edo_rows() if r["id"] == "zukou-002")
+    pos = Position.from_sfen(row["sfen"])
+    out = solve_tsume(pos, shorten_nodes=0, shortest_up_to=0, backend="cshogi")
+    assert out["status"] == "mate" and out["backend"] == "cshogi"
+    assert out["length"] == int(row["stated_length"])
+    assert replay_answer(pos, out["pv"]) == "ok"
+
+
+@pytest.mark.parametrize("sfen, message", [
+    ("2k2/5/5/5/5 b G 1", "standard 9x9"),
+    ("4k4/9/9/9/9/9/9/9/9 b 3R 1", "standard 40 pieces"),
+])
+def test_refuses_questions_outside_standard_shogi(sfen, message):
+    with pytest.raises(TsumeError, match=message):
+        make_game(Position.from_sfen(sfen), "cshogi")
+
+
+def test_refuses_a_zone_other_than_three():
+    with pytest.raises(TsumeError, match="zone 3"):
+        make_game(Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b G 1", zone=2), "cshogi")
+
+
+def test_unknown_backend_is_an_error():
+    with pytest.raises(TsumeError, match="unknown backend"):
+        make_game(Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b G 1"), "yaneuraou")
+
+
+def test_solve_command_refuses_a_small_board_with_one_line():
+    run = subprocess.run([sys.executable, "-m", "tsumeqbf", "solve", "2k2/5/5/5/5 b G 1",
+                          "--backend", "cshogi"], capture_output=True, text=True)
+    assert run.returncode != 0
+    assert run.stderr.strip().count("\n") == 0 and "standard 9x9" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -1,0 +1,120 @@
+"""An optional move-generator backend for standard 9x9 problems: cshogi's C++ generator.
+
+``CshogiTsumeGame`` is a :class:`~tsumeqbf.dfpn.game.TsumeGame` whose move lists come from
+cshogi (the attacker's legal checks, the defender's legal replies) while our own
+``Position`` is kept in step for everything else: position keys, hands for dominance,
+Nagai's heuristics and the printed answer. Only move generation, the bulk of a search's
+time, moves to C++; moves stay in our encoding, so tables and answers are unchanged.
+
+cshogi follows standard shogi, which is our rule set on a 9x9 board with a zone of 3 ranks
+and at most the standard 40 pieces; any other question is refused (RULES.md: a tool that
+cannot follow a point must refuse the instance). Only cshogi's move *generator* is used,
+never its DfPn or mate search (those are not full-rule). tests/test_dfpn_cshogi.py checks
+that both generators give the same checks and replies on thousands of positions.
+
+>>> from tsumeqbf.rules import Position
+>>> g = CshogiTsumeGame(Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1"))
+>>> sorted(g.pos.usi(m) for m in g.moves())
+['2c1b', '2c2b', '2c3b', 'G*1a', 'G*1b', 'G*2b', 'G*3a', 'G*3b']
+"""
+
+from __future__ import annotations
+
+from ..rules import TsumeError
+from ..rules.moves import board_move, drop_move
+from ..rules.notation import move_to_usi
+from ..rules.pieces import BASE_KIND, HAND_KINDS, LETTER_KIND, STANDARD_SET
+from .game import TsumeGame
+
+BACKENDS = ("rules", "cshogi")
+
+
+def _cshogi():
+    try:
+        import cshogi
+    except ImportError:
+        raise TsumeError("backend 'cshogi' needs the cshogi package "
+                         "(pip install 'tsumeqbf[bench]')") from None
+    return cshogi
+
+
+def check_supported(pos) -> None:
+    """Refuse a question cshogi would answer under other rules than ours."""
+    geo = pos.geo
+    if (geo.width, geo.height, geo.zone) != (9, 9, 3):
+        raise TsumeError(f"backend 'cshogi' plays standard 9x9 shogi only (zone 3), not "
+                         f"{geo.width}x{geo.height} with zone {geo.zone}")
+    count = dict.fromkeys(STANDARD_SET, 0)
+    for code in pos.board:
+        if code:
+            count[BASE_KIND[code & 15]] += 1
+    for hand in pos.hands:
+        for kind in HAND_KINDS:
+            count[kind] += hand[kind]
+    extra = [k for k, n in count.items() if n > STANDARD_SET[k]]
+    if extra:
+        raise TsumeError("backend 'cshogi' needs at most the standard 40 pieces; this "
+                         "position has more of some kind")
+
+
+class CshogiTsumeGame(TsumeGame):
+    """TsumeGame with cshogi's move generator; see the module docstring."""
+
+    def __init__(self, pos):
+        check_supported(pos)
+        super().__init__(pos)
+        self._cs = _cshogi()
+        self.board = self._cs.Board(pos.sfen())
+        self._ours = {}    # cshogi move (32-bit) -> our move
+        self._theirs = {}  # our move -> cshogi move16 (position-independent)
+
+    def _convert(self, cm: int) -> int:
+        cs = self._cs
+        text = cs.move_to_usi(cm)
+        geo = self.pos.geo
+        if text[1] == "*":
+            m = drop_move(LETTER_KIND[text[0]], geo.parse_usi_square(text[2:4]))
+        else:
+            m = board_move(geo.parse_usi_square(text[0:2]), geo.parse_usi_square(text[2:4]),
+                           promote=text.endswith("+"))
+        self._ours[cm] = m
+        self._theirs[m] = cs.move16(cm)
+        return m
+
+    def moves(self) -> list:
+        b = self.board
+        if self.pos.turn == self.attacker:
+            # cshogi's check generator is pseudo-legal: keep the legal ones
+            found = [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]
+        else:
+            found = b.legal_moves
+        ours = self._ours
+        return [ours[cm] if cm in ours else self._convert(cm) for cm in found]
+
+    def play(self, m) -> None:
+        theirs = self._theirs.get(m)
+        if theirs is None:  # a move not yet seen in a list from this game
+            self.board.push_usi(move_to_usi(self.pos.geo, m))
+        else:
+            self.board.push_move16(theirs)
+        self.pos.push(m)
+
+    def undo(self) -> None:
+        self.pos.pop()
+        self.board.pop()
+
+    def clone(self):
+        twin = CshogiTsumeGame.__new__(CshogiTsumeGame)
+        twin.pos, twin.attacker, twin._cs = self.pos.copy(), self.attacker, self._cs
+        twin.board = self._cs.Board(self.pos.sfen())
+        twin._ours, twin._theirs = self._ours, self._theirs
+        return twin
+
+
+def make_game(pos, backend: str = "rules") -> TsumeGame:
+    """The unbounded solver's game on ``pos`` with the named move generator."""
+    if backend == "rules":
+        return TsumeGame(pos)
+    if backend == "cshogi":
+        return CshogiTsumeGame(pos)
+    raise TsumeError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
