@@ -314,3 +314,34 @@ def test_dfpn_benchmark_writes_a_row_per_problem(tmp_path, capsys):
         if r["status"] == "mate":
             assert r["replay"] == "ok" and int(r["plies"]) <= int(r["first_plies"])
     assert any(r["status"] == "mate" for r in rows)
+
+
+@pytest.mark.parametrize("seed", [23, 24])
+def test_grouping_interposing_drops_keeps_the_verdicts(seed):
+    # group_drops changes which node is searched next, never what counts as proven
+    for case in generated(60, seed=seed):
+        pos = Position.from_sfen(case["sfen"], zone=case["zone"])
+        verdicts = set()
+        for group_drops in (True, False):
+            search = TsumeSearch(TsumeGame(pos.copy()), max_nodes=200_000, group_drops=group_drops)
+            verdicts.add(search.solve().proven)
+        assert verdicts == {mate_within(pos, 9)}, case
+
+
+def test_interposing_drops_onto_one_square_start_as_one_proof_number_unit():
+    # R*1e checks from afar: the defender may interpose gold, silver or pawn on 1b, 1c
+    # and 1d (9 drops) or move its king (2 squares); grouped, the drops count 3
+    pos = Position.from_sfen("4k/5/5/5/5 b Rgsp 1", zone=1)
+    check = pos.parse_usi("R*1e")
+    start = {}
+    for group_drops in (True, False):
+        game = TsumeGame(pos.copy())
+        search = TsumeSearch(game, group_drops=group_drops)
+        game.play(check)
+        replies = game.moves()
+        game.undo()
+        init = dict(zip(game.moves(), search._children(game.moves(), True)))[check][3]
+        start[group_drops] = init[0]
+    assert start[False] == len(replies)
+    drops = sum(1 for m in replies if pos.usi(m)[1] == "*")
+    assert drops == 9 and start[True] == len(replies) - drops + 3

@@ -21,6 +21,8 @@ def register(sub) -> None:
     p.add_argument("--timeout", type=float, default=None, help="seconds")
     p.add_argument("--heuristics", default="", help="Nagai's heuristics to switch on, letters of ABCDEF")
     p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")
+    p.add_argument("--no-group-drops", action="store_true",
+                   help="count every interposing drop in an AND node's proof number")
     p.add_argument("--simulation", action="store_true",
                    help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
     p.add_argument("--shorten-nodes", type=int, default=None,
@@ -60,7 +62,7 @@ def cmd_solve(args) -> int:
 
     show = not args.quiet
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
-                      dag=not args.no_dag,
+                      dag=not args.no_dag, group_drops=not args.no_group_drops,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,
                       progress=progress if show else None)

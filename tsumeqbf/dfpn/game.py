@@ -106,6 +106,10 @@ class TsumeGame(ShogiGame):
             return None
         return p.board[move_from(m)] & 15, is_promotion(m)
 
+    def drop_group(self, m):
+        """Drops onto one square (interpositions of any kind) form one group."""
+        return ("drop", move_to(m)) if is_drop(m) else None
+
     def promotion_twin(self, m, moves_set):
         """Heuristic A: the promoting version of a non-promoting capture of the checker, when
         that version is also a legal reply (else None)."""

@@ -21,7 +21,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 simulation: bool = False, check_shortest: bool = False,
                 progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
                 shorten_nodes: int | None = None, proof_pieces: bool = True,
-                backend: str = "rules") -> dict:
+                backend: str = "rules", group_drops: bool = True) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -37,7 +37,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     game = make_game(pos.copy(), backend)
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
-                         tt_limit=tt_limit, proof_pieces=proof_pieces)
+                         tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops)
     res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
@@ -45,7 +45,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
            "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
-           "proof_pieces": proof_pieces, "backend": backend}
+           "proof_pieces": proof_pieces, "group_drops": group_drops, "backend": backend}
     if res.reason:
         out["error"] = res.reason
     if res.proven:
@@ -104,7 +104,8 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
                       simulation=options.get("simulation", False),
                       shorten_nodes=options.get("shorten_nodes", 0),
                       proof_pieces=options.get("proof_pieces", True),
-                      backend=options.get("backend", "rules"))
+                      backend=options.get("backend", "rules"),
+                      group_drops=options.get("group_drops", True))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return out

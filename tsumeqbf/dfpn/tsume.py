@@ -42,6 +42,12 @@ rules, so a success is a genuine proof.
 
 Independently of the letters, ``mobility=True`` (the default) starts a new AND node with
 its proof number equal to its number of replies, and proves a check without reply at once.
+``group_drops=True`` (the default, ours) counts an AND node's drops onto one square, the
+interpositions of every kind the defender holds, once (the largest proof number), in its
+proof-number sum and in that starting number: after the attacker's answer they tend to
+lead to the same few positions, and seven kinds times every square between would otherwise
+make any distant check look hopeless. Like B it changes only which node is searched next,
+never what counts as proven (a sum of maxima is 0 only when every child is proven).
 
 >>> from tsumeqbf.rules import Position
 >>> from tsumeqbf.dfpn.game import TsumeGame
@@ -120,6 +126,7 @@ class TsumeSearch:
     simulation: bool = False  # Kawano's simulation of a proven sibling's proof
     simulation_budget: int = 2_000  # nodes per simulation attempt
     proof_pieces: bool = True  # store (dis)proofs with the hands they need (proof pieces)
+    group_drops: bool = True  # an AND node counts its drops onto one square once (the largest)
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -340,6 +347,7 @@ class TsumeSearch:
         game = self.game
         on_path = self._on_path
         use_f = "F" in self.heuristics and not is_or
+        drop_group = getattr(game, "drop_group", None)
         out = []
         for m in moves:
             game.play(m)
@@ -353,9 +361,12 @@ class TsumeSearch:
             elif fresh and is_or and self.mobility and self.proof_seq(dom) is None:
                 # a check starts with as many proof-number units as it has replies; a
                 # check without reply is mate and proven at once
-                replies = len(game.moves())
+                replies = game.moves()
+                if replies and self.group_drops and drop_group:
+                    # drops onto one square count once here too, as in _aggregate
+                    replies = {drop_group(r) or r for r in replies}
                 if replies:
-                    init = (replies, 1)
+                    init = (len(replies), 1)
                 else:
                     self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
             out.append((ck, dom, repeated, init))
@@ -402,6 +413,8 @@ class TsumeSearch:
         if not is_or:
             if "B" in h and hasattr(game, "capture_group"):
                 groups = [game.capture_group(m) for m in moves]
+            if self.group_drops and hasattr(game, "drop_group"):
+                groups = [game.drop_group(m) or g for m, g in zip(moves, groups)]
             if "A" in h and hasattr(game, "promotion_twin"):
                 index = {m: i for i, m in enumerate(moves)}
                 twins_of = [index.get(game.promotion_twin(m, index)) for m in moves]
@@ -562,14 +575,13 @@ class TsumeSearch:
                 second = small
             if large == 0:
                 continue
-            if not is_or:
-                t = twins_of[i]
-                if t is not None and nums[t][0] != 0:
-                    continue  # heuristic A: the promoting capture speaks for both
-                g = groups[i]
-                if g is not None:
-                    group_max[g] = max(group_max.get(g, 0), large)
-                    continue
+            t = twins_of[i]
+            if t is not None and nums[t][0] != 0:
+                continue  # heuristic A: the promoting capture speaks for both
+            g = groups[i]
+            if g is not None:
+                group_max[g] = max(group_max.get(g, 0), large)
+                continue
             if dag and large < INF:
                 e = table.get(children[i][0])
                 if e is not None and e.min_depth < child_depth:
