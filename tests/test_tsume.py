@@ -316,6 +316,25 @@ def test_dfpn_benchmark_writes_a_row_per_problem(tmp_path, capsys):
     assert any(r["status"] == "mate" for r in rows)
 
 
+def test_dfpn_benchmark_resumes_without_redoing_rows(tmp_path, capsys):
+    from tsumeqbf.bench.dfpn import main as bench
+
+    pytest.importorskip("cshogi")
+
+    out = tmp_path / "edo.csv"
+    args = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "0", "--csv", str(out)]
+    assert bench(["--edo", "2", "--backend", "cshogi"] + args) == 0
+    first = out.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert bench(["--edo", "3", "--resume"] + args) == 0
+    printed = capsys.readouterr().out
+    assert "resuming: 2 problems" in printed and "bounded total" not in printed
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith(first)  # the finished rows are kept as they were
+    with open(out, encoding="utf-8") as fh:
+        assert [r["id"] for r in csv.DictReader(fh)] == ["zukou-001", "zukou-002", "zukou-003"]
+
+
 @pytest.mark.parametrize("seed", [23, 24])
 def test_grouping_interposing_drops_keeps_the_verdicts(seed):
     # group_drops changes which node is searched next, never what counts as proven

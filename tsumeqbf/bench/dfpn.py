@@ -144,7 +144,8 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench dfpn")
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
     ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
-    ap.add_argument("--heuristics", default="ABCDEF")
+    ap.add_argument("--heuristics", default="",
+                    help="Nagai's heuristics, letters of ABCDEF (default: none, as solve)")
     ap.add_argument("--shorten-nodes", type=int, default=None,
                     help="nodes after each proof looking for shorter mates (default: solve's)")
     ap.add_argument("--csv", default=None)
