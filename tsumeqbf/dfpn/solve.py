@@ -13,6 +13,7 @@ import time
 from ..rules import line_to_japanese
 from .answer import AnswerError, principal_variation, shorten, shortest_check, shortest_line
 from .cshogi_backend import make_game
+from .game import TsumeGame
 from .tsume import TsumeSearch
 
 
@@ -53,8 +54,11 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
             first = principal_variation(search, game, muda=False)
             budget = max(res.nodes, 50_000) if shorten_nodes is None else shorten_nodes
             rank, spent = shorten(search, game, budget)
-            line = principal_variation(search, game, rank=rank)
-            raw = principal_variation(search, game, muda=False, rank=rank)
+            # the answer walks the whole proof tree (every reply of every defender node);
+            # with another move generator it walks it with ours, an independent check
+            reader = game if backend == "rules" else TsumeGame(pos.copy())
+            line = principal_variation(search, reader, rank=rank)
+            raw = principal_variation(search, reader, muda=False, rank=rank)
         except AnswerError as exc:  # a bug: say so rather than print a wrong line
             out.update(status="error", error=f"answer extraction failed: {exc}")
             return out
