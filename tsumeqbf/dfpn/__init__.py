@@ -2,13 +2,16 @@
 
 * bounded: ``DfPn(game).solve(n)`` answers Mate(P, n) exactly;
 * unbounded: ``TsumeSearch(game).solve()``, and ``solve_tsume(pos)`` for the answer a
-  tsume-shogi reader expects (main line, length).
+  tsume-shogi reader expects (main line, length);
+* ``make_game(pos, "cshogi")``: the unbounded solver's game with cshogi's move generator
+  (standard 9x9 only, optional).
 """
 
 from .core import INF, DfPn, Result, SearchAborted
+from .cshogi_backend import CshogiTsumeGame, make_game
 from .game import GraphGame, ShogiGame, TsumeGame
 from .solve import solve_tsume
 from .tsume import TsumeResult, TsumeSearch
 
-__all__ = ["INF", "DfPn", "GraphGame", "Result", "SearchAborted", "ShogiGame", "TsumeGame",
-           "TsumeResult", "TsumeSearch", "solve_tsume"]
+__all__ = ["INF", "CshogiTsumeGame", "DfPn", "GraphGame", "Result", "SearchAborted",
+           "ShogiGame", "TsumeGame", "TsumeResult", "TsumeSearch", "make_game", "solve_tsume"]
