@@ -148,6 +148,13 @@ SMALL = """
      [quick]
      engines = ["brute", "dfpn"]
      """, "quick.engines[1].label: no engine labelled 'dfpn'"),
+    ("""
+     [[instances]]
+     paper = [1]
+     in_quick = "no"
+     [[engines]]
+     engine = "brute"
+     """, "instances[0].in_quick: must be true or false, got a string"),
     ("[[instances]\n", "not valid TOML"),
 ])
 def test_config_errors_name_file_and_key(tmp_path, body, message):
@@ -213,6 +220,24 @@ def test_engine_entries_expand_and_carry_any_options(tmp_path):
     assert [(c["label"], c["instance"]) for c in build_cells(quick) if c["engine"] == "caqe"] == [
         ("caqe/compact", "paper-fig5-n1")]
     assert quick.engines[1].timeout == 1  # the quick limits apply to entries without their own
+
+
+def test_a_source_can_stay_out_of_the_quick_subset(tmp_path):
+    path = write_experiment(tmp_path, """
+        [[instances]]
+        generate = {seed = 1, count = 4, sizes = ["3x3"], plies = [1]}
+        [[instances]]
+        generate = {seed = 2, count = 6, sizes = ["4x4"], plies = [1, 3]}
+        in_quick = false
+        [[engines]]
+        engine = "brute"
+        [quick]
+        generate = {count = 2}
+    """)
+    full = load_experiment(path)
+    assert len(full.instances) == 10
+    quick = load_experiment(path, quick=True)
+    assert [i["id"] for i in quick.instances] == ["g1-0000", "g1-0001"]
 
 
 @pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "dfpn-vs-qbf", "nagai-heuristics"])

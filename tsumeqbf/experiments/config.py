@@ -20,6 +20,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     generate = {seed = 1, count = 40, sizes = ["3x3", "9x9"], plies = [1, 3, 5]}
     [[instances]]
     paper = [1, 2, 3, 4, 5, 6]       # the questions of the paper's Tables 1-6
+    in_quick = false                 # leave this source out of the --quick subset
 
     [[engines]]
     engine = "depqbf"                # a name, or a list of names
@@ -217,7 +218,7 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
     if quick_table and "limits" in quick_table:
         limits.update(_limits(where, quick_table["limits"], "quick.limits"))
     generate_overrides = where.table(quick_table.get("generate", {}), "quick.generate") if quick_table else {}
-    instances = _instances(where, doc, generate_overrides) if with_instances else []
+    instances = _instances(where, doc, generate_overrides, quick) if with_instances else []
     engines = _engines(where, doc, limits)
     report = _report(where, doc.get("report", {}))
     if quick_table:
@@ -269,16 +270,21 @@ def _table_array(where: _Where, doc: dict, name: str, what: str) -> list:
     return entries
 
 
-def _instances(where: _Where, doc: dict, generate_overrides: dict) -> list[dict]:
+def _instances(where: _Where, doc: dict, generate_overrides: dict, quick: bool = False) -> list[dict]:
     sources = _table_array(where, doc, "instances", "source")
     out, seen = [], {}
     for i, source in enumerate(sources):
         key = f"instances[{i}]"
         source = where.table(source, key)
-        where.keys(source, key, ("file", "generate", "paper"))
+        where.keys(source, key, ("file", "generate", "paper", "in_quick"))
         kinds = [k for k in ("file", "generate", "paper") if k in source]
         if len(kinds) != 1:
             raise where.fail(key, "give exactly one of file, generate, paper")
+        in_quick = source.get("in_quick", True)
+        if not isinstance(in_quick, bool):
+            raise where.fail(f"{key}.in_quick", f"must be true or false, got {_kind(in_quick)}")
+        if quick and not in_quick:
+            continue
         kind = kinds[0]
         if kind == "file":
             cases = _file_cases(where, source["file"], f"{key}.file")
