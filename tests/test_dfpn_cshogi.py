@@ -55,6 +55,31 @@ def test_same_checks_and_replies_as_the_rules_engine():
         assert set(theirs) == set(ours), (sfen, sorted(pos.usi(m) for m in set(theirs) ^ set(ours)))
 
 
+def test_same_checks_when_the_attacker_has_a_king_and_may_be_in_check():
+    # YaneuraOu's samples give both sides a king; any legal move (not only checks) for the
+    # attacker now and then lets the defender check it back
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    rng = random.Random(2)
+    compared = in_check = 0
+    for row in rows:
+        for _ in range(20):
+            pos = Position.from_sfen(row["sfen"])
+            attacker = pos.turn
+            for _ in range(10):
+                if pos.turn == attacker:
+                    game = CshogiTsumeGame(pos.copy())
+                    assert set(game.moves()) == set(pos.checks()), pos.sfen()
+                    compared += 1
+                    in_check += pos.is_attacked(pos.kings[attacker], attacker ^ 1)
+                own = pos.turn == attacker and rng.random() < 0.7
+                moves = pos.checks() if own else pos.legal_moves()
+                if not moves:
+                    break
+                pos.push(rng.choice(moves))
+    assert compared > 3000 and in_check > 50
+
+
 def test_play_and_undo_keep_both_boards_in_step():
     rng = random.Random(5)
     for row in edo_rows()[:40]:
