@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from ..dfpn import DfPn, ShogiGame
+from ..dfpn.cshogi_backend import BACKENDS
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..rules import Position
 
@@ -151,7 +152,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--csv", default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
-    ap.add_argument("--backend", choices=("rules", "cshogi"), default="rules",
+    ap.add_argument("--backend", choices=BACKENDS, default="rules",
                     help="move generator for the unbounded runs (cshogi: faster, 9x9 only)")
     ap.add_argument("--no-bounded", action="store_true", help="skip the YaneuraOu bounded set")
     args = ap.parse_args(argv)

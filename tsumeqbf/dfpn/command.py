@@ -8,6 +8,7 @@ import sys
 import time
 
 from ..rules import Position, TsumeError
+from .cshogi_backend import BACKENDS
 from .tsume import check_heuristics
 
 
@@ -28,7 +29,7 @@ def register(sub) -> None:
     p.add_argument("--shorten-nodes", type=int, default=None,
                    help="nodes spent after a proof looking for shorter mates (default: as many as "
                         "the proof took, at least 50,000; 0: none)")
-    p.add_argument("--backend", choices=("rules", "cshogi"), default="rules",
+    p.add_argument("--backend", choices=BACKENDS, default="rules",
                    help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")

@@ -21,9 +21,8 @@ that both generators give the same checks and replies on thousands of positions.
 from __future__ import annotations
 
 from ..rules import TsumeError
-from ..rules.moves import board_move, drop_move
-from ..rules.notation import move_to_usi
-from ..rules.pieces import BASE_KIND, HAND_KINDS, LETTER_KIND, STANDARD_SET
+from ..rules.notation import move_to_usi, parse_usi_move
+from ..rules.pieces import BASE_KIND, HAND_KINDS, STANDARD_SET
 from .game import TsumeGame
 
 BACKENDS = ("rules", "cshogi")
@@ -70,13 +69,7 @@ class CshogiTsumeGame(TsumeGame):
 
     def _convert(self, cm: int) -> int:
         cs = self._cs
-        text = cs.move_to_usi(cm)
-        geo = self.pos.geo
-        if text[1] == "*":
-            m = drop_move(LETTER_KIND[text[0]], geo.parse_usi_square(text[2:4]))
-        else:
-            m = board_move(geo.parse_usi_square(text[0:2]), geo.parse_usi_square(text[2:4]),
-                           promote=text.endswith("+"))
+        m = parse_usi_move(self.pos, cs.move_to_usi(cm), check_legal=False)
         self._ours[cm] = m
         self._theirs[m] = cs.move16(cm)
         return m
@@ -104,10 +97,9 @@ class CshogiTsumeGame(TsumeGame):
         self.board.pop()
 
     def clone(self):
-        twin = CshogiTsumeGame.__new__(CshogiTsumeGame)
-        twin.pos, twin.attacker, twin._cs = self.pos.copy(), self.attacker, self._cs
+        twin = super().clone()  # an independent Position at the current node
+        twin._cs, twin._ours, twin._theirs = self._cs, self._ours, self._theirs
         twin.board = self._cs.Board(self.pos.sfen())
-        twin._ours, twin._theirs = self._ours, self._theirs
         return twin
 
 

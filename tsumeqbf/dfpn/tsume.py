@@ -575,13 +575,14 @@ class TsumeSearch:
                 second = small
             if large == 0:
                 continue
-            t = twins_of[i]
-            if t is not None and nums[t][0] != 0:
-                continue  # heuristic A: the promoting capture speaks for both
-            g = groups[i]
-            if g is not None:
-                group_max[g] = max(group_max.get(g, 0), large)
-                continue
+            if not is_or:
+                t = twins_of[i]
+                if t is not None and nums[t][0] != 0:
+                    continue  # heuristic A: the promoting capture speaks for both
+                g = groups[i]
+                if g is not None:
+                    group_max[g] = max(group_max.get(g, 0), large)
+                    continue
             if dag and large < INF:
                 e = table.get(children[i][0])
                 if e is not None and e.min_depth < child_depth:

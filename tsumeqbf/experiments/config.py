@@ -177,6 +177,11 @@ class _Where:
             raise self.fail(key, f"must be a non-empty string, got {_kind(value)}")
         return value
 
+    def flag(self, value, key: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, got {_kind(value)}")
+        return value
+
     def strings(self, value, key: str) -> list[str]:
         if isinstance(value, str):
             value = [value]
@@ -280,9 +285,7 @@ def _instances(where: _Where, doc: dict, generate_overrides: dict, quick: bool =
         kinds = [k for k in ("file", "generate", "paper") if k in source]
         if len(kinds) != 1:
             raise where.fail(key, "give exactly one of file, generate, paper")
-        in_quick = source.get("in_quick", True)
-        if not isinstance(in_quick, bool):
-            raise where.fail(f"{key}.in_quick", f"must be true or false, got {_kind(in_quick)}")
+        in_quick = where.flag(source.get("in_quick", True), f"{key}.in_quick")
         if quick and not in_quick:
             continue
         kind = kinds[0]
@@ -370,9 +373,7 @@ def _generated_cases(where: _Where, table: dict, key: str) -> list[dict]:
     bounds = {b: where.number(table[b], f"{key}.{b}", integer=True, low=0)
               for b in GENERATE_BOUNDS if b in table}
     if "attacker_king" in table:
-        if not isinstance(table["attacker_king"], bool):
-            raise where.fail(f"{key}.attacker_king", "must be true or false")
-        bounds["attacker_king"] = table["attacker_king"]
+        bounds["attacker_king"] = where.flag(table["attacker_king"], f"{key}.attacker_king")
     prefix = where.string(table["prefix"], f"{key}.prefix") if "prefix" in table else None
     return question_set(seed, count, sizes=sizes, plies=plies, prefix=prefix, **bounds)
 
