@@ -461,7 +461,8 @@ def _row(instance, label, mate, status=None, **extra):
     row.update(key=f"{instance}|{label}|{{}}", instance=instance, sfen=FIG6, n=3, zone=2,
                meta='{"board":"3x3"}', engine=label, label=label, options="{}", timeout=30.0,
                status=status or {True: "mate", False: "nomate", None: "unknown"}[mate], mate=mate,
-               time_s=0.25, code_version="tsumeqbf 0.1.0", machine="test machine", **extra)
+               time_s=0.25, code_version="tsumeqbf 0.1.0", machine="test machine")
+    row.update(extra)
     row["finished_at"] = "2026-01-01T00:00:00Z"
     return row
 
@@ -493,6 +494,28 @@ def test_report_is_deterministic_and_counts(tmp_path):
     assert "cannot start x (x)" in md and "/usr/local" not in md and str(tmp_path) not in md
     assert "2026-01-01" not in md  # no timestamps
     assert "![median time against plies](x-plies.png)" in md
+
+
+def test_scaling_report_says_who_answers_fastest(tmp_path):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, SMALL.replace('kind = "agreement"', 'kind = "scaling"'))
+    results = tmp_path / "results"
+    results.mkdir()
+    rows = [_row("a", "brute", True, time_s=0.5), _row("a", "dfpn", True, time_s=0.1),
+            _row("b", "brute", False, time_s=0.2), _row("b", "dfpn", False, time_s=0.3),
+            # a timed-out cell never wins, however short its time
+            _row("c", "brute", None, time_s=0.01), _row("c", "dfpn", True, time_s=2.0),
+            _row("d", "brute", True, meta='{"board":"9x9"}', n=1, time_s=0.4),
+            _row("d", "dfpn", True, meta='{"board":"9x9"}', n=1, time_s=0.4),
+            _row("e", "brute", None, meta='{"board":"9x9"}', n=1),
+            _row("e", "dfpn", None, meta='{"board":"9x9"}', n=1)]
+    write_csv(results / "x.csv", rows)
+    md = render_report(load_experiment(path, with_instances=False), plots=False).read_text()
+    assert "| board | 1 plies | 3 plies |" in md
+    assert "| 3x3 |  | dfpn (2/3) |" in md           # dfpn wins a and c, brute b
+    assert "| 9x9 | brute (1/2) |  |" in md           # a tie goes to the first engine listed
+    assert "| brute | 1 | 1 | 2 |" in md and "| dfpn | 0 | 2 | 2 |" in md
 
 
 def test_paper_tables_report_puts_the_paper_beside(tmp_path):

@@ -10,7 +10,8 @@ the ``nagai`` kind, which has none).
 Tables are prepared here as lists of strings; the Jinja templates in ``templates/`` lay
 them out. Four kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
 ``agreement`` (verdicts compared engine by engine, every disagreement shrunk),
-``scaling`` (median time against plies and board size) and ``nagai`` (df-pn heuristic
+``scaling`` (which engine answers fastest where, and median time against plies and
+board size) and ``nagai`` (df-pn heuristic
 variants beside Nagai's published ratios, ``nagai.py``; no plots).
 
 >>> fmt_s(0.0123456), fmt_s(None), fmt_s(1234.5)
@@ -136,6 +137,49 @@ def scaling(rows: list[dict], labels: list[str]) -> dict:
     return out
 
 
+def winners(rows: list[dict], labels: list[str]) -> dict:
+    """Who answers fastest: per question, the engine that decided it in the least time
+    (ties: the earlier engine of the configuration), counted per board size and plies.
+
+    ``grid`` has a row per board and a column per plies: the engine with the most wins
+    there and ``wins/questions``; ``totals`` has a row per engine and a column per plies
+    (its wins), so a reader sees where each approach wins without reading medians."""
+    place = {label: i for i, label in enumerate(labels)}
+    questions: dict[str, list[dict]] = {}
+    for r in rows:
+        questions.setdefault(r["instance"], []).append(r)
+    wins: dict[tuple, dict[str, int]] = {}
+    asked: dict[tuple, int] = {}
+    for group in questions.values():
+        where = (meta(group[0]).get("board", "?"), group[0]["n"])
+        asked[where] = asked.get(where, 0) + 1
+        decided = [r for r in group if r.get("mate") is not None and r.get("time_s") is not None
+                   and r["label"] in place]
+        if decided:
+            best = min(decided, key=lambda r: (r["time_s"], place[r["label"]]))["label"]
+            tally = wins.setdefault(where, {})
+            tally[best] = tally.get(best, 0) + 1
+    boards = sorted({b for b, _ in asked}, key=board_order)
+    plies = sorted({n for _, n in asked})
+    grid = []
+    for b in boards:
+        line = [fmt(b)]
+        for n in plies:
+            tally = wins.get((b, n), {})
+            if (b, n) not in asked:
+                line.append("")
+            elif not tally:
+                line.append(f"none decided (0/{asked[(b, n)]})")
+            else:
+                top = min(tally, key=lambda lb: (-tally[lb], place[lb]))
+                line.append(f"{fmt(top)} ({tally[top]}/{asked[(b, n)]})")
+        grid.append(line)
+    totals = [[fmt(label), *(sum(wins.get((b, n), {}).get(label, 0) for b in boards) for n in plies),
+               sum(tally.get(label, 0) for tally in wins.values())] for label in labels]
+    return {"grid_header": ["board", *(f"{n} plies" for n in plies)], "grid": grid,
+            "totals_header": ["engine", *(f"{n} plies" for n in plies), "all"], "totals": totals}
+
+
 # -- per kind -------------------------------------------------------------------------------
 
 def agreement_context(rows: list[dict], shrunk: list[dict], labels: list[str]) -> dict:
@@ -244,6 +288,7 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
         ctx["plots"], ctx["plot_series"] = [], {}  # tables only
     else:
         ctx["scaling"] = scaling(rows, labels)
+        ctx["winners"] = winners(rows, labels)
         ctx["plot_series"] = ctx["scaling"]
     return ctx
 
