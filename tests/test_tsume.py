@@ -141,6 +141,29 @@ def test_shortening_finds_a_shorter_mate_than_the_first_proof():
     replay_ok(pos, out["pv"])
 
 
+def test_shortening_keeps_its_last_ranking_when_the_next_is_too_large(monkeypatch):
+    # musou-031 at 1M nodes: the shortening found a 37-ply line, the proven part then grew
+    # past the ranking limit, and the answer fell back to the first proof's 47 plies
+    import tsumeqbf.dfpn.answer as answer
+
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    real, shorter_seen = answer.rank_proven, []
+
+    def rank_until_shorter(search, game, limit=500_000):
+        if shorter_seen:
+            return None  # as if the proven part had outgrown the limit
+        rank = real(search, game, limit)
+        if rank is not None and rank.get(game.key(), 17) < 17:
+            shorter_seen.append(rank[game.key()])
+        return rank
+
+    monkeypatch.setattr(answer, "rank_proven", rank_until_shorter)
+    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=60_000, shortest_up_to=0)
+    assert shorter_seen and out["first_plies"] == 17
+    assert out["plies"] == shorter_seen[0] < 17
+    replay_ok(pos, out["pv"])
+
+
 def test_search_below_a_node_leaves_the_search_as_it_was():
     pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
     game = TsumeGame(pos)

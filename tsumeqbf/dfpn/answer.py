@@ -198,8 +198,9 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     (cheap, and a shorter mate deep shortens every line above it); then the proven nodes
     are ranked again. When the main line gets shorter, the small budget starts again;
     when every candidate has had the current budget, it grows fourfold. This goes on
-    until ``budget`` nodes are spent or the search's time runs out. Returns (rank or
-    None, nodes spent); the rank orders :func:`principal_variation`."""
+    until ``budget`` nodes are spent, the search's time runs out or the proven part grows
+    past ``rank_limit`` nodes (the last ranking is kept). Returns (rank or None, nodes
+    spent); the rank orders :func:`principal_variation`."""
     start = search.nodes
     tried: dict = {}  # child key -> the largest budget it has had
     level = per_check
@@ -224,8 +225,13 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
             if out_of_budget():
                 break
         before = rank.get(game.key())
-        rank = rank_proven(search, game, rank_limit)
-        if rank is not None and rank.get(game.key(), before) < before:
+        fresh = rank_proven(search, game, rank_limit)
+        if fresh is None:
+            # too large to rank again: keep the last ranking, whose proofs still hold
+            # (dropping it would fall back to the first proof's longer line)
+            break
+        rank = fresh
+        if rank.get(game.key(), before) < before:
             level = per_check
     return rank, search.nodes - start
 
