@@ -164,6 +164,17 @@ def test_shortening_keeps_its_last_ranking_when_the_next_is_too_large(monkeypatc
     replay_ok(pos, out["pv"])
 
 
+def test_a_shorter_exact_mate_becomes_the_answer():
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    proof_only = solve_tsume(pos, max_nodes=100_000, shorten_nodes=0, shortest_up_to=0)
+    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=0, shortest_up_to=17)
+    assert proof_only["answer"] == "proof" and proof_only["length"] == 17
+    shortest = minimal_mate_length(pos, 17)
+    assert out["answer"] == "bounded" and out["length"] == out["plies"] == shortest < 17
+    assert out["pv"] == out["pv_shortest"] and len(out["pv_ja"]) == shortest
+    assert replay_ok(pos, out["pv"]) == "ok"
+
+
 def test_search_below_a_node_leaves_the_search_as_it_was():
     pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
     game = TsumeGame(pos)

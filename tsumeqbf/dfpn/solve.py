@@ -32,7 +32,9 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     look for shorter mates along the main line (:func:`answer.shorten`; ``shorten_nodes``
     in the output); ``first_plies`` is the length of the first proof's line. When the
     line has at most ``shortest_up_to`` plies, bounded df-pn also finds the exact shortest
-    mate counting every ply (``shortest_plies``, ``pv_shortest``)."""
+    mate counting every ply (``shortest_plies``, ``pv_shortest``); when that is shorter
+    than the line read off the proofs, it becomes the answer (``answer``: "bounded",
+    otherwise "proof")."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)
@@ -63,12 +65,19 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
             out.update(status="error", error=f"answer extraction failed: {exc}")
             return out
         out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
-                   length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent)
+                   length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
+                   answer="proof")
         if len(raw) <= shortest_up_to:
             budget = min(max_nodes or 300_000, 300_000)
             best = shortest_line(pos, len(raw), max_nodes=budget, deadline=deadline)
             if best is not None:
                 out.update(shortest_plies=len(best), pv_shortest=[pos.usi(m) for m in best])
+                if len(best) < out["length"]:
+                    # the proofs hold no line this short (zukou-036: 19 plies found, 13
+                    # exact): answer with the exact one; every ply of it counts, so its
+                    # length can only overstate the tsume length
+                    out.update(pv=out["pv_shortest"], pv_ja=line_to_japanese(pos, best),
+                               length=len(best), plies=len(best), answer="bounded")
         if check_shortest:
             left = deadline - time.monotonic() if deadline else None
             shorter = shortest_check(pos, len(line), max_nodes=max_nodes,
