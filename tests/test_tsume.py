@@ -171,6 +171,7 @@ def test_a_shorter_exact_mate_becomes_the_answer():
     assert proof_only["answer"] == "proof" and proof_only["length"] == 17
     shortest = minimal_mate_length(pos, 17)
     assert out["answer"] == "bounded" and out["length"] == out["plies"] == shortest < 17
+    assert out["proof_length"] == 17
     assert out["pv"] == out["pv_shortest"] and len(out["pv_ja"]) == shortest
     assert replay_ok(pos, out["pv"]) == "ok"
 

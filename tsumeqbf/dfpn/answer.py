@@ -330,14 +330,15 @@ def shortest_line(pos, bound: int, max_nodes: int | None = None, deadline: float
             if not moves:
                 break
             if game.is_or():
-                choice = None
-                for m in moves:
-                    game.play(m)
-                    ok = n - 1 >= 0 and _and_mates(search, game, n - 1)
-                    game.undo()
-                    if ok:
-                        choice = m
-                        break
+                # Mate(node, n) is proven, so the table holds a reply proven within n - 1
+                # (proofs are never dropped): take it rather than try every check, which
+                # costs a failed search per check that does not mate in time
+                res = search.solve(n)
+                if res.proven is None:
+                    raise _OutOfBudget
+                choice = res.best_move
+                if choice is None:
+                    raise AnswerError(f"no check proven within {n - 1} plies below a proven node")
                 n -= 1
             else:
                 longest = -1
@@ -357,25 +358,6 @@ def shortest_line(pos, bound: int, max_nodes: int | None = None, deadline: float
 
 class _OutOfBudget(Exception):
     pass
-
-
-def _and_mates(search, game, k) -> bool:
-    """Mate(AND node, k): every reply mates within k - 1 (the bounded solver's root is an
-    OR node, so the replies are asked one by one)."""
-    moves = game.moves()
-    if not moves:
-        return True
-    if k == 0:
-        return False
-    for m in moves:
-        game.play(m)
-        res = search.solve(k - 1)
-        game.undo()
-        if res.proven is None:
-            raise _OutOfBudget
-        if not res.proven:
-            return False
-    return True
 
 
 def shortest_check(pos, length: int, max_nodes: int | None = None, deadline: float | None = None):

@@ -77,6 +77,9 @@ def cmd_solve(args) -> int:
         if out["pv"]:
             print("USI: " + " ".join(out["pv"]))
             print("    " + " ".join(out["pv_ja"]))
+        if out.get("answer") == "bounded":
+            print(f"note: the exact shortest line (bounded df-pn, every ply counted); the "
+                  f"proofs' line had {out['proof_length']}")
         if out.get("shorter_mate_exists"):
             print(f"note: bounded df-pn finds a mate within {out['length'] - 2} plies")
         if out.get("error"):

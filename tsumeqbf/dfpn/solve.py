@@ -68,7 +68,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                    length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
                    answer="proof")
         if len(raw) <= shortest_up_to:
-            budget = min(max_nodes or 300_000, 300_000)
+            budget = min(max_nodes or 1_000_000, 1_000_000)
             best = shortest_line(pos, len(raw), max_nodes=budget, deadline=deadline)
             if best is not None:
                 out.update(shortest_plies=len(best), pv_shortest=[pos.usi(m) for m in best])
@@ -77,7 +77,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                     # exact): answer with the exact one; every ply of it counts, so its
                     # length can only overstate the tsume length
                     out.update(pv=out["pv_shortest"], pv_ja=line_to_japanese(pos, best),
-                               length=len(best), plies=len(best), answer="bounded")
+                               proof_length=out["length"], length=len(best), plies=len(best),
+                               answer="bounded")
         if check_shortest:
             left = deadline - time.monotonic() if deadline else None
             shorter = shortest_check(pos, len(line), max_nodes=max_nodes,
