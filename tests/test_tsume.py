@@ -1,6 +1,7 @@
 """Unbounded df-pn: the GHI problem, repetition, hand dominance, heuristics, answers."""
 
 import csv
+import io
 import json
 import random
 from pathlib import Path
@@ -340,7 +341,7 @@ def test_dfpn_benchmark_writes_a_row_per_problem(tmp_path, capsys):
     out = tmp_path / "edo.csv"
     assert bench(["--edo", "3", "--max-nodes", "5000", "--heuristics", "", "--csv", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "bounded total" in printed and "unbounded: " in printed
+    assert "bounded total" in printed and "this run: " in printed
     with open(out, encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert [r["id"] for r in rows] == ["zukou-001", "zukou-002", "zukou-003"]
@@ -364,6 +365,8 @@ def test_dfpn_benchmark_resumes_without_redoing_rows(tmp_path, capsys):
     assert bench(["--edo", "3", "--resume"] + args) == 0
     printed = capsys.readouterr().out
     assert "resuming: 2 problems" in printed and "bounded total" not in printed
+    solved = sum(r["status"] == "mate" for r in csv.DictReader(io.StringIO(out.read_text())))
+    assert f"solved {solved}/3 (zukou {solved}/3)" in printed  # the summary counts every row
     text = out.read_text(encoding="utf-8")
     assert text.startswith(first)  # the finished rows are kept as they were
     with open(out, encoding="utf-8") as fh:

@@ -13,7 +13,7 @@
 cshogi's ``DfPn`` runs on the same positions with the same node budget (its own rules: not
 an oracle, see tests/data/SOURCES.md); the ratio is our nodes over cshogi's where both
 solve. ``--csv`` writes one row per Edo problem as it finishes; ``--resume`` keeps the rows
-already there and solves the rest. ``--backend cshogi`` generates our solver's moves with
+already there and solves the rest, and the closing summary (:func:`summary`) counts them all. ``--backend cshogi`` generates our solver's moves with
 cshogi's generator (same search, faster; see tsumeqbf/dfpn/cshogi_backend.py).
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import statistics
 import time
 from pathlib import Path
 
@@ -96,9 +97,8 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
     if done:
         print(f"resuming: {len(done)} problems already in {csv_path}")
         rows = [r for r in rows if r["id"] not in done]
-    solved = c_solved = both = 0
-    ratio_sum = 0.0
     our_nodes = our_s = 0.0
+    finished = []
     print(f"{'problem':10s} {'stated':>6s} {'status':8s} {'length':>6s} {'nodes':>9s} {'s':>7s} "
           f"{'replay':10s}" + (f" | {'cshogi':7s} {'nodes':>9s}" if cshogi else ""))
     for r in rows:
@@ -119,12 +119,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         if writer:
             writer.writerow(row)
             sink.flush()
-        solved += out["status"] == "mate"
-        if theirs and theirs[0]:
-            c_solved += 1
-            if out["status"] == "mate":
-                both += 1
-                ratio_sum += out["nodes"] / max(theirs[1], 1)
+        finished.append(row)
         line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
                 f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} {check[:10]:10s}")
         if theirs:
@@ -132,13 +127,54 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         print(line, flush=True)
     if sink:
         sink.close()
-    print(f"\nunbounded: {solved}/{len(rows)} solved within {max_nodes:,} nodes "
-          f"(heuristics '{heuristics}'), {our_nodes / max(our_s, 1e-9):.0f} nodes/s")
-    if cshogi:
-        print(f"cshogi DfPn: {c_solved}/{len(rows)} solved; where both solve ({both}), "
-              f"mean node ratio ours/cshogi {ratio_sum / max(both, 1):.2f}")
+        with open(csv_path, encoding="utf-8") as fh:  # a resumed run sums up every row
+            finished = list(csv.DictReader(fh))
+    print(f"\nthis run: {our_nodes / max(our_s, 1e-9):.0f} nodes/s (heuristics '{heuristics}', "
+          f"budget {max_nodes:,} nodes)")
+    for line in summary(finished):
+        print(line)
     if csv_path:
         print(f"rows: {csv_path}")
+
+
+def summary(rows: list[dict]) -> list[str]:
+    """What a set of unbounded rows (as written to the CSV, values or strings) says:
+    solved per collection beside cshogi, node ratios where both solve, replays, and the
+    answers' lengths against the stated ones.
+
+    >>> row = dict(id="zukou-002", status="mate", stated_length="21", length=21, nodes=3021,
+    ...            replay="ok", cshogi_proven="True", cshogi_nodes=1783)
+    >>> summary([row])[0]
+    'solved 1/1 (zukou 1/1); cshogi DfPn 1/1 (zukou 1/1)'
+    """
+    def proven(r):
+        return str(r.get("cshogi_proven")) == "True"
+
+    groups: dict[str, list] = {}
+    for r in rows:
+        groups.setdefault(r["id"].split("-")[0], []).append(r)
+    ours = [r for r in rows if r["status"] == "mate"]
+    each = ", ".join(f"{g} {sum(r['status'] == 'mate' for r in rs)}/{len(rs)}"
+                     for g, rs in groups.items())
+    out = [f"solved {len(ours)}/{len(rows)} ({each})"]
+    if any(r.get("cshogi_proven") not in (None, "") for r in rows):
+        theirs = ", ".join(f"{g} {sum(map(proven, rs))}/{len(rs)}" for g, rs in groups.items())
+        out[0] += f"; cshogi DfPn {sum(map(proven, rows))}/{len(rows)} ({theirs})"
+        ratios = [int(r["nodes"]) / max(int(r["cshogi_nodes"]), 1) for r in ours if proven(r)]
+        if ratios:
+            out.append(f"where both solve ({len(ratios)}): within 2x of cshogi's nodes on "
+                       f"{sum(x <= 2 for x in ratios)}, median ratio ours/cshogi "
+                       f"{statistics.median(ratios):.2f}")
+        missed = [r["id"] for r in rows if proven(r) and r["status"] != "mate"]
+        if missed:
+            out.append(f"solved by cshogi only: {', '.join(missed)}")
+    bad = [r["id"] for r in ours if r["replay"] != "ok"]
+    out.append(f"answers replayed ok: {len(ours) - len(bad)}/{len(ours)}"
+               + (f" (not ok: {', '.join(bad)})" if bad else ""))
+    diff = [int(r["length"]) - int(r["stated_length"]) for r in ours]
+    out.append(f"lengths against the stated ones: {sum(d == 0 for d in diff)} equal, "
+               f"{sum(d > 0 for d in diff)} longer, {sum(d < 0 for d in diff)} shorter")
+    return out
 
 
 def main(argv: list[str]) -> int:
