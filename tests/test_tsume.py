@@ -325,6 +325,13 @@ def test_solve_command_json(capsys):
     assert out["nodes"] > 0 and out["time_s"] >= 0
 
 
+def test_unbounded_statistics_count_table_hits():
+    searched = solve_tsume(Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2), shorten_nodes=0)
+    assert searched["tt_hits"] > searched["nodes"] > 100  # children met again and again
+    bare = solve_tsume(Position.from_sfen("2k/3/3 b - 1", zone=1), shorten_nodes=0)
+    assert bare["status"] == "nomate" and bare["tt_hits"] == 0  # no check: nothing looked up
+
+
 def test_solve_command_limits_and_bad_input(capsys):
     with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
         sfen = [r["sfen"] for r in csv.DictReader(fh) if r["stated_length"] == "11"][0]

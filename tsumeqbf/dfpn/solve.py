@@ -46,6 +46,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
+           "tt_hits": res.tt_hits,
            "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
            "proof_pieces": proof_pieces, "group_drops": group_drops, "backend": backend}

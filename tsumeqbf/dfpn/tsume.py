@@ -105,6 +105,7 @@ class TsumeResult:
     disproofs: int = 0
     twins: int = 0
     reason: str = ""
+    tt_hits: int = 0  # children whose numbers came from the tables
 
 
 @dataclass
@@ -147,6 +148,7 @@ class TsumeSearch:
         self._line: list = []  # (board key, move played) along the current line, heuristic D
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
         self.simulations = [0, 0]  # attempts, successes
+        self.tt_hits = 0
 
     # -- the tables ----------------------------------------------------------------------
     def proof_seq(self, dom) -> int | None:
@@ -281,7 +283,8 @@ class TsumeSearch:
             proven, reason = None, str(exc)
         return TsumeResult(proven, self.nodes, time.perf_counter() - start, len(self.table),
                            sum(map(len, self.proofs.values())),
-                           sum(map(len, self.disproofs.values())), len(self.twins), reason)
+                           sum(map(len, self.disproofs.values())), len(self.twins), reason,
+                           self.tt_hits)
 
     def root_status(self) -> tuple[int, int]:
         """The root's current (pn, dn), for progress lines."""
@@ -378,6 +381,7 @@ class TsumeSearch:
         ck, dom, repeated, _ = child
         if repeated:
             return INF, 0, True, True
+        self.tt_hits += 1  # undone below when the tables know nothing of the child
         if self.proof_seq(dom) is not None:
             return 0, INF, False, True
         if self.is_disproven(dom):
@@ -387,6 +391,7 @@ class TsumeSearch:
         e = self.table.get(ck)
         if e is not None:
             return e.pn, e.dn, False, True
+        self.tt_hits -= 1
         return None
 
     def _mid(self, depth: int, path_key: int, th_pn: int, th_dn: int) -> tuple[int, int, bool]:
