@@ -288,7 +288,7 @@ def test_nagai_experiment_expands_to_every_variant():
     for e in exp.engines:
         assert e.engine == "tsume" and e.timeout == 180
         assert e.options == {"heuristics": e.label.split("/")[1].replace("none", ""),
-                             "dag": e.label.endswith("/dag"), "mobility": True, "max_nodes": 100_000,
+                             "dag": e.label.endswith("/dag"), "mobility": True, "max_nodes": 50_000,
                              "backend": "cshogi"}
     ids = [i["id"] for i in exp.instances]
     assert len(ids) == 99 and "zukou-073" not in ids and ids[0] == "zukou-001" and ids[-1] == "zukou-100"
