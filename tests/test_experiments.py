@@ -19,7 +19,7 @@ from tsumeqbf.experiments.config import canonical_json, experiment_path, load_ex
 from tsumeqbf.experiments.report import render_report
 from tsumeqbf.experiments.runner import build_cells, run_experiment
 from tsumeqbf.experiments.shrink import removals, shrink
-from tsumeqbf.experiments.store import COLUMNS, SHRUNK_COLUMNS, Store, read_csv
+from tsumeqbf.experiments.store import COLUMNS, SHRUNK_COLUMNS, Store, read_csv, write_csv
 from tsumeqbf.main_job import summarize
 from tsumeqbf.rules import Position, TsumeError
 
@@ -387,6 +387,27 @@ def test_sigterm_stops_the_run_and_still_exports_the_csv(tmp_path):
         stored = con.execute("SELECT count(*) FROM cells").fetchone()[0]
     assert 3 <= stored < 8
     assert len(read_csv(tmp_path / "results" / "x.csv")) == stored
+
+
+def test_a_fresh_clone_resumes_from_the_committed_csv(tmp_path):
+    # the store is not committed, the CSV is: without a store, a run takes the CSV's rows
+    # of the cells it still has (same question), and runs only the rest
+    proc, path, db = start_slow_run(tmp_path)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    csv_path = tmp_path / "results" / "x.csv"
+    rows = read_csv(csv_path)
+    assert 3 <= len(rows) < 8
+    rows[0]["sfen"] = "4k/9/9/9/9/9/9/9/4K b - 1"  # a row of a question the config no longer asks
+    write_csv(csv_path, rows)
+    db.unlink()
+    run_experiment(load_experiment(path), progress=False)
+    after = {r["key"]: r for r in read_csv(csv_path)}
+    assert len(after) == 8
+    assert after[rows[0]["key"]]["sfen"] == FIG5  # run again, not reused
+    assert after[rows[0]["key"]]["finished_at"] != rows[0]["finished_at"]
+    for row in rows[1:]:
+        assert after[row["key"]] == row  # taken as it was
 
 
 def test_a_disagreement_is_shrunk_and_reported(tmp_path):

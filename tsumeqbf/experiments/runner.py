@@ -32,7 +32,7 @@ from ..rules import Position, TsumeError
 from .analysis import disagreements
 from .config import EngineConfig, Experiment, canonical_json
 from .shrink import shrink
-from .store import Store
+from .store import SHRUNK_COLUMNS, Store, read_csv
 
 #: result keys copied into a cell's row (the rest of an engine's answer is dropped)
 RESULT_KEYS = ("status", "mate", "first_move", "time_s", "encode_s", "solve_s", "vars",
@@ -253,6 +253,11 @@ def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", s
 def _run_cells(exp, store, results, jobs, client, progress, counts) -> dict:
     try:
         cells = build_cells(exp)
+        seeded = seed_from_csv(store, cells, results / f"{exp.name}.csv",
+                               results / f"{exp.name}-shrunk.csv")
+        if seeded and progress:
+            print(f"{exp.name}: {seeded} finished cells taken from results/{exp.name}.csv "
+                  f"(no store here yet)", file=sys.stderr, flush=True)
         finished = store.finished_keys()
         todo = [c for c in cells if c["key"] not in finished]
         meter = Progress(exp.name, len(cells), len(cells) - len(todo), jobs, progress)
@@ -274,6 +279,26 @@ def _run_cells(exp, store, results, jobs, client, progress, counts) -> dict:
         if client and client[1]:
             client[0].close()
     return counts
+
+
+def seed_from_csv(store: Store, cells: list[dict], csv_path: Path, shrunk_path: Path) -> int:
+    """Fill an empty store from the exported CSV, so that a run resumes on another machine
+    (or in a fresh clone) from the committed raw rows, as it would from its own store.
+
+    Only rows of cells that the configuration still has, asking the same question (same
+    SFEN, n and zone), are taken: a row from a changed configuration is run again, never
+    reused. Returns how many rows were taken; 0 when the store already has rows."""
+    if store.finished_keys() or not csv_path.exists():
+        return 0
+    question = {c["key"]: (c["sfen"], c["n"], c["zone"]) for c in cells}
+    taken = [row for row in read_csv(csv_path)
+             if question.get(row["key"]) == (row["sfen"], row["n"], row["zone"])]
+    for row in taken:
+        store.record(row)
+    if taken and shrunk_path.exists():
+        for row in read_csv(shrunk_path, SHRUNK_COLUMNS):
+            store.record_shrunk(row)
+    return len(taken)
 
 
 def shrink_disagreements(exp: Experiment, store: Store, jobs: int, progress: bool) -> int:
