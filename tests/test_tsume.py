@@ -380,6 +380,18 @@ def test_dfpn_benchmark_resumes_without_redoing_rows(tmp_path, capsys):
         assert [r["id"] for r in csv.DictReader(fh)] == ["zukou-001", "zukou-002", "zukou-003"]
 
 
+def test_dfpn_benchmark_solves_the_problems_named(tmp_path, capsys):
+    from tsumeqbf.bench.dfpn import main as bench
+
+    out = tmp_path / "edo.csv"
+    args = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "0", "--csv", str(out)]
+    assert bench(["--ids", "musou-002,zukou-002"] + args) == 0
+    with open(out, encoding="utf-8") as fh:
+        assert [r["id"] for r in csv.DictReader(fh)] == ["musou-002", "zukou-002"]
+    with pytest.raises(SystemExit, match="unknown problem id.*zukou-201"):
+        bench(["--ids", "zukou-002,zukou-201"] + args)
+
+
 @pytest.mark.parametrize("seed", [23, 24])
 def test_grouping_interposing_drops_keeps_the_verdicts(seed):
     # group_drops changes which node is searched next, never what counts as proven

@@ -1,6 +1,6 @@
 """df-pn speed and strength on real problems, beside cshogi's DfPn when it is installed.
 
-    python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K] [--heuristics ABC] [--csv FILE]
+    python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K | --ids ID,...] [--heuristics ABC] [--csv FILE]
                                   [--resume] [--backend rules|cshogi] [--no-bounded]
 
 1. Bounded df-pn on the YaneuraOu mate-3..11 samples at their stated length.
@@ -177,10 +177,30 @@ def summary(rows: list[dict]) -> list[str]:
     return out
 
 
+def pick_edo(rows: list[dict], first: int, ids: str | None) -> list[dict]:
+    """The first ``first`` problems, or those named in ``ids`` (comma-separated), in order.
+
+    >>> rows = [{"id": "zukou-001"}, {"id": "zukou-002"}, {"id": "musou-001"}]
+    >>> [r["id"] for r in pick_edo(rows, 2, None)], [r["id"] for r in pick_edo(rows, 0, "musou-001")]
+    (['zukou-001', 'zukou-002'], ['musou-001'])
+    """
+    if not ids:
+        return rows[:first]
+    wanted = [i.strip() for i in ids.split(",") if i.strip()]
+    by_id = {r["id"]: r for r in rows}
+    unknown = [i for i in wanted if i not in by_id]
+    if unknown:
+        raise SystemExit(f"bench dfpn: unknown problem id(s) {', '.join(unknown)} "
+                         f"(ids look like zukou-001 or musou-100)")
+    return [by_id[i] for i in wanted]
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench dfpn")
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
     ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
+    ap.add_argument("--ids", default=None,
+                    help="Edo problems by id instead of the first K (zukou-023,musou-007)")
     ap.add_argument("--heuristics", default="",
                     help="Nagai's heuristics, letters of ABCDEF (default: none, as solve)")
     ap.add_argument("--shorten-nodes", type=int, default=None,
@@ -201,9 +221,9 @@ def main(argv: list[str]) -> int:
     if not args.no_bounded:
         with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
             bounded(list(csv.DictReader(fh)), args.max_nodes, cshogi)
-    if args.edo:
+    if args.edo or args.ids:
         with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))[: args.edo]
+            rows = pick_edo(list(csv.DictReader(fh)), args.edo, args.ids)
         unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
                   args.backend, args.resume)
     return 0
