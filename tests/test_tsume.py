@@ -421,3 +421,15 @@ def test_interposing_drops_onto_one_square_start_as_one_proof_number_unit():
     assert start[False] == len(replies)
     drops = sum(1 for m in replies if pos.usi(m)[1] == "*")
     assert drops == 9 and start[True] == len(replies) - drops + 3
+
+
+def test_progress_shows_the_roots_numbers_after_the_table_drops_entries():
+    # a small table drops the root's entry (its work is counted only when it returns);
+    # the progress line must still show the root's numbers, not the (1, 1) of a fresh node
+    pos = Position.from_sfen("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1")  # zukou-002
+    seen = []
+    search = TsumeSearch(TsumeGame(pos), max_nodes=3_000, tt_limit=40, progress_every=100,
+                         progress=lambda s: seen.append(s.root_status()))
+    search.solve()
+    assert len(seen) >= 10
+    assert all(dn > 1 for _, dn in seen), seen

@@ -288,11 +288,9 @@ class TsumeSearch:
 
     def root_status(self) -> tuple[int, int]:
         """The root's current (pn, dn), for progress lines."""
-        e = self.table.get(getattr(self, "_root_key", None))
-        return (e.pn, e.dn) if e is not None else self.root_numbers
+        return self.root_numbers
 
     def _solve_root(self) -> bool:
-        self._root_key = self.game.key()
         return self._settle(0, 0, root=True)
 
     def _settle(self, depth: int, path_key: int, root: bool = False) -> bool:
@@ -465,6 +463,10 @@ class TsumeSearch:
                         self._store_numbers(key, pn, dn, work, depth)
                     return pn, dn, dep
                 self._store_numbers(key, pn, dn, 0, depth)
+                if depth == 0:
+                    # the table may drop the root's entry (work is counted on return, and the
+                    # root returns last): the progress line reads these instead
+                    self.root_numbers = (pn, dn)
                 cpn, cdn, _ = nums[best_i]
                 c_th_pn, c_th_dn = child_thresholds(is_or, th_pn, th_dn, pn, dn, cpn, cdn, second,
                                                     self.epsilon)
