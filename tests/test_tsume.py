@@ -433,3 +433,12 @@ def test_progress_shows_the_roots_numbers_after_the_table_drops_entries():
     search.solve()
     assert len(seen) >= 10
     assert all(dn > 1 for _, dn in seen), seen
+
+
+def test_solve_keeps_the_table_within_tt_entries(capsys):
+    sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1"  # zukou-002, 21 plies
+    assert main(["solve", sfen, "--tt-entries", "60", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "mate" and 0 < out["tt_size"] <= 60
+    assert main(["solve", sfen, "--tt-entries", "1"]) == 2
+    assert "--tt-entries" in capsys.readouterr().err

@@ -20,6 +20,9 @@ def register(sub) -> None:
                    help="9x9 only: the defender holds every piece not on the board or in the attacker's hand")
     p.add_argument("--max-nodes", type=int, default=None)
     p.add_argument("--timeout", type=float, default=None, help="seconds")
+    p.add_argument("--tt-entries", type=int, default=1_000_000,
+                   help="unsolved positions the table keeps before it drops the half with the "
+                        "least work behind them (about 225 bytes each; default 1,000,000)")
     p.add_argument("--heuristics", default="", help="Nagai's heuristics to switch on, letters of ABCDEF")
     p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")
     p.add_argument("--no-group-drops", action="store_true",
@@ -43,6 +46,8 @@ def cmd_solve(args) -> int:
 
     if args.max_nodes is not None and args.max_nodes < 1:
         raise TsumeError("--max-nodes must be positive")
+    if args.tt_entries < 2:
+        raise TsumeError("--tt-entries must be at least 2")
     if args.shorten_nodes is not None and args.shorten_nodes < 0:
         raise TsumeError("--shorten-nodes must not be negative")
     heuristics = check_heuristics(args.heuristics)
@@ -66,7 +71,7 @@ def cmd_solve(args) -> int:
                       dag=not args.no_dag, group_drops=not args.no_group_drops,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,
-                      progress=progress if show else None)
+                      tt_limit=args.tt_entries, progress=progress if show else None)
     if show and tty and out["nodes"] >= 100_000:
         print(file=sys.stderr)
     if args.json:
