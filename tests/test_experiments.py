@@ -267,7 +267,7 @@ def test_committed_report_is_reproduced_byte_for_byte(report, tmp_path):
 
 
 def test_committed_reports_are_found():
-    assert {"ishiwaki-tables", "ishiwaki-tables-quick", "agreement-quick"} <= set(COMMITTED_REPORTS)
+    assert {"ishiwaki-tables", "ishiwaki-tables-quick", "agreement-quick", "nagai-heuristics"} <= set(COMMITTED_REPORTS)
 
 
 def test_paper_questions_follow_the_tables():
