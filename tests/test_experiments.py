@@ -389,9 +389,9 @@ def test_sigterm_stops_the_run_and_still_exports_the_csv(tmp_path):
     assert len(read_csv(tmp_path / "results" / "x.csv")) == stored
 
 
-def test_a_fresh_clone_resumes_from_the_committed_csv(tmp_path):
-    # the store is not committed, the CSV is: without a store, a run takes the CSV's rows
-    # of the cells it still has (same question), and runs only the rest
+def test_a_fresh_clone_continues_from_the_committed_csv_when_asked(tmp_path):
+    # the store is not committed, the CSV is: without a store, --continue-csv takes the
+    # CSV's rows of the cells the run still has (same question) and runs only the rest
     proc, path, db = start_slow_run(tmp_path)
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=30)
@@ -401,13 +401,18 @@ def test_a_fresh_clone_resumes_from_the_committed_csv(tmp_path):
     rows[0]["sfen"] = "4k/9/9/9/9/9/9/9/4K b - 1"  # a row of a question the config no longer asks
     write_csv(csv_path, rows)
     db.unlink()
-    run_experiment(load_experiment(path), progress=False)
+    assert main(["experiment", "run", str(path), "--quiet", "--continue-csv"]) == 0
     after = {r["key"]: r for r in read_csv(csv_path)}
     assert len(after) == 8
     assert after[rows[0]["key"]]["sfen"] == FIG5  # run again, not reused
     assert after[rows[0]["key"]]["finished_at"] != rows[0]["finished_at"]
     for row in rows[1:]:
         assert after[row["key"]] == row  # taken as it was
+    # without the flag a fresh store measures every cell here (the main job on a new machine)
+    db.unlink()
+    run_experiment(load_experiment(path), progress=False)
+    again = {r["key"]: r for r in read_csv(csv_path)}
+    assert all(again[k]["finished_at"] != after[k]["finished_at"] for k in after)
 
 
 def test_a_disagreement_is_shrunk_and_reported(tmp_path):

@@ -1,7 +1,7 @@
 """``tsumeqbf experiment run|report``: the command line of the experiments layer.
 
     tsumeqbf experiment run EXPERIMENT [--jobs J] [--executor local|dask --scheduler ADDRESS]
-                                       [--quick] [--results DIR] [--quiet]
+                                       [--quick] [--results DIR] [--quiet] [--continue-csv]
     tsumeqbf experiment report EXPERIMENT [--quick] [--results DIR] [--no-plots]
 
 EXPERIMENT is a name (``experiments/NAME.toml``) or the path of a TOML file.
@@ -22,6 +22,9 @@ def register(sub) -> None:
     run.add_argument("--executor", choices=("local", "dask"), default="local")
     run.add_argument("--scheduler", default=None, help="dask scheduler address (tcp://host:8786)")
     run.add_argument("--quiet", action="store_true", help="no progress line")
+    run.add_argument("--continue-csv", action="store_true",
+                     help="with no store yet, take the finished cells of results/NAME.csv "
+                          "(continue a partial run committed from another machine)")
     run.set_defaults(func=cmd_run)
 
     report = actions.add_parser("report", help="render results/NAME.md (and plots) from results/NAME.csv")
@@ -43,7 +46,8 @@ def cmd_run(args) -> int:
 
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick)
     counts = run_experiment(exp, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
-                            results_dir=args.results, progress=not args.quiet)
+                            results_dir=args.results, progress=not args.quiet,
+                            continue_csv=args.continue_csv)
     results = args.results or exp.results_dir
     print(f"{exp.name}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "nothing to run")
           + f"; rows in {results}/{exp.name}.csv", file=sys.stderr)

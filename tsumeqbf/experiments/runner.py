@@ -236,8 +236,13 @@ def sigterm_as_interrupt():
 
 
 def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", scheduler=None,
-                   results_dir: Path | None = None, progress: bool = True) -> dict:
-    """Run every unfinished cell, shrink disagreements, export the CSVs; returns counts."""
+                   results_dir: Path | None = None, progress: bool = True,
+                   continue_csv: bool = False) -> dict:
+    """Run every unfinished cell, shrink disagreements, export the CSVs; returns counts.
+
+    ``continue_csv``: with no store yet, first take the finished cells of the exported CSV
+    (:func:`seed_from_csv`), to continue a partial run committed from another machine.
+    Off by default: a run on a fresh clone measures every cell on this machine."""
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
     if executor not in ("local", "dask"):
@@ -247,14 +252,14 @@ def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", s
     store = Store(results / f"{exp.name}.sqlite")
     counts: dict[str, int] = {}
     with sigterm_as_interrupt():
-        return _run_cells(exp, store, results, jobs, client, progress, counts)
+        return _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv)
 
 
-def _run_cells(exp, store, results, jobs, client, progress, counts) -> dict:
+def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv) -> dict:
     try:
         cells = build_cells(exp)
-        seeded = seed_from_csv(store, cells, results / f"{exp.name}.csv",
-                               results / f"{exp.name}-shrunk.csv")
+        seeded = continue_csv and seed_from_csv(store, cells, results / f"{exp.name}.csv",
+                                                results / f"{exp.name}-shrunk.csv")
         if seeded and progress:
             print(f"{exp.name}: {seeded} finished cells taken from results/{exp.name}.csv "
                   f"(no store here yet)", file=sys.stderr, flush=True)
