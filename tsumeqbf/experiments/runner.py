@@ -298,11 +298,9 @@ def seed_from_csv(store: Store, cells: list[dict], csv_path: Path, shrunk_path: 
     question = {c["key"]: (c["sfen"], c["n"], c["zone"]) for c in cells}
     taken = [row for row in read_csv(csv_path)
              if question.get(row["key"]) == (row["sfen"], row["n"], row["zone"])]
-    for row in taken:
-        store.record(row)
+    store.record_many(taken)
     if taken and shrunk_path.exists():
-        for row in read_csv(shrunk_path, SHRUNK_COLUMNS):
-            store.record_shrunk(row)
+        store.record_shrunk_many(read_csv(shrunk_path, SHRUNK_COLUMNS))
     return len(taken)
 
 

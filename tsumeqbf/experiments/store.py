@@ -100,12 +100,12 @@ class Store:
     def finished_keys(self) -> set[str]:
         return {key for (key,) in self.db.execute("SELECT key FROM cells")}
 
-    def _insert(self, table: str, columns, row: dict) -> None:
+    def _insert(self, table: str, columns, rows: list[dict]) -> None:
         names = [name for name, _ in columns]
-        with self.db:  # one transaction: the row is on disk when this returns
-            self.db.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) "
-                            f"VALUES ({', '.join('?' * len(names))})",
-                            [row.get(name) for name in names])
+        with self.db:  # one transaction: the rows are on disk when this returns
+            self.db.executemany(f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) "
+                                f"VALUES ({', '.join('?' * len(names))})",
+                                [[row.get(name) for name in names] for row in rows])
 
     def _select(self, table: str, columns, order: str) -> list[dict]:
         names = [name for name, _ in columns]
@@ -120,13 +120,20 @@ class Store:
 
     def record(self, row: dict) -> None:
         """Insert a finished cell; a key already there is kept as it is."""
-        self._insert("cells", COLUMNS, row)
+        self._insert("cells", COLUMNS, [row])
+
+    def record_many(self, rows: list[dict]) -> None:
+        """Insert finished cells in one transaction (a commit per row costs a disk sync)."""
+        self._insert("cells", COLUMNS, rows)
 
     def rows(self) -> list[dict]:
         return self._select("cells", COLUMNS, "instance,engine,options")
 
     def record_shrunk(self, row: dict) -> None:
-        self._insert("shrunk", SHRUNK_COLUMNS, row)
+        self._insert("shrunk", SHRUNK_COLUMNS, [row])
+
+    def record_shrunk_many(self, rows: list[dict]) -> None:
+        self._insert("shrunk", SHRUNK_COLUMNS, rows)
 
     def shrunk_rows(self) -> list[dict]:
         return self._select("shrunk", SHRUNK_COLUMNS, "instance,label_a,label_b")
