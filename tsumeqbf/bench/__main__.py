@@ -1,9 +1,9 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths} [options]``."""
 
 import importlib
 import sys
 
-BENCHMARKS = ("movegen", "qbf", "dfpn")
+BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths")
 
 
 def main(argv: list[str]) -> int:
