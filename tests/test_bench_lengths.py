@@ -47,3 +47,9 @@ def test_only_solved_rows_with_another_length_are_audited(tmp_path):
             w.writerow(fields)
             w.writerows(rows)
     assert list(differing([first, second])) == ["zukou-001"]
+
+
+def test_one_search_when_both_questions_ask_the_same_length():
+    pos = Position.from_sfen("k2/3/2R b G 1", zone=1)
+    out = audit(pos, stated=3, plies=5, length=5, max_plies=15, max_nodes=50_000, backend="rules")
+    assert out["stated_nodes"] == out["shorter_nodes"] > 0

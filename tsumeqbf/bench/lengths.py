@@ -78,12 +78,13 @@ def audit(pos, stated: int, plies: int, length: int, max_plies: int, max_nodes: 
     out = {"stated_mate": "-", "stated_nodes": "", "shorter_n": asked["shorter"] or "",
            "shorter_mate": "-", "shorter_nodes": ""}
     verdicts = {"stated": None, "shorter": None}
-    for name, n in sorted(((k, v) for k, v in asked.items() if v), key=lambda kv: kv[1]):
+    for n in sorted({v for v in asked.values() if v}):  # one search when both ask the same n
         before = search.nodes
         search.max_nodes = before + max_nodes
         res = search.solve(n)
-        verdicts[name] = res.proven
-        out[f"{name}_mate"], out[f"{name}_nodes"] = _WORD[res.proven], search.nodes - before
+        for name in (k for k, v in asked.items() if v == n):
+            verdicts[name] = res.proven
+            out[f"{name}_mate"], out[f"{name}_nodes"] = _WORD[res.proven], search.nodes - before
     out["finding"] = finding(stated, length, verdicts["stated"], verdicts["shorter"])
     return out
 
