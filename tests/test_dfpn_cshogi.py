@@ -135,6 +135,19 @@ def test_solve_with_the_cshogi_backend_gives_a_replayed_answer():
     assert replay_answer(pos, out["pv"]) == "ok"
 
 
+def test_exact_shortest_mate_with_cshogi_moves_is_the_stated_length():
+    # bounded df-pn on cshogi's generator finds the same exact shortest mates as on ours
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if int(r["stated_length"]) in (5, 7)][:6]
+    assert len(rows) == 6
+    for r in rows:
+        pos = Position.from_sfen(r["sfen"])
+        out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21, shorten_nodes=0,
+                          backend="cshogi")
+        assert out["shortest_plies"] == int(r["stated_length"]), r
+        assert replay_answer(pos, out["pv_shortest"]) == "ok"
+
+
 @pytest.mark.parametrize("sfen, message", [
     ("2k2/5/5/5/5 b G 1", "standard 9x9"),
     ("4k4/9/9/9/9/9/9/9/9 b 3R 1", "standard 40 pieces"),

@@ -303,15 +303,17 @@ def _without_useless_interpositions(game, scored):
     return kept
 
 
-def shortest_line(pos, bound: int, max_nodes: int | None = None, deadline: float | None = None):
+def shortest_line(pos, bound: int, max_nodes: int | None = None, deadline: float | None = None,
+                  backend: str = "rules"):
     """The shortest mate counting every ply (every interposition too), by bounded df-pn:
     the smallest odd n <= bound with Mate(pos, n), then a line where the attacker keeps to
     that length and the defender takes the reply with the longest shortest mate. Returns
-    the list of moves, or None when the budget ran out or no mate within ``bound``."""
+    the list of moves, or None when the budget ran out or no mate within ``bound``.
+    ``backend`` names the move generator (``cshogi_backend.make_game``)."""
     from .core import DfPn
-    from .game import ShogiGame
+    from .cshogi_backend import make_game
 
-    game = ShogiGame(pos.copy())
+    game = make_game(pos.copy(), backend)
     search = DfPn(game, max_nodes=max_nodes, deadline=deadline)
 
     def mate(k):
@@ -360,13 +362,15 @@ class _OutOfBudget(Exception):
     pass
 
 
-def shortest_check(pos, length: int, max_nodes: int | None = None, deadline: float | None = None):
+def shortest_check(pos, length: int, max_nodes: int | None = None, deadline: float | None = None,
+                   backend: str = "rules"):
     """Whether a mate within ``length - 2`` plies exists (bounded df-pn): False means the
     length is the shortest (counting every interposition), None that the budget ran out."""
     from .core import DfPn
-    from .game import ShogiGame
+    from .cshogi_backend import make_game
 
     if length <= 1:
         return False
-    res = DfPn(ShogiGame(pos.copy()), max_nodes=max_nodes, deadline=deadline).solve(length - 2)
+    res = DfPn(make_game(pos.copy(), backend), max_nodes=max_nodes,
+               deadline=deadline).solve(length - 2)
     return res.proven

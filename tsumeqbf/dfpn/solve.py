@@ -70,7 +70,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                    answer="proof")
         if len(raw) <= shortest_up_to:
             budget = min(max_nodes or 1_000_000, 1_000_000)
-            best = shortest_line(pos, len(raw), max_nodes=budget, deadline=deadline)
+            best = shortest_line(pos, len(raw), max_nodes=budget, deadline=deadline,
+                                 backend=backend)
             if best is not None:
                 out.update(shortest_plies=len(best), pv_shortest=[pos.usi(m) for m in best])
                 if len(best) < out["length"]:
@@ -83,7 +84,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         if check_shortest:
             left = deadline - time.monotonic() if deadline else None
             shorter = shortest_check(pos, len(line), max_nodes=max_nodes,
-                                     deadline=time.monotonic() + left if left else None)
+                                     deadline=time.monotonic() + left if left else None,
+                                     backend=backend)
             out["shorter_mate_exists"] = shorter
     return out
 
