@@ -72,27 +72,27 @@ FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "no
           "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes"]
 
 
-def _open_rows(csv_path, resume: bool):
+def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
     """The CSV sink and the ids it holds already (``resume``: keep them and append)."""
     path = Path(csv_path)
     done = set()
     if resume and path.exists() and path.stat().st_size:
         with open(path, encoding="utf-8") as fh:
             header = fh.readline().strip().split(",")
-            if header != FIELDS:
-                raise SystemExit(f"bench dfpn: {path} has other columns; cannot resume it")
+            if header != fields:
+                raise SystemExit(f"bench {bench}: {path} has other columns; cannot resume it")
             fh.seek(0)
             done = {row["id"] for row in csv.DictReader(fh)}
         return open(path, "a", newline="", encoding="utf-8"), done
     sink = open(path, "w", newline="", encoding="utf-8")
-    csv.DictWriter(sink, fieldnames=FIELDS).writeheader()
+    csv.DictWriter(sink, fieldnames=fields).writeheader()
     return sink, done
 
 
 def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
               backend="rules", resume=False) -> None:
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
-    sink, done = _open_rows(csv_path, resume) if csv_path else (None, set())
+    sink, done = open_rows(csv_path, resume) if csv_path else (None, set())
     writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
     if done:
         print(f"resuming: {len(done)} problems already in {csv_path}")

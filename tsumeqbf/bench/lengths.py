@@ -27,7 +27,7 @@ from pathlib import Path
 from ..dfpn import DfPn
 from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..rules import Position
-from .dfpn import DATA, pick_edo
+from .dfpn import DATA, open_rows, pick_edo
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ROWS = "results/dfpn-edo-1m.csv,results/dfpn-zukou-10m.csv"
@@ -108,16 +108,10 @@ def main(argv: list[str]) -> int:
     with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
         problems = pick_edo(list(csv.DictReader(fh)), 200, args.ids)
     todo = [p for p in problems if p["id"] in rows]
-    done = set()
-    if args.resume and args.csv and Path(args.csv).exists():
-        with open(args.csv, encoding="utf-8") as fh:
-            done = {r["id"] for r in csv.DictReader(fh)}
-    sink = None
-    if args.csv:
-        fresh = not (args.resume and Path(args.csv).exists())
-        sink = open(args.csv, "w" if fresh else "a", newline="", encoding="utf-8")
-        if fresh:
-            csv.DictWriter(sink, fieldnames=FIELDS).writeheader()
+    if args.resume and not args.csv:
+        raise SystemExit("bench lengths: --resume needs --csv")
+    sink, done = (open_rows(args.csv, args.resume, FIELDS, "lengths") if args.csv
+                  else (None, set()))
     writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
     print(f"{len(todo)} solved problems whose length differs from the stated one"
           + (f", {len(done)} already in {args.csv}" if done else ""), flush=True)
