@@ -91,11 +91,25 @@ def test_generated_questions_agree_with_reference(plies, sizes, count):
             assert got["first_move"] in want, q
 
 
-def test_small_table_still_agrees():
+@pytest.mark.parametrize("mobility", [True, False])
+def test_small_table_still_agrees(mobility):
     for q in question_set(77, 60, sizes=((3, 3), (4, 4)), plies=(5,)):
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
-        res = DfPn(ShogiGame(pos.copy()), tt_limit=8).solve(5)
+        res = DfPn(ShogiGame(pos.copy()), tt_limit=8, mobility=mobility).solve(5)
         assert res.proven == bool(mating_moves(pos, 5)), q
+
+
+def test_replies_count_start_saves_nodes_and_keeps_verdicts():
+    # a new check starts with as many proof-number units as it has replies, and a check
+    # without reply (or, with no plies left, with one) is settled without a node of its own
+    nodes = {True: 0, False: 0}
+    for q in question_set(78, 40, sizes=((4, 4), (5, 5)), plies=(5,)):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        runs = {m: DfPn(ShogiGame(pos.copy()), mobility=m).solve(5) for m in (True, False)}
+        assert runs[True].proven == runs[False].proven == bool(mating_moves(pos, 5)), q
+        for m, res in runs.items():
+            nodes[m] += res.nodes
+    assert nodes[True] < nodes[False] / 2
 
 
 @pytest.mark.parametrize("row", [json.loads(x) for x in (DATA / "figures.jsonl").read_text().splitlines()],

@@ -6,6 +6,11 @@ bounded search is a (position, plies left) pair; a terminal AND node (no legal r
 proven, an AND node with plies left 0 and a legal reply is disproven, and an OR node with no
 check is disproven.
 
+With ``mobility`` (the default) a check not seen before starts with its proof number equal
+to its number of replies, and a check without reply, or with a reply but no plies left, is
+settled when its parent expands it rather than as a node of its own (zukou-050 at 9 plies:
+48,486 nodes instead of 129,005).
+
 Results carry their depth: a proof with d plies left also proves the position with more
 plies left (a mate within d is a mate within any larger bound) and a disproof with d plies
 left also disproves it with fewer. Unsolved numbers are kept per (position, plies left).
@@ -95,6 +100,7 @@ class DfPn:
     deadline: float | None = None  # time.monotonic() value
     tt_limit: int = 2_000_000
     epsilon: float = 0.25
+    mobility: bool = True  # a new check starts with pn = its number of replies
     nodes: int = 0
     tt_hits: int = 0
     table: dict = field(default_factory=dict)  # (key, depth) -> _Entry, unsolved numbers
@@ -164,6 +170,19 @@ class DfPn:
         return Result(pn == 0, best, self.nodes, self.tt_hits, time.perf_counter() - start,
                       len(self.table))
 
+    def _start_check(self, key, depth: int) -> tuple[int, int]:
+        """Numbers of a check not seen before (the game is at it, an AND node with
+        ``depth`` plies left), from its replies: none is mate, any with no plies left is
+        no mate (both stored, as the node's own search would), else pn = their number."""
+        replies = self.game.moves()
+        if not replies:
+            self.store(key, 0, 0, INF, 0)  # mate holds at any depth
+            return 0, INF
+        if depth == 0:
+            self.store(key, 0, INF, 0, 0)
+            return INF, 0
+        return len(replies), 1
+
     def _mid(self, depth: int, th_pn: int, th_dn: int) -> tuple[int, int]:
         """Search the current node (``depth`` plies left) until a threshold is reached;
         returns its numbers. The numbers of the children are also kept locally, so the
@@ -180,13 +199,16 @@ class DfPn:
         if not is_or and depth == 0:  # the defender still has a move and no plies are left
             self.store(key, depth, INF, 0, 1)
             return INF, 0
-        child_keys = []
-        for m in moves:
-            game.play(m)
-            child_keys.append(game.key())
-            game.undo()
         child_depth = depth - 1
-        local = [(1, 1)] * len(child_keys)
+        child_keys = []
+        local = [(1, 1)] * len(moves)
+        for i, m in enumerate(moves):
+            game.play(m)
+            ck = game.key()
+            child_keys.append(ck)
+            if is_or and self.mobility and self._find(ck, child_depth) is None:
+                local[i] = self._start_check(ck, child_depth)
+            game.undo()
         nodes_before = self.nodes
         while True:
             # the node's numbers from its children; ``first`` is the most promising child
