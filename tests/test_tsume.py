@@ -404,6 +404,34 @@ def test_grouping_interposing_drops_keeps_the_verdicts(seed):
         assert verdicts == {mate_within(pos, 9)}, case
 
 
+@pytest.mark.parametrize("seed", [25, 26])
+def test_grouping_promotion_pairs_keeps_the_verdicts(seed):
+    # group_promotions, like group_drops, only steers the search
+    for case in generated(60, seed=seed):
+        pos = Position.from_sfen(case["sfen"], zone=case["zone"])
+        verdicts = set()
+        for grouped in (True, False):
+            search = TsumeSearch(TsumeGame(pos.copy()), max_nodes=200_000,
+                                 group_promotions=grouped)
+            verdicts.add(search.solve().proven)
+        assert verdicts == {mate_within(pos, 9)}, case
+
+
+def test_a_reply_with_and_without_promotion_starts_as_one_proof_number_unit():
+    # R*1e: the king steps to 2a or 2b, the silver interposes on 1c or takes on 1e with or
+    # without promotion: five replies, four once the two captures count as one
+    pos = Position.from_sfen("4k/5/5/3s1/5 b R 1", zone=1)
+    check = pos.parse_usi("R*1e")
+    game = TsumeGame(pos.copy())
+    game.play(check)
+    assert sorted(game.pos.usi(m) for m in game.moves()) == ["1a2a", "1a2b", "2d1c", "2d1e", "2d1e+"]
+    game.undo()
+    start = {grouped: dict(zip(game.moves(), TsumeSearch(game, group_promotions=grouped)
+                                ._children(game.moves(), True)))[check][3][0]
+             for grouped in (False, True)}
+    assert start == {False: 5, True: 4}
+
+
 def test_interposing_drops_onto_one_square_start_as_one_proof_number_unit():
     # R*1e checks from afar: the defender may interpose gold, silver or pawn on 1b, 1c
     # and 1d (9 drops) or move its king (2 squares); grouped, the drops count 3

@@ -27,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")
     p.add_argument("--no-group-drops", action="store_true",
                    help="count every interposing drop in an AND node's proof number")
+    p.add_argument("--group-promotions", action="store_true",
+                   help="count a defender's move with and without promotion once in an AND "
+                        "node's proof number")
     p.add_argument("--simulation", action="store_true",
                    help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
     p.add_argument("--shorten-nodes", type=int, default=None,
@@ -69,6 +72,7 @@ def cmd_solve(args) -> int:
     show = not args.quiet
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
                       dag=not args.no_dag, group_drops=not args.no_group_drops,
+                      group_promotions=args.group_promotions,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,
                       tt_limit=args.tt_entries, progress=progress if show else None)

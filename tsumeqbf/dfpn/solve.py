@@ -22,7 +22,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 simulation: bool = False, check_shortest: bool = False,
                 progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
                 shorten_nodes: int | None = None, proof_pieces: bool = True,
-                backend: str = "rules", group_drops: bool = True) -> dict:
+                backend: str = "rules", group_drops: bool = True,
+                group_promotions: bool = False) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -40,7 +41,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     game = make_game(pos.copy(), backend)
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
-                         tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops)
+                         tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
+                         group_promotions=group_promotions)
     res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
@@ -49,7 +51,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "tt_hits": res.tt_hits,
            "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
-           "proof_pieces": proof_pieces, "group_drops": group_drops, "backend": backend}
+           "proof_pieces": proof_pieces, "group_drops": group_drops,
+           "group_promotions": group_promotions, "backend": backend}
     if res.reason:
         out["error"] = res.reason
     if res.proven:
@@ -122,7 +125,8 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
                       shorten_nodes=options.get("shorten_nodes", 0),
                       proof_pieces=options.get("proof_pieces", True),
                       backend=options.get("backend", "rules"),
-                      group_drops=options.get("group_drops", True))
+                      group_drops=options.get("group_drops", True),
+                      group_promotions=options.get("group_promotions", False))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return out

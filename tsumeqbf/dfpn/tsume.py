@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 
 from .core import (INF, SearchAborted, child_thresholds, count_node, deep_recursion,
                    drop_least_work)
+from ..rules.moves import is_drop, move_from, move_to
 from .game import dominance_of
 
 HEURISTICS = "ABCDEF"
@@ -89,6 +90,22 @@ def _path_step(path_key: int, key) -> int:
     """The path key of a node's children from the node's own path key and position key
     (twin entries are keyed by it, so every search must compute it the same way)."""
     return ((path_key ^ hash(key)) * _MIX + 1) & _MASK
+
+
+def _promotion_group(m):
+    """A board move and its promoting twin share this (a drop or a plain move is its own)."""
+    return m if is_drop(m) else ("board", move_from(m), move_to(m))
+
+
+def _promotion_pairs(moves, groups) -> list:
+    """``groups`` with each reply made with and without promotion (both legal) put in one
+    group, unless it is in a group already: the defender's choice to promote seldom
+    changes the attacker's answer, so the pair counts once in the proof-number sum."""
+    keys = [_promotion_group(m) for m in moves]
+    seen, paired = set(), set()
+    for k in keys:
+        (paired if k in seen else seen).add(k)
+    return [g if g is not None or k not in paired else k for k, g in zip(keys, groups)]
 
 
 def _dominates(big: tuple, small: tuple) -> bool:
@@ -128,6 +145,7 @@ class TsumeSearch:
     simulation_budget: int = 2_000  # nodes per simulation attempt
     proof_pieces: bool = True  # store (dis)proofs with the hands they need (proof pieces)
     group_drops: bool = True  # an AND node counts its drops onto one square once (the largest)
+    group_promotions: bool = False  # ... and a reply with and without promotion once
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -363,9 +381,11 @@ class TsumeSearch:
                 # a check starts with as many proof-number units as it has replies; a
                 # check without reply is mate and proven at once
                 replies = game.moves()
-                if replies and self.group_drops and drop_group:
-                    # drops onto one square count once here too, as in _aggregate
-                    replies = {drop_group(r) or r for r in replies}
+                if replies and drop_group and (self.group_drops or self.group_promotions):
+                    # grouped replies count once here too, as in _aggregate
+                    replies = {(self.group_drops and drop_group(r))
+                               or (_promotion_group(r) if self.group_promotions else r)
+                               for r in replies}
                 if replies:
                     init = (len(replies), 1)
                 else:
@@ -418,6 +438,8 @@ class TsumeSearch:
                 groups = [game.capture_group(m) for m in moves]
             if self.group_drops and hasattr(game, "drop_group"):
                 groups = [game.drop_group(m) or g for m, g in zip(moves, groups)]
+            if self.group_promotions and hasattr(game, "drop_group"):
+                groups = _promotion_pairs(moves, groups)
             if "A" in h and hasattr(game, "promotion_twin"):
                 index = {m: i for i, m in enumerate(moves)}
                 twins_of = [index.get(game.promotion_twin(m, index)) for m in moves]
