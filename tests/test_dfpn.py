@@ -91,11 +91,13 @@ def test_generated_questions_agree_with_reference(plies, sizes, count):
             assert got["first_move"] in want, q
 
 
-@pytest.mark.parametrize("mobility", [True, False])
-def test_small_table_still_agrees(mobility):
+@pytest.mark.parametrize("mobility, group_drops", [(True, True), (True, False), (False, True),
+                                                  (False, False)])
+def test_small_table_still_agrees(mobility, group_drops):
     for q in question_set(77, 60, sizes=((3, 3), (4, 4)), plies=(5,)):
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
-        res = DfPn(ShogiGame(pos.copy()), tt_limit=8, mobility=mobility).solve(5)
+        res = DfPn(ShogiGame(pos.copy()), tt_limit=8, mobility=mobility,
+                   group_drops=group_drops).solve(5)
         assert res.proven == bool(mating_moves(pos, 5)), q
 
 

@@ -45,6 +45,10 @@ class ShogiGame:
     def undo(self) -> None:
         self.pos.pop()
 
+    def drop_group(self, m):
+        """Drops onto one square (interpositions of any kind) form one group."""
+        return ("drop", move_to(m)) if is_drop(m) else None
+
     def clone(self):
         """An independent game at the current node (for simulation)."""
         twin = type(self).__new__(type(self))
@@ -105,10 +109,6 @@ class TsumeGame(ShogiGame):
         if is_drop(m) or not p.move_stack or move_to(m) != self.last_to():
             return None
         return p.board[move_from(m)] & 15, is_promotion(m)
-
-    def drop_group(self, m):
-        """Drops onto one square (interpositions of any kind) form one group."""
-        return ("drop", move_to(m)) if is_drop(m) else None
 
     def promotion_twin(self, m, moves_set):
         """Heuristic A: the promoting version of a non-promoting capture of the checker, when
