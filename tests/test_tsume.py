@@ -392,27 +392,16 @@ def test_dfpn_benchmark_solves_the_problems_named(tmp_path, capsys):
         bench(["--ids", "zukou-002,zukou-201"] + args)
 
 
-@pytest.mark.parametrize("seed", [23, 24])
-def test_grouping_interposing_drops_keeps_the_verdicts(seed):
-    # group_drops changes which node is searched next, never what counts as proven
-    for case in generated(60, seed=seed):
-        pos = Position.from_sfen(case["sfen"], zone=case["zone"])
-        verdicts = set()
-        for group_drops in (True, False):
-            search = TsumeSearch(TsumeGame(pos.copy()), max_nodes=200_000, group_drops=group_drops)
-            verdicts.add(search.solve().proven)
-        assert verdicts == {mate_within(pos, 9)}, case
-
-
-@pytest.mark.parametrize("seed", [25, 26])
-def test_grouping_promotion_pairs_keeps_the_verdicts(seed):
-    # group_promotions, like group_drops, only steers the search
+@pytest.mark.parametrize("option, seed", [("group_drops", 23), ("group_drops", 24),
+                                          ("group_promotions", 25), ("group_promotions", 26)])
+def test_grouping_replies_keeps_the_verdicts(option, seed):
+    # grouping drops or promotion pairs changes which node is searched next, never what
+    # counts as proven
     for case in generated(60, seed=seed):
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
         verdicts = set()
         for grouped in (True, False):
-            search = TsumeSearch(TsumeGame(pos.copy()), max_nodes=200_000,
-                                 group_promotions=grouped)
+            search = TsumeSearch(TsumeGame(pos.copy()), max_nodes=200_000, **{option: grouped})
             verdicts.add(search.solve().proven)
         assert verdicts == {mate_within(pos, 9)}, case
 
