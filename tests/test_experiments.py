@@ -534,7 +534,7 @@ def test_report_is_deterministic_and_counts(tmp_path):
     second = render_report(exp, plots=True).read_bytes()
     assert first == second
     md = first.decode()
-    assert "| brute | dfpn | 2 | 1 | 1 |" in md  # both decided on a and b; b disagrees
+    assert "| brute | dfpn | 2 | 1 | 1 | 0 | 1 |" in md  # both decided a and b; both mate on a; b disagrees
     assert "## Disagreements: 1" in md
     assert f"`{FIG6}`, n = 3, zone 2" in md and "`1k1/3/1G1 b - 1`" in md
     assert "| brute | 4 | 1 | 1 | 1 | 1 |" in md and "| dfpn | 3 | 2 | 1 | 0 | 0 |" in md
@@ -685,8 +685,9 @@ def test_disagreements_and_pairs():
             _row("b", "x", False), _row("b", "y", None), _row("b", "z", False)]
     found = disagreements(rows, ["z", "y", "x"])
     assert [(d["instance"], d["pair"]) for d in found] == [("a", ("y", "z"))]
-    assert [(p["a"], p["b"], p["compared"], p["disagree"]) for p in pair_counts(rows, ["x", "y", "z"])] == [
-        ("x", "y", 1, 0), ("x", "z", 2, 1), ("y", "z", 1, 1)]
+    assert [(p["a"], p["b"], p["compared"], p["agree_mate"], p["disagree"])
+            for p in pair_counts(rows, ["x", "y", "z"])] == [
+        ("x", "y", 1, 1, 0), ("x", "z", 2, 0, 1), ("y", "z", 1, 0, 1)]
 
 
 def test_shrink_removes_pieces_while_the_failure_stays():

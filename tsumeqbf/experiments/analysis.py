@@ -66,7 +66,7 @@ def disagreements(rows: list[dict], labels: list[str] | None = None) -> list[dic
 
 def pair_counts(rows: list[dict], labels: list[str]) -> list[dict]:
     """For every pair of engines (in ``labels`` order): on how many instances both decided,
-    agreed and disagreed."""
+    agreed (``agree_mate`` of them on a mate) and disagreed."""
     verdicts: dict[str, dict[str, bool]] = {}
     for row in rows:
         if row.get("mate") is not None:
@@ -77,6 +77,7 @@ def pair_counts(rows: list[dict], labels: list[str]) -> list[dict]:
         both = set(va) & set(vb)
         agree = sum(va[i] == vb[i] for i in both)
         out.append({"a": a, "b": b, "compared": len(both), "agree": agree,
+                    "agree_mate": sum(va[i] and vb[i] for i in both),
                     "disagree": len(both) - agree})
     return out
 

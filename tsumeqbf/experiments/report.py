@@ -197,9 +197,10 @@ def agreement_context(rows: list[dict], shrunk: list[dict], labels: list[str]) -
                 "mate_a": "mate" if s["mate_a"] else "no mate" if s["mate_a"] is False else "none",
                 "mate_b": "mate" if s["mate_b"] else "no mate" if s["mate_b"] is False else "none"}})
     pairs = pair_counts(rows, labels)
-    return {"pair_header": ["engine A", "engine B", "both decided", "agree", "disagree"],
-            "pair_rows": [[fmt(p["a"]), fmt(p["b"]), p["compared"], p["agree"], p["disagree"]]
-                          for p in pairs],
+    return {"pair_header": ["engine A", "engine B", "both decided", "agree", "both mate",
+                            "both no mate", "disagree"],
+            "pair_rows": [[fmt(p["a"]), fmt(p["b"]), p["compared"], p["agree"], p["agree_mate"],
+                           p["agree"] - p["agree_mate"], p["disagree"]] for p in pairs],
             "disagreements": found, "scaling": scaling(rows, labels)}
 
 
