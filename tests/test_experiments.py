@@ -304,6 +304,32 @@ def test_nagai_experiment_expands_to_every_variant():
 
 # -- running ------------------------------------------------------------------------------
 
+def test_code_version_is_dirty_only_when_the_code_changed(tmp_path):
+    # a run writes results/ itself, so results do not make the code "dirty"; the package does
+    shutil.copytree(ROOT / "tsumeqbf", tmp_path / "tsumeqbf",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "x.csv").write_text("a,b\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "x"]):
+        subprocess.run(git + args, cwd=tmp_path, check=True, capture_output=True)
+
+    def version():
+        code = "from tsumeqbf.experiments.runner import code_version; print(code_version())"
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True,
+                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+        return out.stdout.strip()
+
+    (tmp_path / "results" / "x.csv").write_text("a,b\n1,2\n")  # a committed CSV rewritten
+    clean = version()
+    assert ", git " in clean and not clean.endswith("-dirty")
+    with open(tmp_path / "tsumeqbf" / "__init__.py", "a") as fh:
+        fh.write("# changed\n")
+    assert version() == clean + "-dirty"
+
+
+
 def test_failing_cell_is_recorded_while_the_others_finish(tmp_path, capsys):
     cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2, "mate": True},
                           {"id": "fig6", "sfen": FIG6, "n": 3, "zone": 2},

@@ -58,17 +58,24 @@ def make_cell(inst: dict, eng: EngineConfig) -> dict:
 @functools.lru_cache(maxsize=None)
 def code_version() -> str:
     """``tsumeqbf VERSION, encoder VERSION`` plus ``git describe`` of the checkout when
-    there is one."""
+    there is one, ``-dirty`` when the package or the experiments' files differ from it
+    (results/ does not count: a run writes there itself)."""
     from .. import __version__
     from ..encoder.shogi import VERSION
 
     text = f"tsumeqbf {__version__}, encoder {VERSION}"
+    here = Path(__file__).resolve().parent
+
+    def git(*args):
+        out = subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() if out.returncode == 0 else None
+
     try:
-        git = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"],
-                             cwd=Path(__file__).resolve().parent, capture_output=True,
-                             text=True, timeout=10)
-        if git.returncode == 0 and git.stdout.strip():
-            text += f", git {git.stdout.strip()}"
+        described = git("describe", "--always", "--tags")
+        if described:
+            changed = git("status", "--porcelain", "--", ":/tsumeqbf", ":/experiments",
+                          ":/pyproject.toml")
+            text += f", git {described}" + ("-dirty" if changed else "")
     except (OSError, subprocess.SubprocessError):
         pass  # no git, or not a checkout: the package version has to do
     return text
