@@ -31,7 +31,7 @@ from .dfpn import DATA, open_rows, pick_edo
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ROWS = "results/dfpn-edo-1m.csv,results/dfpn-zukou-10m.csv"
-FIELDS = ["id", "stated_length", "length", "plies", "stated_mate", "stated_nodes",
+FIELDS = ["id", "stated_length", "length", "plies", "max_nodes", "stated_mate", "stated_nodes",
           "shorter_n", "shorter_mate", "shorter_nodes", "finding"]
 _WORD = {True: "mate", False: "nomate", None: "unknown"}
 
@@ -98,7 +98,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--ids", default=None, help="only these problems (zukou-050,musou-007)")
     ap.add_argument("--backend", choices=BACKENDS, default="rules")
     ap.add_argument("--csv", default=None)
-    ap.add_argument("--resume", action="store_true", help="keep the problems already in --csv")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the problems already in --csv (delete a row to ask it again, "
+                         "say with more nodes)")
     args = ap.parse_args(argv)
     files = [ROOT / f if not Path(f).is_absolute() else Path(f) for f in args.rows.split(",")]
     missing = [str(f) for f in files if not f.exists()]
@@ -123,7 +125,8 @@ def main(argv: list[str]) -> int:
             stated, length, plies = int(r["stated_length"]), int(r["length"]), int(r["plies"])
             out = audit(Position.from_sfen(p["sfen"]), stated, plies, length, args.max_plies,
                         args.max_nodes, args.backend)
-            row = {"id": p["id"], "stated_length": stated, "length": length, "plies": plies, **out}
+            row = {"id": p["id"], "stated_length": stated, "length": length, "plies": plies,
+                   "max_nodes": args.max_nodes, **out}
             if writer:
                 writer.writerow(row)
                 sink.flush()
