@@ -173,3 +173,16 @@ def test_solve_command_refuses_a_small_board_with_one_line():
     assert run.returncode != 0
     assert run.stderr.strip().count("\n") == 0 and "standard 9x9" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+def test_a_defender_non_promotion_saves_zukou_029():
+    # cshogi's DfPn claims zukou-029 mates within 15 plies; it tries only the rook's
+    # promoting capture 6i6e+ after 8g9f 8d7c N*6e. Taking without promoting (6i6e, from
+    # inside the defender's zone) leaves no mate within the remaining 11 plies.
+    from tsumeqbf.dfpn import DfPn
+
+    base = "9/lgsl5/1pk6/4G4/L1n{}5/+B8/9/1+R7/9 b B2NP2g3snl16p 5"
+    promoted = DfPn(make_game(Position.from_sfen(base.format("+r")), "cshogi")).solve(11)
+    unpromoted = DfPn(make_game(Position.from_sfen(base.format("r")), "cshogi")).solve(11)
+    assert promoted.proven is True and unpromoted.proven is False
