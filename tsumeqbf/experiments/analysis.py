@@ -10,7 +10,7 @@ other no mate; a timeout or an error is no verdict.
 >>> [(d["instance"], d["pair"]) for d in disagreements(rows)]
 [('q', ('a', 'b'))]
 >>> pair_counts(rows, ["a", "b", "c"])[0]
-{'a': 'a', 'b': 'b', 'compared': 1, 'agree': 0, 'disagree': 1}
+{'a': 'a', 'b': 'b', 'compared': 1, 'agree': 0, 'agree_mate': 0, 'disagree': 1}
 """
 
 from __future__ import annotations
