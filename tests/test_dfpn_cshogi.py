@@ -186,3 +186,26 @@ def test_a_defender_non_promotion_saves_zukou_029():
     promoted = DfPn(make_game(Position.from_sfen(base.format("+r")), "cshogi")).solve(11)
     unpromoted = DfPn(make_game(Position.from_sfen(base.format("r")), "cshogi")).solve(11)
     assert promoted.proven is True and unpromoted.proven is False
+
+
+def test_peeked_keys_and_counted_replies_match_playing_the_move():
+    # the shortcuts the search takes on 9x9 (a child's key without playing the move, its
+    # replies counted on cshogi's board alone) against playing the move in our rules
+    rng = random.Random(13)
+    positions = walk_positions(count_per_problem=1, seed=4)
+    compared = 0
+    for sfen, is_or, moves in rng.sample(positions, 600):
+        ours, theirs = TsumeGame(Position.from_sfen(sfen)), CshogiTsumeGame(Position.from_sfen(sfen))
+        for m in moves:
+            peeked = theirs.child_dominance(m)
+            ours.play(m)
+            assert peeked == (ours.key(), ours.dominance()), (sfen, ours.pos.usi(m))
+            expected = {group: ours.reply_count(group) for group in (True, False)}
+            replies = ours.moves()
+            ours.undo()
+            assert expected[False] == len(replies)
+            if is_or:
+                got = {group: theirs.reply_count_after(m, group) for group in (True, False)}
+                assert got == expected, (sfen, ours.pos.usi(m))
+                compared += 1
+    assert compared > 500

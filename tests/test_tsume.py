@@ -459,3 +459,44 @@ def test_solve_keeps_the_table_within_tt_entries(capsys):
     assert out["status"] == "mate" and 0 < out["tt_size"] <= 60
     assert main(["solve", sfen, "--tt-entries", "1"]) == 2
     assert "--tt-entries" in capsys.readouterr().err
+
+
+def test_a_childs_key_and_hands_without_playing_the_move_are_those_after_playing_it():
+    # child_dominance (Position.key_after) must agree with push exactly, on every check
+    # and reply along random lines: a wrong key would mix two positions' tables
+    rng = random.Random(11)
+    compared = 0
+    for case in generated(90, seed=31) * 2:
+        game = TsumeGame(Position.from_sfen(case["sfen"], zone=case["zone"]))
+        for _ in range(8):
+            moves = game.moves()
+            for m in moves:
+                peeked = game.child_dominance(m)
+                game.play(m)
+                assert peeked == (game.key(), game.dominance()), (case, game.pos.sfen())
+                game.undo()
+                compared += 1
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+    assert compared > 2000
+
+
+class PlayingGame(TsumeGame):
+    """TsumeGame without the shortcuts: every child is played to read its key and to
+    count its replies."""
+
+    child_dominance = None
+    reply_count_after = None
+
+
+@pytest.mark.parametrize("heuristics", ["", "ABCDEF"])
+def test_the_search_is_the_same_whether_children_are_played_or_peeked(heuristics):
+    for case in generated(30, seed=37):
+        results = []
+        for game_type in (TsumeGame, PlayingGame):
+            search = TsumeSearch(game_type(Position.from_sfen(case["sfen"], zone=case["zone"])),
+                                 max_nodes=3000, heuristics=heuristics)
+            res = search.solve()
+            results.append((res.proven, res.nodes, res.proofs, res.disproofs, res.tt_size))
+        assert results[0] == results[1], case

@@ -177,17 +177,18 @@ class DfPn:
         """Numbers of a check not seen before (the game is at it, an AND node with
         ``depth`` plies left), from its replies: none is mate, any with no plies left is
         no mate (both stored, as the node's own search would), else pn = their number."""
-        replies = self.game.moves()
-        drop_group = getattr(self.game, "drop_group", None)
-        if replies and self.group_drops and drop_group:
-            replies = {drop_group(r) or r for r in replies}
+        count_replies = getattr(self.game, "reply_count", None)
+        if count_replies is not None:
+            replies = count_replies(self.group_drops)
+        else:
+            replies = len(self.game.moves())
         if not replies:
             self.store(key, 0, 0, INF, 0)  # mate holds at any depth
             return 0, INF
         if depth == 0:
             self.store(key, 0, INF, 0, 0)
             return INF, 0
-        return len(replies), 1
+        return replies, 1
 
     def _mid(self, depth: int, th_pn: int, th_dn: int) -> tuple[int, int]:
         """Search the current node (``depth`` plies left) until a threshold is reached;

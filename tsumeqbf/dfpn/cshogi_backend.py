@@ -84,6 +84,33 @@ class CshogiTsumeGame(TsumeGame):
         ours = self._ours
         return [ours[cm] if cm in ours else self._convert(cm) for cm in found]
 
+    def reply_count(self, group_drops: bool = True) -> int:
+        """:meth:`TsumeGame.reply_count` on cshogi's own move integers, not converted to
+        ours: cshogi lays a move out as we do (destination in bits 0-6, origin in bits
+        7-13) but numbers a drop's origin from 81 on."""
+        if self.pos.turn == self.attacker:
+            return super().reply_count(group_drops)
+        found = self.board.legal_moves
+        if not group_drops:
+            return len(found)
+        return len({m if (m >> 7) & 127 < 81 else ~(m & 127) for m in found})
+
+    def reply_count_after(self, m, group_drops: bool = True) -> int:
+        """:meth:`reply_count` after the attacker's move ``m``: only cshogi's board is
+        moved (our Position is not needed to list replies)."""
+        theirs = self._theirs.get(m)
+        if theirs is None or self.pos.turn != self.attacker:
+            return super().reply_count_after(m, group_drops)
+        b = self.board
+        b.push_move16(theirs)
+        try:
+            found = b.legal_moves
+        finally:
+            b.pop()
+        if not group_drops:
+            return len(found)
+        return len({r if (r >> 7) & 127 < 81 else ~(r & 127) for r in found})
+
     def play(self, m) -> None:
         theirs = self._theirs.get(m)
         if theirs is None:  # a move not yet seen in a list from this game

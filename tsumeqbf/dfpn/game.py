@@ -12,7 +12,7 @@ nodes), ``is_or()``, ``moves()`` (an OR node's attacking moves, an AND node's re
 
 from __future__ import annotations
 
-from ..rules.moves import board_move, is_drop, is_promotion, move_from, move_to
+from ..rules.moves import DROP_BASE, board_move, is_drop, is_promotion, move_from, move_to
 
 
 def dominance_of(game):
@@ -49,6 +49,17 @@ class ShogiGame:
         """Drops onto one square (interpositions of any kind) form one group."""
         return ("drop", move_to(m)) if is_drop(m) else None
 
+    def reply_count(self, group_drops: bool = True) -> int:
+        """How many moves the side to move has, the drops onto one square counted once
+        when ``group_drops`` (as :meth:`drop_group` groups them). A new check's starting
+        proof number, counted on every check of every expanded OR node, so it is kept to
+        one pass over plain integers."""
+        moves = self.moves()
+        if not group_drops:
+            return len(moves)
+        # a board move stays itself, a drop becomes its square (negative: never a move)
+        return len({m if (m >> 7) & 127 < DROP_BASE else ~(m & 127) for m in moves})
+
     def clone(self):
         """An independent game at the current node (for simulation)."""
         twin = type(self).__new__(type(self))
@@ -84,10 +95,6 @@ class GraphGame:
         return GraphGame(self.graph, self.path[-1])
 
 
-def _hand(pos, color) -> tuple:
-    return tuple(pos.hands[color][1:8])
-
-
 class TsumeGame(ShogiGame):
     """ShogiGame plus what the unbounded solver and the answer printer need: hands for
     dominance, and the move facts behind Nagai's heuristics and useless interpositions."""
@@ -96,7 +103,29 @@ class TsumeGame(ShogiGame):
         """(board key, attacker's hand, defender's hand): a proof with hand H also proves
         the same board when the attacker holds more and the defender less."""
         p = self.pos
-        return p.board_key, _hand(p, self.attacker), _hand(p, self.attacker ^ 1)
+        hands = p.hands
+        a = self.attacker
+        # read on every child of every expanded node: no helper calls
+        return p.board_key, tuple(hands[a][1:8]), tuple(hands[a ^ 1][1:8])
+
+    def child_dominance(self, m):
+        """(key, dominance) of the node move ``m`` leads to, without playing it."""
+        p = self.pos
+        key, board_key, kind, change = p.key_after(m)
+        hands = p.hands
+        a = self.attacker
+        att, dfn = hands[a][1:8], hands[a ^ 1][1:8]
+        if change:
+            (att if p.turn == a else dfn)[kind - 1] += change
+        return key, (board_key, tuple(att), tuple(dfn))
+
+    def reply_count_after(self, m, group_drops: bool = True) -> int:
+        """:meth:`reply_count` at the node move ``m`` leads to (the game is left as it is)."""
+        self.play(m)
+        try:
+            return self.reply_count(group_drops)
+        finally:
+            self.undo()
 
     def last_to(self) -> int:
         """Destination of the previous move (the checker's square at an AND node)."""

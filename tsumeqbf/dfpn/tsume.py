@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from operator import ge
 
 from .core import (INF, SearchAborted, child_thresholds, count_node, deep_recursion,
                    drop_least_work)
@@ -109,7 +110,7 @@ def _promotion_pairs(moves, groups) -> list:
 
 
 def _dominates(big: tuple, small: tuple) -> bool:
-    return all(a >= b for a, b in zip(big, small))
+    return all(map(ge, big, small))
 
 
 @dataclass
@@ -161,7 +162,8 @@ class TsumeSearch:
 
     def __post_init__(self):
         self.heuristics = check_heuristics(self.heuristics)
-        self._dom = lambda: dominance_of(self.game)
+        game = self.game
+        self._dom = getattr(game, "dominance", None) or (lambda: dominance_of(game))
         self._on_path: set = set()
         self._line: list = []  # (board key, move played) along the current line, heuristic D
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
@@ -365,51 +367,83 @@ class TsumeSearch:
         """Per move: key, dominance triple, repetition flag, initial numbers."""
         game = self.game
         on_path = self._on_path
-        use_f = "F" in self.heuristics and not is_or
-        drop_group = getattr(game, "drop_group", None)
+        table = self.table
+        use_f = "F" in self.heuristics and not is_or and hasattr(game, "check_directions")
+        # games that can tell a child's key without playing the move save two makes and
+        # unmakes per child (most children are never searched)
+        peek = None if use_f else getattr(game, "child_dominance", None)
         out = []
         for m in moves:
-            game.play(m)
-            ck = game.key()
+            if peek is None:
+                game.play(m)
+                ck, dom = game.key(), self._dom()
+            else:
+                ck, dom = peek(m)
             repeated = ck in on_path
-            dom = self._dom()
             init = (1, 1)
-            fresh = not repeated and ck not in self.table
-            if fresh and use_f and hasattr(game, "check_directions"):
+            fresh = not repeated and ck not in table
+            if fresh and use_f:
                 init = (1, game.check_directions() or 1)
             elif fresh and is_or and self.mobility and self.proof_seq(dom) is None:
                 # a check starts with as many proof-number units as it has replies; a
                 # check without reply is mate and proven at once
-                replies = game.moves()
-                if replies and drop_group and (self.group_drops or self.group_promotions):
-                    # grouped replies count once here too, as in _aggregate
-                    replies = {(self.group_drops and drop_group(r))
-                               or (_promotion_group(r) if self.group_promotions else r)
-                               for r in replies}
+                replies = self._replies_here() if peek is None else self._replies_after(m)
                 if replies:
-                    init = (len(replies), 1)
+                    init = (replies, 1)
                 else:
                     self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
             out.append((ck, dom, repeated, init))
-            game.undo()
+            if peek is None:
+                game.undo()
         return out
+
+    def _replies_after(self, m) -> int:
+        """The starting proof number of check ``m`` of the current node (see
+        :meth:`_replies_here`), without keeping the move played."""
+        game = self.game
+        if not self.group_promotions and hasattr(game, "reply_count_after"):
+            return game.reply_count_after(m, self.group_drops)
+        game.play(m)
+        try:
+            return self._replies_here()
+        finally:
+            game.undo()
+
+    def _replies_here(self) -> int:
+        """The current AND node's replies, grouped as :meth:`_aggregate` groups them."""
+        game = self.game
+        drop_group = getattr(game, "drop_group", None)
+        if drop_group is not None and not self.group_promotions:
+            return game.reply_count(self.group_drops)
+        replies = game.moves()
+        if replies and drop_group and (self.group_drops or self.group_promotions):
+            replies = {(self.group_drops and drop_group(r))
+                       or (_promotion_group(r) if self.group_promotions else r)
+                       for r in replies}
+        return len(replies)
 
     def _numbers(self, child, path_key):
         """(pn, dn, path-dependent, found) of a child from the tables."""
         ck, dom, repeated, _ = child
         if repeated:
             return INF, 0, True, True
-        self.tt_hits += 1  # undone below when the tables know nothing of the child
-        if self.proof_seq(dom) is not None:
-            return 0, INF, False, True
-        if self.is_disproven(dom):
-            return INF, 0, False, True
+        # proof_seq and is_disproven spelt out: this runs for every child on every pass
+        bkey, att, dfn = dom
+        for a, d, _ in self.proofs.get(bkey, ()):
+            if all(map(ge, att, a)) and all(map(ge, d, dfn)):
+                self.tt_hits += 1
+                return 0, INF, False, True
+        for a, d in self.disproofs.get(bkey, ()):
+            if all(map(ge, a, att)) and all(map(ge, dfn, d)):
+                self.tt_hits += 1
+                return INF, 0, False, True
         if (ck, path_key) in self.twins:
+            self.tt_hits += 1
             return INF, 0, True, True
         e = self.table.get(ck)
         if e is not None:
+            self.tt_hits += 1
             return e.pn, e.dn, False, True
-        self.tt_hits -= 1
         return None
 
     def _mid(self, depth: int, path_key: int, th_pn: int, th_dn: int) -> tuple[int, int, bool]:

@@ -185,6 +185,35 @@ class Position:
                 self.kings[c] = to
         self.turn = c ^ 1
 
+    def key_after(self, m: int) -> tuple[int, int, int, int]:
+        """(key, board_key, kind, change) of the position after move ``m`` without
+        playing it: the mover's hand of ``kind`` changes by ``change`` (a drop -1, a
+        capture +1, otherwise 0 and 0). The keys equal ``push(m)`` then ``key`` and
+        ``board_key``."""
+        to = m & 127
+        frm = (m >> 7) & 127
+        c = self.turn
+        zh = self._zh
+        if frm >= DROP_BASE:
+            kind, change = frm - DROP_BASE, -1
+            zh = (zh - _ZH[c][kind]) & _MASK
+            zb = self._zb ^ _ZB[kind | c << 4][to]
+        else:
+            b = self.board
+            code = b[frm]
+            captured = b[to]
+            zb = self._zb ^ _ZB[code][frm]
+            kind = change = 0
+            if captured:
+                kind, change = _HAND_KIND[captured], 1
+                zh = (zh + _ZH[c][kind]) & _MASK
+                zb ^= _ZB[captured][to]
+            if m >> 14:
+                code = _PROMOTE_CODE[code]
+            zb ^= _ZB[code][to]
+        zt = 0 if c else _ZT  # the side to move after m is c ^ 1
+        return zb ^ zh ^ zt, zb ^ zt, kind, change
+
     def pop(self) -> int:
         """Undo the last ``push`` and return its move."""
         m, captured, self._zb, self._zh = self._stack.pop()
