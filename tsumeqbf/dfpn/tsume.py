@@ -628,16 +628,21 @@ class TsumeSearch:
         total = 0
         shared_max = 0
         group_max: dict = {}
+        infinite = False
+        tie_break = bool(preferred) or "E" in self.heuristics  # else _prefer says no
         for i, (cpn, cdn, _) in enumerate(nums):
             small, large = (cpn, cdn) if is_or else (cdn, cpn)
             if small < best:
                 best_i, second, best = i, best, small
-            elif small == best and best < INF and self._prefer(i, best_i, moves, children, preferred):
+            elif (small == best and tie_break and best < INF
+                  and self._prefer(i, best_i, moves, children, preferred)):
                 best_i, second = i, small
             elif small < second:
                 second = small
             if large == 0:
                 continue
+            if large >= INF:
+                infinite = True
             if not is_or:
                 t = twins_of[i]
                 if t is not None and nums[t][0] != 0:
@@ -653,9 +658,7 @@ class TsumeSearch:
                     continue
             total += large
         total += shared_max + sum(group_max.values())
-        total = min(INF, total)
-        if any(n[1 if is_or else 0] >= INF for n in nums):
-            total = INF
+        total = INF if infinite else min(INF, total)
         if is_or:
             pn, dn = best, total
             dep = dn == 0 and any(n[2] for n in nums)
