@@ -209,3 +209,22 @@ def test_peeked_keys_and_counted_replies_match_playing_the_move():
                 assert got == expected, (sfen, ours.pos.usi(m))
                 compared += 1
     assert compared > 500
+
+
+#: 将棋図巧 No. 91 (stated 27) as recorded in the commentary cited in data/SOURCES.md: twelve
+#: plies of exchanges, the distant B*1h, then pawn steps that open and close two diagonals
+ZUKOU_091_LINE = ("8d9b+ 9c9b S*8b 8f8b 6e7c 8a9a 9d8b+ 9b8b R*8a 8b8a 7c8a+ 9a8a B*1h 8a9a "
+                  "2h2g 2i1i P*9b 9a8a 2g2f 1i1h N*9c 8a7a 6b7b+ 7a7b 7d7c+ 7b7a 7c7b").split()
+
+
+@pytest.mark.slow
+def test_zukou_091_from_its_fourteenth_ply_is_the_recorded_mate():
+    # the whole problem takes tens of millions of nodes (README); 14 plies in, the
+    # unbounded solver proves the mate and answers with the recorded continuation
+    row = next(r for r in edo_rows() if r["id"] == "zukou-091")
+    pos = Position.from_sfen(row["sfen"])
+    assert replay_answer(pos, ZUKOU_091_LINE) == "ok" and len(ZUKOU_091_LINE) == int(row["stated_length"])
+    for m in ZUKOU_091_LINE[:14]:
+        pos.push(pos.parse_usi(m))
+    out = solve_tsume(pos, max_nodes=200_000, backend="cshogi")
+    assert out["status"] == "mate" and out["pv"] == ZUKOU_091_LINE[14:]
