@@ -392,6 +392,22 @@ def test_dfpn_benchmark_solves_the_problems_named(tmp_path, capsys):
         bench(["--ids", "zukou-002,zukou-201"] + args)
 
 
+def test_dfpn_benchmark_passes_the_table_size_on(monkeypatch, capsys):
+    # long runs need a larger table (zukou-091: 6.7M entries); the option must reach solve
+    import tsumeqbf.bench.dfpn as bench_dfpn
+
+    seen = []
+    real = bench_dfpn.solve_tsume
+    monkeypatch.setattr(bench_dfpn, "solve_tsume",
+                        lambda *a, **kw: seen.append(kw["tt_limit"]) or real(*a, **kw))
+    args = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "0", "--ids", "zukou-002"]
+    assert bench_dfpn.main(args + ["--tt-entries", "5000"]) == 0
+    assert bench_dfpn.main(args) == 0
+    assert seen == [5000, 1_000_000]
+    with pytest.raises(SystemExit, match="--tt-entries must be at least 2"):
+        bench_dfpn.main(args + ["--tt-entries", "1"])
+
+
 @pytest.mark.parametrize("option, seed", [("group_drops", 23), ("group_drops", 24),
                                           ("group_promotions", 25), ("group_promotions", 26)])
 def test_grouping_replies_keeps_the_verdicts(option, seed):

@@ -90,7 +90,7 @@ def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
 
 
 def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
-              backend="rules", resume=False) -> None:
+              backend="rules", resume=False, tt_limit=1_000_000) -> None:
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
     sink, done = open_rows(csv_path, resume) if csv_path else (None, set())
     writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
@@ -104,7 +104,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
         out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
-                          shorten_nodes=shorten_nodes, backend=backend)
+                          shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
@@ -205,6 +205,9 @@ def main(argv: list[str]) -> int:
                     help="Nagai's heuristics, letters of ABCDEF (default: none, as solve)")
     ap.add_argument("--shorten-nodes", type=int, default=None,
                     help="nodes after each proof looking for shorter mates (default: solve's)")
+    ap.add_argument("--tt-entries", type=int, default=1_000_000,
+                    help="unsolved positions the table keeps (as solve; long runs need more: "
+                         "zukou-091 ends with 6.7M after 11.3M nodes)")
     ap.add_argument("--csv", default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
@@ -218,6 +221,8 @@ def main(argv: list[str]) -> int:
         cshogi = None
     if args.resume and not args.csv:
         raise SystemExit("bench dfpn: --resume needs --csv")
+    if args.tt_entries < 2:
+        raise SystemExit("bench dfpn: --tt-entries must be at least 2")
     if not args.no_bounded:
         with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
             bounded(list(csv.DictReader(fh)), args.max_nodes, cshogi)
@@ -225,5 +230,5 @@ def main(argv: list[str]) -> int:
         with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
             rows = pick_edo(list(csv.DictReader(fh)), args.edo, args.ids)
         unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
-                  args.backend, args.resume)
+                  args.backend, args.resume, args.tt_entries)
     return 0
