@@ -23,9 +23,10 @@ from __future__ import annotations
 from ..rules import TsumeError
 from ..rules.notation import move_to_usi, parse_usi_move
 from ..rules.pieces import BASE_KIND, HAND_KINDS, STANDARD_SET
-from .game import TsumeGame
+from .game import TsumeGame, grouped_count
 
 BACKENDS = ("rules", "cshogi")
+_CSHOGI_DROP_BASE = 81  # cshogi numbers a drop's origin from 81 on (ours from DROP_BASE)
 
 
 def _cshogi():
@@ -90,10 +91,7 @@ class CshogiTsumeGame(TsumeGame):
         7-13) but numbers a drop's origin from 81 on."""
         if self.pos.turn == self.attacker:
             return super().reply_count(group_drops)
-        found = self.board.legal_moves
-        if not group_drops:
-            return len(found)
-        return len({m if (m >> 7) & 127 < 81 else ~(m & 127) for m in found})
+        return grouped_count(self.board.legal_moves, group_drops, _CSHOGI_DROP_BASE)
 
     def reply_count_after(self, m, group_drops: bool = True) -> int:
         """:meth:`reply_count` after the attacker's move ``m``: only cshogi's board is
@@ -104,12 +102,9 @@ class CshogiTsumeGame(TsumeGame):
         b = self.board
         b.push_move16(theirs)
         try:
-            found = b.legal_moves
+            return grouped_count(b.legal_moves, group_drops, _CSHOGI_DROP_BASE)
         finally:
             b.pop()
-        if not group_drops:
-            return len(found)
-        return len({r if (r >> 7) & 127 < 81 else ~(r & 127) for r in found})
 
     def play(self, m) -> None:
         theirs = self._theirs.get(m)

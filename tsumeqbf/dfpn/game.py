@@ -15,6 +15,16 @@ from __future__ import annotations
 from ..rules.moves import DROP_BASE, board_move, is_drop, is_promotion, move_from, move_to
 
 
+def grouped_count(moves, group_drops: bool, drop_base: int = DROP_BASE) -> int:
+    """How many of ``moves`` (integers laid out as ours: destination in bits 0-6, origin in
+    bits 7-13, a drop's origin ``drop_base`` and up) there are, the drops onto one square
+    counted once when ``group_drops``."""
+    if not group_drops:
+        return len(moves)
+    # a board move stays itself, a drop becomes its square (negative: never a move)
+    return len({m if (m >> 7) & 127 < drop_base else ~(m & 127) for m in moves})
+
+
 def dominance_of(game):
     """(board key, attacker's hand, defender's hand) of a game's current node; games
     without hands (graphs) give (key, (), ())."""
@@ -54,11 +64,7 @@ class ShogiGame:
         when ``group_drops`` (as :meth:`drop_group` groups them). A new check's starting
         proof number, counted on every check of every expanded OR node, so it is kept to
         one pass over plain integers."""
-        moves = self.moves()
-        if not group_drops:
-            return len(moves)
-        # a board move stays itself, a drop becomes its square (negative: never a move)
-        return len({m if (m >> 7) & 127 < DROP_BASE else ~(m & 127) for m in moves})
+        return grouped_count(self.moves(), group_drops)
 
     def clone(self):
         """An independent game at the current node (for simulation)."""
