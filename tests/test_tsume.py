@@ -15,6 +15,7 @@ from tsumeqbf.dfpn.game import GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
 from tsumeqbf.dfpn.tsume import TsumeSearch
 from tsumeqbf.rules import Position
+from tsumeqbf.rules.moves import board_move
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mate_within, minimal_mate_length
 
@@ -130,6 +131,48 @@ def test_rank_is_the_distance_to_mate_on_random_cyclic_graphs():
         assert len(line) == want[0] and game.key() == 0  # the line is as long; game untouched
         ranked += 1
     assert ranked > 50
+
+
+class InterposingGraph(GraphGame):
+    """A graph whose moves are move integers (the destination square is what the
+    useless-interposition test reads) and whose nodes say which replies interpose."""
+
+    def is_interposition(self, m) -> bool:
+        return self.graph.nodes[m].get("inter", False)
+
+    def next_to_king(self, sq: int) -> bool:
+        return sq in self.graph.graph["next_to_king"]
+
+
+def interposition_graph(near_king=()):
+    """The end of zukou-064's recorded line in miniature. The check C (-> A) can only be
+    answered by interposing I1 on square 40. The attacker then mates at once with X, or
+    captures the interposed piece (Y, onto 40), after which the defender can only
+    interpose I2 on 50, and capturing that (Z) mates. X is the nearer mate counting every
+    ply, so the ranking (and the line) takes X; Y's line is longer only by an interposition
+    that is itself useless. So I1 only delays the mate and C is mate as counted."""
+    a, i1, x = board_move(2, 30), board_move(3, 40), board_move(4, 10)
+    y, i2, z = board_move(5, 40), board_move(6, 50), board_move(7, 50)
+    g = nx.DiGraph(next_to_king=set(near_king))
+    g.add_nodes_from([0, i1, i2], kind="or")
+    g.add_nodes_from([a, x, y, z], kind="and")
+    g.nodes[i1]["inter"] = g.nodes[i2]["inter"] = True
+    g.add_edges_from([(0, a), (a, i1), (i1, x), (i1, y), (y, i2), (i2, z)])
+    return g, (a, i1, x)
+
+
+def test_an_interposition_is_useless_when_some_capture_mates_as_fast_not_only_the_shown_one():
+    g, (a, i1, x) = interposition_graph()
+    game = InterposingGraph(g, 0)
+    search = ProvenAs(attractor(g))
+    rank = rank_proven(search, game)
+    assert principal_variation(search, game, muda=False, rank=rank) == [a, i1, x]
+    # counted, I1 is useless although the line shows X after it, not the capture
+    assert principal_variation(search, game, rank=rank) == [a]
+    # an interposition next to the king always counts
+    g, _ = interposition_graph(near_king={40})
+    game = InterposingGraph(g, 0)
+    assert principal_variation(search, game, rank=rank_proven(search, game)) == [a, i1, x]
 
 
 def test_shortening_finds_a_shorter_mate_than_the_first_proof():

@@ -8,11 +8,13 @@ node's children were proven earlier, so the walk is finite) each proven node get
 * the defender picks the longest defence, then the line that leaves the attacker no
   pieces in hand;
 * a useless interposition (muda-ai) is not counted: an interposition away from the king
-  (a piece put next to the king always counts) whose line starts
-  with the attacker capturing the interposed piece and is at most two plies longer than
-  the defender's best other reply (or than an immediate mate when there is none) only
-  delays the same mate, so the defender is not credited with it. When every reply is such
-  an interposition the check is mate, as tsume-shogi counts it.
+  (a piece put next to the king always counts) after which the attacker can capture the
+  interposed piece and mate at most two plies later than after the defender's best other
+  reply (or than an immediate mate when there is none) only delays the same mate, so the
+  defender is not credited with it. The capture need not be the line the answer shows
+  (which may be another check, equally short), nor be ranked nearer to mate: after a
+  capture the defender may interpose again, which costs plies but is not counted. When
+  every reply is such an interposition the check is mate, as tsume-shogi counts it.
 
 The length is the shortest within the proofs found; ``shortest_check`` asks the bounded
 solver whether a mate two plies shorter exists.
@@ -66,20 +68,38 @@ def _hand_size(game) -> int:
     return sum(dominance_of(game)[1])
 
 
+class _OnStack(Exception):
+    """A value asked for a node whose value is being computed (a cycle)."""
+
+
+_ON_STACK = object()
+
+
 def _value(game, order, memo, muda=True):
     """(length, attacker's pieces left, best move or None) of the current proven node;
     ``order()`` is the current node's place in a well-founded order of the proven nodes
     (None: not proven), and only children earlier in it are followed."""
     key = game.key()
     if key in memo:
+        if memo[key] is _ON_STACK:
+            raise _OnStack
         return memo[key]
+    memo[key] = _ON_STACK
+    try:
+        memo[key] = _value_here(game, order, memo, muda)
+    except BaseException:
+        del memo[key]
+        raise
+    return memo[key]
+
+
+def _value_here(game, order, memo, muda):
     here = order()
     if here is None:
         raise AnswerError("a node of the proof is not proven in the tables")
     moves = game.moves()
     if not moves:  # AND node without a reply: mate (an OR node here has a check)
-        memo[key] = (0, _hand_size(game), None)
-        return memo[key]
+        return (0, _hand_size(game), None)
     scored = []
     for m in moves:
         game.play(m)
@@ -95,17 +115,46 @@ def _value(game, order, memo, muda=True):
         if not scored:
             raise AnswerError("a proven OR node has no proven check")
         m, length, left, _ = min(scored, key=lambda s: (s[1], s[2]))
-        memo[key] = (length, left, m)
-        return memo[key]
+        return (length, left, m)
     if len(scored) != len(moves):
         raise AnswerError("a proven AND node has an unproven reply")
-    counted = _without_useless_interpositions(game, scored) if muda else scored
-    if not counted:
-        memo[key] = (0, _hand_size(game), None)
+    if muda:
+        capture = lambda m: _capture_length(game, m, order, memo)  # noqa: E731
+        counted = _without_useless_interpositions(game, scored, capture)
     else:
-        m, length, left, _ = max(counted, key=lambda s: (s[1], -s[2]))
-        memo[key] = (length, left, m)
-    return memo[key]
+        counted = scored
+    if not counted:
+        return (0, _hand_size(game), None)
+    m, length, left, _ = max(counted, key=lambda s: (s[1], -s[2]))
+    return (length, left, m)
+
+
+def _capture_length(game, m, order, memo):
+    """Plies to mate (useless interpositions not counted) after the defender's
+    interposition ``m`` when the attacker first captures the interposed piece: the
+    fastest proven capture, whether or not it is ranked nearer to mate than the node
+    after ``m`` (None: no proven capture). Only a number: the answer's line never
+    follows it, so it need not respect the order that keeps the line finite; a capture
+    whose value would need a node still being valued (a cycle) is left out."""
+    to = move_to(m)
+    best = None
+    game.play(m)
+    try:
+        for c in game.moves():
+            if move_to(c) != to:
+                continue
+            game.play(c)
+            try:
+                if order() is not None:
+                    length = 2 + _value(game, order, memo)[0]
+                    best = length if best is None else min(best, length)
+            except (_OnStack, AnswerError):
+                pass
+            finally:
+                game.undo()
+    finally:
+        game.undo()
+    return best
 
 
 def rank_proven(search, game, limit: int = 500_000) -> dict | None:
@@ -285,7 +334,10 @@ def _candidates(search, game, rank, reach: int) -> list:
     return out
 
 
-def _without_useless_interpositions(game, scored):
+def _without_useless_interpositions(game, scored, capture_length):
+    """The replies that count: ``scored`` without the useless interpositions;
+    ``capture_length(m)`` is the length after interposition ``m`` when its piece is
+    captured at once (None: no such proven line)."""
     is_inter = getattr(game, "is_interposition", None)
     if is_inter is None:
         return scored
@@ -296,10 +348,14 @@ def _without_useless_interpositions(game, scored):
     base = max((s[1] for s in others), default=0)
     kept = list(others)
     near_king = getattr(game, "next_to_king", lambda sq: False)
-    for m, length, left, reply in inter:
-        captured_at_once = reply is not None and move_to(reply) == move_to(m)
-        if near_king(move_to(m)) or not (captured_at_once and length <= base + 2):
-            kept.append((m, length, left, reply))
+    for s in inter:
+        m = s[0]
+        if near_king(move_to(m)):
+            kept.append(s)
+            continue
+        onto = capture_length(m)
+        if onto is None or onto > base + 2:
+            kept.append(s)
     return kept
 
 
