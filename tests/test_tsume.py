@@ -69,10 +69,12 @@ def test_ghi_graph_where_a_naive_table_is_wrong():
     assert NaiveSearch(GraphGame(g, 0), mobility=False).solve().proven is False
 
 
-@pytest.mark.parametrize("heuristics,dag,tt_limit,mobility,simulation", [
-    ("", True, 10**6, True, False), ("CDE", False, 10**6, True, True), ("", True, 3, True, False),
-    ("", True, 10**6, False, True)])
-def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit, mobility, simulation):
+@pytest.mark.parametrize("heuristics,dag,tt_limit,mobility,simulation,probe", [
+    ("", True, 10**6, True, False, 0), ("CDE", False, 10**6, True, True, 0),
+    ("", True, 3, True, False, 0), ("", True, 10**6, False, True, 0),
+    ("", True, 10**6, True, False, 3), ("", True, 3, False, False, 1)])
+def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit, mobility, simulation,
+                                                 probe):
     rng = random.Random(7)
     for _ in range(400):
         n = rng.randint(4, 16)
@@ -80,7 +82,8 @@ def test_random_cyclic_graphs_match_the_fixpoint(heuristics, dag, tt_limit, mobi
                  for j in [rng.randrange(n)] if i % 2 != j % 2]
         g = cyclic_graph(edges, n)
         res = TsumeSearch(GraphGame(g, 0), max_nodes=200_000, heuristics=heuristics, dag=dag,
-                          tt_limit=tt_limit, mobility=mobility, simulation=simulation).solve()
+                          tt_limit=tt_limit, mobility=mobility, simulation=simulation,
+                          mate_probe=probe).solve()
         assert res.proven == (0 in attractor(g)), edges
 
 
@@ -559,3 +562,53 @@ def test_the_search_is_the_same_whether_children_are_played_or_peeked(heuristics
             res = search.solve()
             results.append((res.proven, res.nodes, res.proofs, res.disproofs, res.tt_size))
         assert results[0] == results[1], case
+
+
+@pytest.mark.parametrize("probe, seed", [(1, 31), (3, 32), (3, 33)])
+def test_mate_probes_keep_the_verdicts_and_the_answers(probe, seed):
+    probed = 0
+    for case in generated(40, seed=seed):
+        pos = Position.from_sfen(case["sfen"], zone=case["zone"])
+        plain = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0)
+        out = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0, mate_probe=probe)
+        assert out["mate"] == plain["mate"], (case, probe)
+        probed += out["probes"]
+        if out["mate"]:
+            assert out["shortest_plies"] == plain["shortest_plies"]
+            assert replay_ok(pos, out["pv"]).startswith("ok")
+    assert probed > 0
+
+
+def test_probe_3_proves_a_mate_in_3_at_the_roots_first_expansion():
+    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["stated_length"] == "3"]
+    for row in rows[:3]:
+        pos = Position.from_sfen(row["sfen"])
+        plain = solve_tsume(pos, shorten_nodes=0, backend="cshogi")
+        probed = solve_tsume(pos, shorten_nodes=0, backend="cshogi", mate_probe=3)
+        # every check of the root is probed when the root is expanded; the one whose
+        # replies all mate in 1 is proven there, so the root needs no other node
+        assert probed["status"] == plain["status"] == "mate"
+        assert probed["nodes"] == 1 < plain["nodes"] and probed["probes"] > 0
+        assert probed["length"] == plain["length"] == 3
+        assert replay_answer(pos, probed["pv"]) == "ok"
+
+
+def test_solve_and_bench_take_the_mate_probe(monkeypatch, capsys):
+    import tsumeqbf.bench.dfpn as bench_dfpn
+
+    sfen = "2k/3/1GP b - 1"
+    assert main(["solve", sfen, "--zone", "2", "--json", "--mate-probe", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mate_probe"] == 3 and out["status"] == "mate"
+    assert main(["solve", sfen, "--zone", "2", "--mate-probe", "2"]) != 0
+    assert "--mate-probe: invalid choice: 2" in capsys.readouterr().err
+    seen = []
+    real = bench_dfpn.solve_tsume
+    monkeypatch.setattr(bench_dfpn, "solve_tsume",
+                        lambda *a, **kw: seen.append(kw["mate_probe"]) or real(*a, **kw))
+    args = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "0", "--ids", "zukou-002"]
+    assert bench_dfpn.main(args + ["--mate-probe", "1"]) == 0
+    assert seen == [1]
+    with pytest.raises(ValueError, match="mate_probe must be 0, 1 or 3"):
+        TsumeSearch(TsumeGame(Position.from_sfen(sfen, zone=2)), mate_probe=2)

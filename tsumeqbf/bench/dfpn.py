@@ -69,7 +69,7 @@ def bounded(rows, max_nodes, cshogi) -> None:
 
 
 FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "nodes",
-          "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes"]
+          "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes", "probes"]
 
 
 def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
@@ -90,7 +90,7 @@ def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
 
 
 def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
-              backend="rules", resume=False, tt_limit=1_000_000) -> None:
+              backend="rules", resume=False, tt_limit=1_000_000, mate_probe=0) -> None:
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
     sink, done = open_rows(csv_path, resume) if csv_path else (None, set())
     writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
@@ -104,7 +104,8 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
         out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
-                          shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit)
+                          shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit,
+                          mate_probe=mate_probe)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
@@ -115,7 +116,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
                "shorten_nodes": out.get("shorten_nodes"),
                "time_s": round(out["time_s"], 3), "replay": check,
                "cshogi_proven": theirs[0] if theirs else None,
-               "cshogi_nodes": theirs[1] if theirs else None}
+               "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"]}
         if writer:
             writer.writerow(row)
             sink.flush()
@@ -208,6 +209,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--tt-entries", type=int, default=1_000_000,
                     help="unsolved positions the table keeps (as solve; long runs need more: "
                          "zukou-091 ends with 6.7M after 11.3M nodes)")
+    ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
+                    help="as solve: prove new nodes that mate in 1 (or 3) without searching them")
     ap.add_argument("--csv", default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
@@ -230,5 +233,5 @@ def main(argv: list[str]) -> int:
         with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
             rows = pick_edo(list(csv.DictReader(fh)), args.edo, args.ids)
         unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
-                  args.backend, args.resume, args.tt_entries)
+                  args.backend, args.resume, args.tt_entries, args.mate_probe)
     return 0

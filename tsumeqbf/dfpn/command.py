@@ -30,6 +30,10 @@ def register(sub) -> None:
     p.add_argument("--group-promotions", action="store_true",
                    help="count a defender's move with and without promotion once in an AND "
                         "node's proof number")
+    p.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
+                   help="prove a new node that mates in 1 (1), or also a check whose every reply "
+                        "then mates in 1 (3), without searching it; cshogi's DfPn probes new "
+                        "nodes likewise without counting them (default 0: none)")
     p.add_argument("--simulation", action="store_true",
                    help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
     p.add_argument("--shorten-nodes", type=int, default=None,
@@ -72,7 +76,7 @@ def cmd_solve(args) -> int:
     show = not args.quiet
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
                       dag=not args.no_dag, group_drops=not args.no_group_drops,
-                      group_promotions=args.group_promotions,
+                      group_promotions=args.group_promotions, mate_probe=args.mate_probe,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,
                       tt_limit=args.tt_entries, progress=progress if show else None)

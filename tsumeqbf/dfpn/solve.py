@@ -23,7 +23,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
                 shorten_nodes: int | None = None, proof_pieces: bool = True,
                 backend: str = "rules", group_drops: bool = True,
-                group_promotions: bool = False) -> dict:
+                group_promotions: bool = False, mate_probe: int = 0) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -35,14 +35,15 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     line has at most ``shortest_up_to`` plies, bounded df-pn also finds the exact shortest
     mate counting every ply (``shortest_plies``, ``pv_shortest``); when that is shorter
     than the line read off the proofs, it becomes the answer (``answer``: "bounded",
-    otherwise "proof")."""
+    otherwise "proof"). ``mate_probe`` (1 or 3) proves new nodes that mate in 1 (or 3)
+    without searching them; ``probes`` counts the positions it looked at."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
                          tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
-                         group_promotions=group_promotions)
+                         group_promotions=group_promotions, mate_probe=mate_probe)
     res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
@@ -52,7 +53,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
            "proof_pieces": proof_pieces, "group_drops": group_drops,
-           "group_promotions": group_promotions, "backend": backend}
+           "group_promotions": group_promotions, "mate_probe": mate_probe,
+           "probes": search.probes, "backend": backend}
     if res.reason:
         out["error"] = res.reason
     if res.proven:

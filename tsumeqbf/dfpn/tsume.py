@@ -147,6 +147,8 @@ class TsumeSearch:
     proof_pieces: bool = True  # store (dis)proofs with the hands they need (proof pieces)
     group_drops: bool = True  # an AND node counts its drops onto one square once (the largest)
     group_promotions: bool = False  # ... and a reply with and without promotion once
+    mate_probe: int = 0  # 1: a new reply's node is proven at once when it mates in 1;
+    # 3: a new check's node too when every reply then mates in 1
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -162,6 +164,8 @@ class TsumeSearch:
 
     def __post_init__(self):
         self.heuristics = check_heuristics(self.heuristics)
+        if self.mate_probe not in (0, 1, 3):
+            raise ValueError(f"mate_probe must be 0, 1 or 3, not {self.mate_probe!r}")
         game = self.game
         self._dom = getattr(game, "dominance", None) or (lambda: dominance_of(game))
         self._on_path: set = set()
@@ -169,6 +173,7 @@ class TsumeSearch:
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
         self.simulations = [0, 0]  # attempts, successes
         self.tt_hits = 0
+        self.probes = 0  # positions looked at by the mate-in-1 probe (not counted as nodes)
 
     # -- the tables ----------------------------------------------------------------------
     def proof_seq(self, dom) -> int | None:
@@ -390,12 +395,70 @@ class TsumeSearch:
                 replies = self._replies_here() if peek is None else self._replies_after(m)
                 if replies:
                     init = (replies, 1)
+                    if self.mate_probe >= 3:
+                        self._probe_mate_in_2_plies(m, ck, dom, peek is None)
                 else:
                     self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
+            elif fresh and not is_or and self.mate_probe and self.proof_seq(dom) is None:
+                self._probe_mate_in_1(m, ck, dom, peek is None)
             out.append((ck, dom, repeated, init))
             if peek is None:
                 game.undo()
         return out
+
+    def _probe_mate_in_2_plies(self, m, ck, dom, played: bool) -> bool:
+        """Prove the node after check ``m`` when every reply mates in 1 (see
+        :meth:`_probe_mate_in_1`)."""
+        game = self.game
+        if not played:
+            game.play(m)
+        try:
+            peek = getattr(game, "child_dominance", None)
+            proven = []
+            for r in game.moves():
+                if peek is not None:
+                    rk, rdom = peek(r)
+                else:
+                    game.play(r)
+                    rk, rdom = game.key(), self._dom()
+                    game.undo()
+                if self.proof_seq(rdom) is None and not self._probe_mate_in_1(r, rk, rdom, False):
+                    return False
+                proven.append(rdom)
+            self._store_proof(ck, dom, self._proof_pieces(dom, False, proven))
+            return True
+        finally:
+            if not played:
+                game.undo()
+
+    def _probe_mate_in_1(self, m, ck, dom, played: bool) -> bool:
+        """Prove the node after reply ``m`` (key ``ck``, dominance ``dom``) when one of
+        its checks leaves no reply, without searching it (``played``: the game is there
+        already). The probe's positions are counted in ``probes``, not ``nodes``: cshogi's
+        DfPn likewise looks at every new node's mates in 1 (and 3) without counting them."""
+        game = self.game
+        if not played:
+            game.play(m)
+        try:
+            peek = getattr(game, "child_dominance", None)
+            for c in game.moves():
+                self.probes += 1
+                if self._replies_after(c):
+                    continue
+                if peek is not None:
+                    mk, mdom = peek(c)
+                else:
+                    game.play(c)
+                    mk, mdom = game.key(), self._dom()
+                    game.undo()
+                # as df-pn itself would: the mate first, then the reply's node through it
+                self._store_proof(mk, mdom, self._proof_pieces(mdom, False, []))
+                self._store_proof(ck, dom, self._proof_pieces(dom, True, [mdom]))
+                return True
+            return False
+        finally:
+            if not played:
+                game.undo()
 
     def _replies_after(self, m) -> int:
         """The starting proof number of check ``m`` of the current node (see
