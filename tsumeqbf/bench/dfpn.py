@@ -210,7 +210,7 @@ def main(argv: list[str]) -> int:
                     help="unsolved positions the table keeps (as solve; long runs need more: "
                          "zukou-091 ends with 6.7M after 11.3M nodes)")
     ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
-                    help="as solve: prove new nodes that mate in 1 (or 3) without searching them")
+                    help="as solve: probe new nodes for mates in 1 (1) or 3 (3) before searching them")
     ap.add_argument("--csv", default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")

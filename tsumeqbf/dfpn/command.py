@@ -31,9 +31,9 @@ def register(sub) -> None:
                    help="count a defender's move with and without promotion once in an AND "
                         "node's proof number")
     p.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
-                   help="prove a new node that mates in 1 (1), or also a check whose every reply "
-                        "then mates in 1 (3), without searching it; cshogi's DfPn probes new "
-                        "nodes likewise without counting them (default 0: none)")
+                   help="before a node is first searched, prove it when every reply mates in 1 "
+                        "(1), or also when it mates in 3 (3); cshogi's DfPn probes new nodes "
+                        "likewise without counting them as nodes (default 0: none)")
     p.add_argument("--simulation", action="store_true",
                    help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
     p.add_argument("--shorten-nodes", type=int, default=None,

@@ -35,8 +35,9 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     line has at most ``shortest_up_to`` plies, bounded df-pn also finds the exact shortest
     mate counting every ply (``shortest_plies``, ``pv_shortest``); when that is shorter
     than the line read off the proofs, it becomes the answer (``answer``: "bounded",
-    otherwise "proof"). ``mate_probe`` (1 or 3) proves new nodes that mate in 1 (or 3)
-    without searching them; ``probes`` counts the positions it looked at."""
+    otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
+    in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the checks
+    the probes tried."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)

@@ -49,6 +49,11 @@ lead to the same few positions, and seven kinds times every square between would
 make any distant check look hopeless. Like B it changes only which node is searched next,
 never what counts as proven (a sum of maxima is 0 only when every child is proven).
 
+``mate_probe`` (off by default) looks a few plies ahead before a node is first searched,
+as cshogi's DfPn does: 1 proves an AND node whose every reply mates in 1, 3 also an OR node
+that mates in 3. What it proves is stored like any proof; the checks it tries are counted
+in ``probes``, not in ``nodes``.
+
 >>> from tsumeqbf.rules import Position
 >>> from tsumeqbf.dfpn.game import TsumeGame
 >>> TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))).solve().proven
@@ -147,8 +152,9 @@ class TsumeSearch:
     proof_pieces: bool = True  # store (dis)proofs with the hands they need (proof pieces)
     group_drops: bool = True  # an AND node counts its drops onto one square once (the largest)
     group_promotions: bool = False  # ... and a reply with and without promotion once
-    mate_probe: int = 0  # 1: a new reply's node is proven at once when it mates in 1;
-    # 3: a new check's node too when every reply then mates in 1
+    mate_probe: int = 0  # probes when a node is first searched: 1, an AND node whose every
+    # reply mates in 1 is proven at once; 3, an OR node with a check whose every reply
+    # mates in 1 too
     tt_limit: int = 1_000_000
     epsilon: float = 0.25
     progress: object = None  # callable(search) called every progress_every nodes
@@ -173,7 +179,7 @@ class TsumeSearch:
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
         self.simulations = [0, 0]  # attempts, successes
         self.tt_hits = 0
-        self.probes = 0  # positions looked at by the mate-in-1 probe (not counted as nodes)
+        self.probes = 0  # checks tried by the mate probes (not counted as nodes)
 
     # -- the tables ----------------------------------------------------------------------
     def proof_seq(self, dom) -> int | None:
@@ -395,70 +401,75 @@ class TsumeSearch:
                 replies = self._replies_here() if peek is None else self._replies_after(m)
                 if replies:
                     init = (replies, 1)
-                    if self.mate_probe >= 3:
-                        self._probe_mate_in_2_plies(m, ck, dom, peek is None)
                 else:
                     self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
-            elif fresh and not is_or and self.mate_probe and self.proof_seq(dom) is None:
-                self._probe_mate_in_1(m, ck, dom, peek is None)
             out.append((ck, dom, repeated, init))
             if peek is None:
                 game.undo()
         return out
 
-    def _probe_mate_in_2_plies(self, m, ck, dom, played: bool) -> bool:
-        """Prove the node after check ``m`` when every reply mates in 1 (see
-        :meth:`_probe_mate_in_1`)."""
-        game = self.game
-        if not played:
-            game.play(m)
-        try:
-            peek = getattr(game, "child_dominance", None)
-            proven = []
-            for r in game.moves():
-                if peek is not None:
-                    rk, rdom = peek(r)
-                else:
-                    game.play(r)
-                    rk, rdom = game.key(), self._dom()
-                    game.undo()
-                if self.proof_seq(rdom) is None and not self._probe_mate_in_1(r, rk, rdom, False):
-                    return False
-                proven.append(rdom)
-            self._store_proof(ck, dom, self._proof_pieces(dom, False, proven))
-            return True
-        finally:
-            if not played:
-                game.undo()
-
-    def _probe_mate_in_1(self, m, ck, dom, played: bool) -> bool:
-        """Prove the node after reply ``m`` (key ``ck``, dominance ``dom``) when one of
-        its checks leaves no reply, without searching it (``played``: the game is there
-        already). The probe's positions are counted in ``probes``, not ``nodes``: cshogi's
-        DfPn likewise looks at every new node's mates in 1 (and 3) without counting them."""
-        game = self.game
-        if not played:
-            game.play(m)
-        try:
-            peek = getattr(game, "child_dominance", None)
-            for c in game.moves():
-                self.probes += 1
-                if self._replies_after(c):
-                    continue
-                if peek is not None:
-                    mk, mdom = peek(c)
-                else:
-                    game.play(c)
-                    mk, mdom = game.key(), self._dom()
-                    game.undo()
-                # as df-pn itself would: the mate first, then the reply's node through it
-                self._store_proof(mk, mdom, self._proof_pieces(mdom, False, []))
-                self._store_proof(ck, dom, self._proof_pieces(dom, True, [mdom]))
-                return True
+    # -- mate probes ---------------------------------------------------------------------
+    def _probe(self, key, dom, is_or, moves) -> bool:
+        """Before a new node is searched: prove it when it mates within a few plies
+        (``mate_probe``), storing each proof as df-pn would, children first. The probe's
+        positions count in ``probes``, not ``nodes``: cshogi's DfPn (DeepLearningShogi's
+        dfpn.cpp) likewise tries every new OR node's mates in 3 and every new AND node's
+        replies' mates in 1 outside its node count, so node counts compare only with the
+        same probes. A child on the current path is never used (a repetition is no proof)."""
+        if is_or:
+            if self.mate_probe < 3:
+                return False
+            for m in moves:
+                ck, cdom = self._peek(m)
+                if (ck not in self._on_path and self.proof_seq(cdom) is None
+                        and self._played(m, self._probe_all_replies_mate_in_1, ck, cdom)):
+                    self._store_proof(key, dom, self._proof_pieces(dom, True, [cdom]))
+                    return True
             return False
+        return self._probe_all_replies_mate_in_1(key, dom, moves)
+
+    def _probe_all_replies_mate_in_1(self, key, dom, moves=None) -> bool:
+        """Prove the current AND node when every reply leads to a mate in 1."""
+        proven = []
+        for m in self.game.moves() if moves is None else moves:
+            ck, cdom = self._peek(m)
+            if self.proof_seq(cdom) is None and (
+                    ck in self._on_path or not self._played(m, self._probe_mate_in_1, ck, cdom)):
+                return False
+            proven.append(cdom)
+        self._store_proof(key, dom, self._proof_pieces(dom, False, proven))
+        return True
+
+    def _probe_mate_in_1(self, key, dom) -> bool:
+        """Prove the current OR node when one of its checks leaves no reply."""
+        for c in self.game.moves():
+            self.probes += 1
+            if not self._replies_after(c):
+                mk, mdom = self._peek(c)
+                self._store_proof(mk, mdom, self._proof_pieces(mdom, False, []))
+                self._store_proof(key, dom, self._proof_pieces(dom, True, [mdom]))
+                return True
+        return False
+
+    def _peek(self, m):
+        """(key, dominance triple) of the current node's child through move ``m``."""
+        game = self.game
+        peek = getattr(game, "child_dominance", None)
+        if peek is not None:
+            return peek(m)
+        game.play(m)
+        try:
+            return game.key(), self._dom()
         finally:
-            if not played:
-                game.undo()
+            game.undo()
+
+    def _played(self, m, probe, key, dom) -> bool:
+        """``probe(key, dom)`` run on the child through move ``m``."""
+        self.game.play(m)
+        try:
+            return probe(key, dom)
+        finally:
+            self.game.undo()
 
     def _replies_after(self, m) -> int:
         """The starting proof number of check ``m`` of the current node (see
@@ -522,6 +533,8 @@ class TsumeSearch:
                 self._store_disproof(key, dom, path_key, False, self._disproof_pieces(dom, True, []))
                 return INF, 0, False
             self._store_proof(key, dom, self._proof_pieces(dom, False, []))
+            return 0, INF, False
+        if self.mate_probe and key not in self.table and self._probe(key, dom, is_or, moves):
             return 0, INF, False
         h = self.heuristics
         own_path = _path_step(path_key, key)
