@@ -438,18 +438,26 @@ def test_dfpn_benchmark_solves_the_problems_named(tmp_path, capsys):
         bench(["--ids", "zukou-002,zukou-201"] + args)
 
 
-def test_dfpn_benchmark_passes_the_table_size_on(monkeypatch, capsys):
-    # long runs need a larger table (zukou-091: 6.7M entries); the option must reach solve
+def bench_passes_on(monkeypatch, keyword, *extra_args):
+    """The values of solve_tsume's ``keyword`` in one benchmark run per argument list."""
     import tsumeqbf.bench.dfpn as bench_dfpn
 
     seen = []
     real = bench_dfpn.solve_tsume
     monkeypatch.setattr(bench_dfpn, "solve_tsume",
-                        lambda *a, **kw: seen.append(kw["tt_limit"]) or real(*a, **kw))
+                        lambda *a, **kw: seen.append(kw[keyword]) or real(*a, **kw))
     args = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "0", "--ids", "zukou-002"]
-    assert bench_dfpn.main(args + ["--tt-entries", "5000"]) == 0
-    assert bench_dfpn.main(args) == 0
-    assert seen == [5000, 1_000_000]
+    for extra in extra_args:
+        assert bench_dfpn.main(args + extra) == 0
+    return seen
+
+
+def test_dfpn_benchmark_passes_the_table_size_on(monkeypatch, capsys):
+    # long runs need a larger table (zukou-091: 6.7M entries); the option must reach solve
+    import tsumeqbf.bench.dfpn as bench_dfpn
+
+    assert bench_passes_on(monkeypatch, "tt_limit", ["--tt-entries", "5000"], []) == [5000, 1_000_000]
+    args = ["--no-bounded", "--max-nodes", "3000", "--ids", "zukou-002"]
     with pytest.raises(SystemExit, match="--tt-entries must be at least 2"):
         bench_dfpn.main(args + ["--tt-entries", "1"])
 
@@ -595,20 +603,12 @@ def test_probe_3_proves_a_mate_in_3_at_the_roots_first_expansion():
 
 
 def test_solve_and_bench_take_the_mate_probe(monkeypatch, capsys):
-    import tsumeqbf.bench.dfpn as bench_dfpn
-
     sfen = "2k/3/1GP b - 1"
     assert main(["solve", sfen, "--zone", "2", "--json", "--mate-probe", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["mate_probe"] == 3 and out["status"] == "mate"
     assert main(["solve", sfen, "--zone", "2", "--mate-probe", "2"]) != 0
     assert "--mate-probe: invalid choice: 2" in capsys.readouterr().err
-    seen = []
-    real = bench_dfpn.solve_tsume
-    monkeypatch.setattr(bench_dfpn, "solve_tsume",
-                        lambda *a, **kw: seen.append(kw["mate_probe"]) or real(*a, **kw))
-    args = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "0", "--ids", "zukou-002"]
-    assert bench_dfpn.main(args + ["--mate-probe", "1"]) == 0
-    assert seen == [1]
+    assert bench_passes_on(monkeypatch, "mate_probe", ["--mate-probe", "1"], []) == [1, 0]
     with pytest.raises(ValueError, match="mate_probe must be 0, 1 or 3"):
         TsumeSearch(TsumeGame(Position.from_sfen(sfen, zone=2)), mate_probe=2)
