@@ -228,3 +228,17 @@ def test_zukou_091_from_its_fourteenth_ply_is_the_recorded_mate():
         pos.push(pos.parse_usi(m))
     out = solve_tsume(pos, max_nodes=200_000, backend="cshogi")
     assert out["status"] == "mate" and out["pv"] == ZUKOU_091_LINE[14:]
+
+
+@pytest.mark.slow
+def test_zukou_064_counts_its_stated_length():
+    # the line ends ... 3i2h 1i2h 3g3h 2h1i or 2h2i: after 2h1i the distant check 8c7c can
+    # be met by interpositions that the attacker captures and mates as fast; whether the
+    # printed line shows the capture or another check as short must not decide that they
+    # are useless (the rule once counted them: 77 instead of the stated 69)
+    row = next(r for r in edo_rows() if r["id"] == "zukou-064")
+    pos = Position.from_sfen(row["sfen"])
+    out = solve_tsume(pos, max_nodes=100_000, backend="cshogi", shortest_up_to=0)
+    assert out["status"] == "mate" and out["plies"] == 77
+    assert out["length"] == int(row["stated_length"]) == 69
+    assert replay_answer(pos, out["pv"]) == "ok"
