@@ -211,6 +211,30 @@ def test_peeked_keys_and_counted_replies_match_playing_the_move():
     assert compared > 500
 
 
+def test_mate_in_1_finds_a_mate_exactly_when_the_rules_engine_does():
+    # the mate probes ask every new node for a mate in 1; cshogi's answer, tried on its own
+    # integers (in its own order), must be a check that leaves no reply in our rules exactly
+    # when our rules have one
+    positions = [(sfen, moves) for sfen, is_or, moves in walk_positions(count_per_problem=2, seed=5)
+                 if is_or]
+    mates = 0
+    for sfen, moves in positions:
+        ours, theirs = TsumeGame(Position.from_sfen(sfen)), CshogiTsumeGame(Position.from_sfen(sfen))
+        mating = {m for m in moves if not ours.reply_count_after(m, False)}
+        found = theirs.mate_in_1()
+        assert (found in mating) if mating else found is None, sfen
+        assert ours.mate_in_1() == next((m for m in ours.moves() if m in mating), None)
+        mates += bool(mating)
+    assert len(positions) > 1000 and mates > 50
+
+
+def test_a_pawn_drop_mate_is_no_mate_in_1():
+    # P*1b would mate (the gold guards 1b and 2b, the silver 2a) but is not a legal move
+    sfen = "8k/6S2/7G1/9/9/9/9/9/K8 b P 1"
+    for game in (TsumeGame(Position.from_sfen(sfen)), CshogiTsumeGame(Position.from_sfen(sfen))):
+        assert game.mate_in_1() is None and len(game.moves()) == 3
+
+
 #: 将棋図巧 No. 91 (stated 27) as recorded in the commentary cited in data/SOURCES.md: twelve
 #: plies of exchanges, the distant B*1h, then pawn steps that open and close two diagonals
 ZUKOU_091_LINE = ("8d9b+ 9c9b S*8b 8f8b 6e7c 8a9a 9d8b+ 9b8b R*8a 8b8a 7c8a+ 9a8a B*1h 8a9a "

@@ -106,6 +106,21 @@ class CshogiTsumeGame(TsumeGame):
         finally:
             b.pop()
 
+    def mate_in_1(self):
+        """:meth:`TsumeGame.mate_in_1` on cshogi's board: the mate probes ask it of every
+        new node, so the checks are tried as cshogi's integers (filtered as in
+        :meth:`moves`, so pawn-drop mates stay out) and only a mate found is converted."""
+        b = self.board
+        for cm in b.check_moves:
+            if b.pseudo_legal_move_is_legal(cm):
+                b.push(cm)
+                over = b.is_game_over()  # no legal reply
+                b.pop()
+                if over:
+                    ours = self._ours.get(cm)
+                    return self._convert(cm) if ours is None else ours
+        return None
+
     def play(self, m) -> None:
         theirs = self._theirs.get(m)
         if theirs is None:  # a move not yet seen in a list from this game

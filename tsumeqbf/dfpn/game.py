@@ -133,6 +133,19 @@ class TsumeGame(ShogiGame):
         finally:
             self.undo()
 
+    def mate_in_1(self):
+        """A check of the current OR node that leaves the defender no reply, else None.
+
+        >>> from tsumeqbf.rules import Position
+        >>> g = TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))
+        >>> g.pos.usi(g.mate_in_1())
+        '2c1b'
+        """
+        for c in self.moves():
+            if not self.reply_count_after(c, False):
+                return c
+        return None
+
     def last_to(self) -> int:
         """Destination of the previous move (the checker's square at an AND node)."""
         return move_to(self.pos.move_stack[-1])

@@ -36,8 +36,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     mate counting every ply (``shortest_plies``, ``pv_shortest``); when that is shorter
     than the line read off the proofs, it becomes the answer (``answer``: "bounded",
     otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
-    in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the checks
-    the probes tried."""
+    in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
+    positions the probes asked for a mate in 1."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)

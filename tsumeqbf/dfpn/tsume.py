@@ -51,8 +51,8 @@ never what counts as proven (a sum of maxima is 0 only when every child is prove
 
 ``mate_probe`` (off by default) looks a few plies ahead before a node is first searched,
 as cshogi's DfPn does: 1 proves an AND node whose every reply mates in 1, 3 also an OR node
-that mates in 3. What it proves is stored like any proof; the checks it tries are counted
-in ``probes``, not in ``nodes``.
+that mates in 3. What it proves is stored like any proof; the positions it asks for a mate
+in 1 are counted in ``probes``, not in ``nodes``.
 
 >>> from tsumeqbf.rules import Position
 >>> from tsumeqbf.dfpn.game import TsumeGame
@@ -179,7 +179,7 @@ class TsumeSearch:
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
         self.simulations = [0, 0]  # attempts, successes
         self.tt_hits = 0
-        self.probes = 0  # checks tried by the mate probes (not counted as nodes)
+        self.probes = 0  # positions the mate probes asked for a mate in 1 (not nodes)
 
     # -- the tables ----------------------------------------------------------------------
     def proof_seq(self, dom) -> int | None:
@@ -442,14 +442,19 @@ class TsumeSearch:
 
     def _probe_mate_in_1(self, key, dom) -> bool:
         """Prove the current OR node when one of its checks leaves no reply."""
-        for c in self.game.moves():
-            self.probes += 1
-            if not self._replies_after(c):
-                mk, mdom = self._peek(c)
-                self._store_proof(mk, mdom, self._proof_pieces(mdom, False, []))
-                self._store_proof(key, dom, self._proof_pieces(dom, True, [mdom]))
-                return True
-        return False
+        self.probes += 1
+        game = self.game
+        find = getattr(game, "mate_in_1", None)
+        if find is not None:
+            mate = find()
+        else:
+            mate = next((c for c in game.moves() if not self._replies_after(c)), None)
+        if mate is None:
+            return False
+        mk, mdom = self._peek(mate)
+        self._store_proof(mk, mdom, self._proof_pieces(mdom, False, []))
+        self._store_proof(key, dom, self._proof_pieces(dom, True, [mdom]))
+        return True
 
     def _peek(self, m):
         """(key, dominance triple) of the current node's child through move ``m``."""
