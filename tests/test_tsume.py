@@ -463,10 +463,11 @@ def test_dfpn_benchmark_passes_the_table_size_on(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("option, seed", [("group_drops", 23), ("group_drops", 24),
-                                          ("group_promotions", 25), ("group_promotions", 26)])
-def test_grouping_replies_keeps_the_verdicts(option, seed):
-    # grouping drops or promotion pairs changes which node is searched next, never what
-    # counts as proven
+                                          ("group_promotions", 25), ("group_promotions", 26),
+                                          ("inherit", 27), ("inherit", 28)])
+def test_options_that_guide_the_search_keep_the_verdicts(option, seed):
+    # grouping drops or promotion pairs, or numbers inherited from the same board with
+    # other hands, change which node is searched next, never what counts as proven
     for case in generated(60, seed=seed):
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
         verdicts = set()
@@ -612,3 +613,44 @@ def test_solve_and_bench_take_the_mate_probe(monkeypatch, capsys):
     assert bench_passes_on(monkeypatch, "mate_probe", ["--mate-probe", "1"], []) == [1, 0]
     with pytest.raises(ValueError, match="mate_probe must be 0, 1 or 3"):
         TsumeSearch(TsumeGame(Position.from_sfen(sfen, zone=2)), mate_probe=2)
+
+
+def test_a_new_position_starts_from_the_same_boards_numbers_with_other_hands():
+    # on one board: the attacker better off somewhere (pn 9 there is a floor for ours),
+    # worse off somewhere else (dn 6 there is a floor for ours), hands that do not compare
+    # (nothing), and a position solved since (it left the table, nothing)
+    search = TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2)))
+    here = ("board", (1, 0, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0))
+    richer = ("board", (2, 0, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0))
+    poorer = ("board", (1, 0, 0, 0, 0, 0, 0), (1, 1, 0, 0, 0, 0, 0))
+    other = ("board", (0, 1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0))
+    for key, dom, pn, dn in [("r", richer, 9, 2), ("p", poorer, 3, 6), ("o", other, 50, 50),
+                             ("s", richer, 70, 70)]:
+        search._store_numbers(key, pn, dn, 0, 1, dom)
+    search._store_proof("s", richer)
+    assert search._inherited(here, (1, 1)) == (9, 6)
+    search._on_path.add("r")  # an ancestor's number is not fed back to it
+    assert search._inherited(here, (1, 1)) == (1, 6)
+    search._on_path.clear()
+    assert search._inherited(here, (12, 7)) == (12, 7)  # only ever raised
+    assert search._inherited(("board", (0, 2, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0)), (1, 1)) == (1, 50)
+    assert search._inherited(("board", (3, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0)), (1, 1)) == (1, 6)
+
+
+def test_solve_and_bench_take_no_inherit(monkeypatch, capsys):
+    sfen = "2k/3/1GP b - 1"
+    assert main(["solve", sfen, "--zone", "2", "--json", "--no-inherit"]) == 0
+    assert json.loads(capsys.readouterr().out)["inherit"] is False
+    assert bench_passes_on(monkeypatch, "inherit", ["--no-inherit"], []) == [False, True]
+
+
+def test_numbers_stuck_at_the_cap_end_the_search_as_unknown(monkeypatch):
+    # a root whose proof number reached the cap without a disproof would be searched again
+    # and again with the same thresholds; it must end, with the reason, not loop
+    from tsumeqbf.dfpn.core import INF
+
+    search = TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2)))
+    calls = []
+    monkeypatch.setattr(search, "_mid", lambda *a: calls.append(a) or (INF, 3, False))
+    res = search.solve()
+    assert res.proven is None and "overflowed" in res.reason and len(calls) == 1

@@ -34,6 +34,9 @@ def register(sub) -> None:
                    help="before a node is first searched, prove it when every reply mates in 1 "
                         "(1), or also when it mates in 3 (3); cshogi's DfPn probes new nodes "
                         "likewise without counting them as nodes (default 0: none)")
+    p.add_argument("--no-inherit", action="store_true",
+                   help="start every new position at proof and disproof number 1 (or its reply "
+                        "count), not from the same board's numbers with other hands")
     p.add_argument("--simulation", action="store_true",
                    help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
     p.add_argument("--shorten-nodes", type=int, default=None,
@@ -77,6 +80,7 @@ def cmd_solve(args) -> int:
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
                       dag=not args.no_dag, group_drops=not args.no_group_drops,
                       group_promotions=args.group_promotions, mate_probe=args.mate_probe,
+                      inherit=not args.no_inherit,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,
                       tt_limit=args.tt_entries, progress=progress if show else None)

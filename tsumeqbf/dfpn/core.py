@@ -75,7 +75,7 @@ def child_thresholds(is_or: bool, th_pn: int, th_dn: int, pn: int, dn: int, cpn:
 
 
 class SearchAborted(Exception):
-    """The node or time limit was reached."""
+    """The node or time limit was reached (or the numbers overflowed)."""
 
 
 @dataclass

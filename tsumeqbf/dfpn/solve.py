@@ -23,7 +23,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
                 shorten_nodes: int | None = None, proof_pieces: bool = True,
                 backend: str = "rules", group_drops: bool = True,
-                group_promotions: bool = False, mate_probe: int = 0) -> dict:
+                group_promotions: bool = False, mate_probe: int = 0,
+                inherit: bool = True) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -37,14 +38,16 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     than the line read off the proofs, it becomes the answer (``answer``: "bounded",
     otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
     in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
-    positions the probes asked for a mate in 1."""
+    positions the probes asked for a mate in 1. ``inherit`` starts a new position from the
+    numbers of the same board with other hands (:meth:`TsumeSearch._inherited`)."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
                          tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
-                         group_promotions=group_promotions, mate_probe=mate_probe)
+                         group_promotions=group_promotions, mate_probe=mate_probe,
+                         inherit=inherit)
     res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
@@ -55,7 +58,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "simulation": simulation, "simulations": search.simulations,
            "proof_pieces": proof_pieces, "group_drops": group_drops,
            "group_promotions": group_promotions, "mate_probe": mate_probe,
-           "probes": search.probes, "backend": backend}
+           "probes": search.probes, "inherit": inherit, "backend": backend}
     if res.reason:
         out["error"] = res.reason
     if res.proven:
@@ -129,7 +132,8 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
                       proof_pieces=options.get("proof_pieces", True),
                       backend=options.get("backend", "rules"),
                       group_drops=options.get("group_drops", True),
-                      group_promotions=options.get("group_promotions", False))
+                      group_promotions=options.get("group_promotions", False),
+                      inherit=options.get("inherit", True))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return out

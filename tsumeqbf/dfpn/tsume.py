@@ -137,6 +137,7 @@ class _Entry:
     dn: int
     work: int
     min_depth: int
+    dom: tuple  # (board key, attacker's hand, defender's hand), for inherited numbers
 
 
 @dataclass
@@ -152,6 +153,8 @@ class TsumeSearch:
     proof_pieces: bool = True  # store (dis)proofs with the hands they need (proof pieces)
     group_drops: bool = True  # an AND node counts its drops onto one square once (the largest)
     group_promotions: bool = False  # ... and a reply with and without promotion once
+    inherit: bool = True  # a new position starts from the numbers of the same board with
+    # other hands (see _inherited)
     mate_probe: int = 0  # probes when a node is first searched: 1, an AND node whose every
     # reply mates in 1 is proven at once; 3, an OR node with a check whose every reply
     # mates in 1 too
@@ -175,6 +178,7 @@ class TsumeSearch:
         game = self.game
         self._dom = getattr(game, "dominance", None) or (lambda: dominance_of(game))
         self._on_path: set = set()
+        self._boards: dict = {}  # board key -> {key: _Entry} of the unsolved table
         self._line: list = []  # (board key, move played) along the current line, heuristic D
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
         self.simulations = [0, 0]  # attempts, successes
@@ -200,7 +204,7 @@ class TsumeSearch:
         self.seq += 1
         att, dfn = pieces if pieces is not None else dom[1:]
         self.proofs.setdefault(dom[0], []).append((att, dfn, self.seq))
-        self.table.pop(key, None)
+        self._unlist(key, dom)
 
     def _covering(self, dom):
         """(attacker's hand, defender's hand) of a stored proof that covers ``dom``."""
@@ -254,7 +258,7 @@ class TsumeSearch:
         else:
             att, dfn = pieces if pieces is not None else dom[1:]
             self.disproofs.setdefault(dom[0], []).append((att, dfn))
-            self.table.pop(key, None)
+            self._unlist(key, dom)
 
     def _disproof_pieces(self, dom, is_or: bool, disproven_children) -> tuple | None:
         """Disproof pieces, the dual of :meth:`_proof_pieces`: the largest attacker's hand
@@ -291,12 +295,25 @@ class TsumeSearch:
                 return a, d
         return None
 
-    def _store_numbers(self, key, pn, dn, work, depth) -> None:
+    def _unlist(self, key, dom) -> None:
+        """A solved position leaves the table of unsolved numbers."""
+        if self.table.pop(key, None) is not None:
+            same = self._boards.get(dom[0])
+            if same is not None:
+                same.pop(key, None)
+                if not same:
+                    del self._boards[dom[0]]
+
+    def _store_numbers(self, key, pn, dn, work, depth, dom) -> None:
         e = self.table.get(key)
         if e is None:
             if len(self.table) >= self.tt_limit:
                 drop_least_work(self.table)
-            self.table[key] = _Entry(pn, dn, work, depth)
+                self._boards = {}
+                for k, kept in self.table.items():
+                    self._boards.setdefault(kept.dom[0], {})[k] = kept
+            self.table[key] = e = _Entry(pn, dn, work, depth, dom)
+            self._boards.setdefault(dom[0], {})[key] = e
         else:
             e.pn, e.dn, e.work = pn, dn, e.work + work
             if depth < e.min_depth:
@@ -338,6 +355,10 @@ class TsumeSearch:
                 self.root_numbers = (pn, dn)
             if pn == 0 or dn == 0:
                 return pn == 0
+            if pn >= INF - 1 or dn >= INF - 1:
+                # a sum reached the cap without a proof or disproof: searching again
+                # with the same thresholds would return at once, for ever
+                raise SearchAborted(f"proof numbers overflowed (pn {pn}, dn {dn})")
 
     def solve_below(self, line: list, budget: int) -> bool | None:
         """Prove or disprove the node reached by playing ``line`` from the current node
@@ -403,10 +424,34 @@ class TsumeSearch:
                     init = (replies, 1)
                 else:
                     self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
+            if fresh and self.inherit and dom[0] in self._boards:
+                init = self._inherited(dom, init)
             out.append((ck, dom, repeated, init))
             if peek is None:
                 game.undo()
         return out
+
+    def _inherited(self, dom, init) -> tuple:
+        """Starting numbers of a new position from the unsolved ones of the same board with
+        other hands (as cshogi's DfPn starts its table entries): where the attacker holds
+        at least as much and the defender at most as much, the mate is no harder, so that
+        proof number is a floor for ours; where the attacker holds less and the defender
+        more, that disproof number is. Only guidance: proofs and disproofs are unchanged.
+        Positions on the current path are left out: a descendant starting from its
+        ancestor's number feeds it back into the ancestor's sum, and on a generated 4x4
+        position the numbers grew without bound that way."""
+        _, att, dfn = dom
+        pn, dn = init
+        on_path = self._on_path
+        for k, e in self._boards[dom[0]].items():
+            if k in on_path:
+                continue
+            _, a, d = e.dom
+            if e.pn > pn and all(map(ge, a, att)) and all(map(ge, dfn, d)):
+                pn = e.pn
+            if e.dn > dn and all(map(ge, att, a)) and all(map(ge, d, dfn)):
+                dn = e.dn
+        return pn, dn
 
     # -- mate probes ---------------------------------------------------------------------
     def _probe(self, key, dom, is_or, moves) -> bool:
@@ -597,9 +642,9 @@ class TsumeSearch:
                         if "C" in h and prev_move is not None and not is_or:
                             self.answers[prev_move] = moves[best_i]
                     else:
-                        self._store_numbers(key, pn, dn, work, depth)
+                        self._store_numbers(key, pn, dn, work, depth, dom)
                     return pn, dn, dep
-                self._store_numbers(key, pn, dn, 0, depth)
+                self._store_numbers(key, pn, dn, 0, depth, dom)
                 if depth == 0:
                     # the table may drop the root's entry (work is counted on return, and the
                     # root returns last): the progress line reads these instead
