@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tsumeqbf.bench.along import recorded_lines
 from tsumeqbf.dfpn.cshogi_backend import CshogiTsumeGame, make_game
 from tsumeqbf.dfpn.game import TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
@@ -235,10 +236,9 @@ def test_a_pawn_drop_mate_is_no_mate_in_1():
         assert game.mate_in_1() is None and len(game.moves()) == 3
 
 
-#: 将棋図巧 No. 91 (stated 27) as recorded in the commentary cited in data/SOURCES.md: twelve
-#: plies of exchanges, the distant B*1h, then pawn steps that open and close two diagonals
-ZUKOU_091_LINE = ("8d9b+ 9c9b S*8b 8f8b 6e7c 8a9a 9d8b+ 9b8b R*8a 8b8a 7c8a+ 9a8a B*1h 8a9a "
-                  "2h2g 2i1i P*9b 9a8a 2g2f 1i1h N*9c 8a7a 6b7b+ 7a7b 7d7c+ 7b7a 7c7b").split()
+#: 将棋図巧 No. 91 (stated 27) as recorded (data/recorded_lines.csv): twelve plies of
+#: exchanges, the distant B*1h, then pawn steps that open and close two diagonals
+ZUKOU_091_LINE = recorded_lines()["zukou-091"]
 
 
 @pytest.mark.slow

@@ -1,9 +1,9 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths,along} [options]``."""
 
 import importlib
 import sys
 
-BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths")
+BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths", "along")
 
 
 def main(argv: list[str]) -> int:

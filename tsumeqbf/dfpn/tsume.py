@@ -338,6 +338,23 @@ class TsumeSearch:
         """The root's current (pn, dn), for progress lines."""
         return self.root_numbers
 
+    def children_numbers(self) -> list[tuple]:
+        """(move, pn, dn, work) of each child of the game's current node, read from the
+        tables without searching: where a search spent its nodes. A solved child shows
+        0 or INF; ``work`` is the nodes spent below a child still unsolved (0 once it is
+        solved, or if it was never searched or was dropped from the table)."""
+        game = self.game
+        moves, hits = game.moves(), self.tt_hits
+        own_path = _path_step(0, game.key())  # as the root's search keys its children
+        rows = []
+        for m, child in zip(moves, self._children(moves, game.is_or())):
+            found = self._numbers(child, own_path)
+            pn, dn = found[:2] if found is not None else child[3]
+            entry = self.table.get(child[0])
+            rows.append((m, pn, dn, entry.work if entry is not None else 0))
+        self.tt_hits = hits  # a report, not part of the search
+        return rows
+
     def _solve_root(self) -> bool:
         return self._settle(0, 0, root=True)
 

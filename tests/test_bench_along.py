@@ -1,0 +1,94 @@
+"""The recorded lines and ``python -m tsumeqbf.bench along``: solving from the positions
+along a problem's recorded line, and where an unsolved search spent its nodes."""
+
+import pytest
+
+from tsumeqbf.bench import along
+from tsumeqbf.dfpn.core import INF
+from tsumeqbf.dfpn.game import TsumeGame
+from tsumeqbf.dfpn.solve import replay_answer
+from tsumeqbf.dfpn.tsume import TsumeSearch
+from tsumeqbf.rules import Position
+
+pytest.importorskip("cshogi")
+
+
+@pytest.mark.parametrize("problem_id", sorted(along.recorded_lines()))
+def test_each_recorded_line_replays_to_mate_in_the_stated_length(problem_id):
+    import csv
+
+    line = along.recorded_lines()[problem_id]
+    with open(along.DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["id"] == problem_id)
+    assert len(line) == int(row["stated_length"])
+    assert replay_answer(Position.from_sfen(row["sfen"]), line) == "ok"
+
+
+def test_walking_back_zukou_008_stops_after_two_unsolved_positions():
+    line = along.recorded_lines()["zukou-008"]
+    rows = along.walk_back("zukou-008", line, along.problem_sfen("zukou-008"), None, 3_000,
+                           100_000, "cshogi", None, 3, emit=lambda row: None)
+    plies = [r["plies"] for r in rows]
+    assert plies == list(range(40, plies[-1] - 1, -2))
+    # the mate in 1 at the end is found at once; a recorded line is a mate, so no
+    # position on it can be disproven; the walk stops at the second unsolved one in a row
+    assert rows[0]["status"] == "mate" and rows[0]["nodes"] == 1 and rows[0]["next"] == "1c2b"
+    statuses = [r["status"] for r in rows]
+    assert "nomate" not in statuses
+    assert statuses[-2:] == ["unknown", "unknown"] and "unknown" not in statuses[:-2]
+    for r in rows[-2:]:
+        assert 0 <= r["recorded_share"] <= 1 and r["busiest"]
+        works = [int(item.rsplit(":", 1)[1]) for item in r["busiest"].split()]
+        assert works == sorted(works, reverse=True) and sum(works) <= r["nodes"]
+        assert 0 < r["pn"] < INF and 0 < r["dn"] < INF
+
+
+def test_listed_plies_are_solved_in_the_order_given_with_cshogi_beside():
+    import cshogi
+
+    line = along.recorded_lines()["zukou-008"]
+    rows = along.walk_back("zukou-008", line, along.problem_sfen("zukou-008"), [34, 40], 2_000,
+                           10_000, "rules", cshogi, 2, emit=lambda row: None)
+    assert [(r["plies"], r["next"], r["status"]) for r in rows] == [(34, "L*3c", "mate"),
+                                                                   (40, "1c2b", "mate")]
+    assert all(r["cshogi_proven"] for r in rows) and rows[0]["busiest"] == ""
+
+
+def test_the_search_reports_where_its_nodes_went():
+    # after a proof some check is proven, after a disproof every check is disproven; cut
+    # short, the children's work adds up to at most the nodes searched
+    for sfen, zone, proven in (("2k/3/1GP b - 1", 2, True), ("4k/5/5/3s1/5 b RG 1", 1, False)):
+        pos = Position.from_sfen(sfen, zone=zone)
+        search = TsumeSearch(TsumeGame(pos.copy()))
+        assert search.solve().proven is proven
+        rows = search.children_numbers()
+        assert [r[0] for r in rows] == TsumeGame(pos.copy()).moves()
+        if proven:
+            assert any(pn == 0 and dn >= INF for _, pn, dn, _ in rows)
+        else:
+            assert all(pn >= INF and dn == 0 for _, pn, dn, _ in rows)
+    short = TsumeSearch(TsumeGame(Position.from_sfen(along.problem_sfen("zukou-008"))), max_nodes=500)
+    assert short.solve().proven is None
+    rows = short.children_numbers()
+    assert 0 < sum(r[3] for r in rows) <= 500 and all(r[1] > 0 for r in rows)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["zukou-009"], "no recorded line for 'zukou-009'"),
+    (["zukou-008", "--plies", "3"], "--plies must be even numbers from 0 to 40"),
+    (["zukou-008", "--plies", "x"], "--plies takes even numbers"),
+    (["zukou-008", "--max-nodes", "0"], "--max-nodes must be positive"),
+])
+def test_bad_arguments_end_with_one_line(args, message):
+    with pytest.raises(SystemExit, match=message):
+        along.main(args)
+
+
+def test_the_benchmark_writes_its_rows(tmp_path, capsys):
+    out = tmp_path / "along.csv"
+    assert along.main(["zukou-091", "--plies", "26,24", "--max-nodes", "1000", "--no-cshogi",
+                       "--csv", str(out)]) == 0
+    text = out.read_text(encoding="utf-8").splitlines()
+    assert text[0].split(",") == list(along.FIELDS)
+    assert [t.split(",")[1:4] for t in text[1:]] == [["26", "7c7b", "mate"], ["24", "7d7c+", "mate"]]
+    assert "zukou-091: 27-ply recorded line" in capsys.readouterr().out

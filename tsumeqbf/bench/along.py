@@ -1,0 +1,190 @@
+"""Where a problem is hard for df-pn: solve from the positions along its recorded line.
+
+    python -m tsumeqbf.bench along ID [--plies 22,20,...] [--max-nodes N] [--tt-entries N]
+                                      [--backend rules|cshogi] [--top K] [--csv FILE]
+
+The recorded lines are in ``tests/data/recorded_lines.csv`` (id, source, USI line). For
+each number of plies played k (the attacker to move: k even), from the end of the line
+back to the start or as ``--plies`` lists them, the unbounded solver runs from the position
+after k plies with the node budget, and so does cshogi's DfPn when it is installed
+(maximum depth 1000; its own rules, not an oracle). Without ``--plies`` the walk back
+stops after two positions in a row stay unsolved: every earlier position contains them.
+
+Where a run ends unsolved, the row says where its nodes went: the root's checks with the
+most work below them, and the recorded move's share of all the work. A problem is hard
+where the recorded move gets a small share: df-pn spends its nodes on checks that look as
+promising and are not mates (zukou-008, 12 plies in: B*8g, the recorded move, had 599 of
+1.5M nodes, G*4c 1.1M).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from pathlib import Path
+
+from ..dfpn.core import INF
+from ..dfpn.cshogi_backend import BACKENDS, make_game
+from ..dfpn.tsume import TsumeSearch
+from ..rules import Position, TsumeError
+
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+FIELDS = ("id", "plies", "next", "status", "nodes", "time_s", "pn", "dn", "recorded_share",
+          "busiest", "cshogi_proven", "cshogi_nodes")
+
+
+def recorded_lines(path: Path = DATA / "recorded_lines.csv") -> dict[str, list[str]]:
+    """id -> the recorded line (USI moves) of every problem that has one.
+
+    >>> len(recorded_lines()["zukou-091"])
+    27
+    """
+    with open(path, encoding="utf-8") as fh:
+        return {r["id"]: r["line"].split() for r in csv.DictReader(fh)}
+
+
+def problem_sfen(problem_id: str) -> str:
+    with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            if r["id"] == problem_id:
+                return r["sfen"]
+    raise TsumeError(f"unknown problem id {problem_id!r} (ids look like zukou-008)")
+
+
+def position_after(sfen: str, line: list[str], plies: int) -> Position:
+    """The position after the first ``plies`` moves of ``line``, each checked legal."""
+    pos = Position.from_sfen(sfen)
+    for text in line[:plies]:
+        pos.push(pos.parse_usi(text))
+    return pos
+
+
+def where_the_work_went(search: TsumeSearch, usi, recorded: str | None, top: int):
+    """(recorded move's share of the root's children's work or None, the ``top`` busiest
+    children as "MOVE:WORK" text)."""
+    rows = [(work, usi(m)) for m, _, _, work in search.children_numbers()]
+    total = sum(w for w, _ in rows)
+    share = None
+    if total and recorded is not None:
+        share = sum(w for w, text in rows if text == recorded) / total
+    busiest = " ".join(f"{text}:{w}" for w, text in sorted(rows, key=lambda r: -r[0])[:top] if w)
+    return share, busiest
+
+
+def solve_after(sfen, line, plies, max_nodes, tt_entries, backend, top=3) -> dict:
+    """One row: our unbounded search from the position after ``plies`` plies of ``line``."""
+    pos = position_after(sfen, line, plies)
+    game = make_game(pos.copy(), backend)
+    search = TsumeSearch(game, max_nodes=max_nodes, tt_limit=tt_entries)
+    start = time.perf_counter()
+    res = search.solve()  # node and time limits end as unknown (proven None)
+    took = time.perf_counter() - start
+    pn, dn = search.root_numbers
+    row = {"plies": plies, "next": line[plies] if plies < len(line) else "-",
+           "status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
+           "nodes": res.nodes, "time_s": round(took, 3), "pn": pn, "dn": dn,
+           "recorded_share": "", "busiest": ""}
+    if res.proven is None:
+        share, busiest = where_the_work_went(search, pos.usi, row["next"], top)
+        row.update(recorded_share="" if share is None else round(share, 4), busiest=busiest)
+    return row
+
+
+def cshogi_after(cshogi, sfen, line, plies, max_nodes):
+    """(proven, nodes) of cshogi's DfPn (maximum depth 1000) after ``plies`` plies."""
+    board = cshogi.Board(sfen)
+    for text in line[:plies]:
+        board.push_usi(text)
+    search = cshogi.DfPn(1000, max_nodes)
+    return search.search(board), search.searched_node
+
+
+def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, cshogi, top,
+              emit=print) -> list[dict]:
+    """Rows for each number of plies played in ``plies`` (in that order). With
+    ``plies=None``: every even number from the end of the line down to 0, stopping after
+    two unsolved positions in a row."""
+    walk = plies if plies is not None else range((len(line) - 1) // 2 * 2, -1, -2)
+    rows, unsolved_in_a_row = [], 0
+    for k in walk:
+        row = {"id": problem_id, **solve_after(sfen, line, k, max_nodes, tt_entries, backend, top)}
+        if cshogi is not None:
+            row["cshogi_proven"], row["cshogi_nodes"] = cshogi_after(cshogi, sfen, line, k, max_nodes)
+        rows.append(row)
+        emit(row)
+        unsolved_in_a_row = unsolved_in_a_row + 1 if row["status"] == "unknown" else 0
+        if plies is None and unsolved_in_a_row == 2:
+            break
+    return rows
+
+
+def _print_row(row: dict) -> None:
+    theirs = (f" | {str(row['cshogi_proven']):7s} {row['cshogi_nodes']:>10,}"
+              if "cshogi_nodes" in row else "")
+    where = (f"  recorded {row['recorded_share']:.1%} of the work; busiest {row['busiest']}"
+             if row["recorded_share"] != "" else "")
+    numbers = "/".join("inf" if x >= INF else str(x) for x in (row["pn"], row["dn"]))
+    print(f"{row['plies']:5d} {row['next']:7s} {row['status']:8s} {row['nodes']:>10,} "
+          f"{row['time_s']:8.1f} {numbers:16s}{theirs}{where}", flush=True)
+
+
+def parse_plies(text: str | None, length: int) -> list[int] | None:
+    """``--plies`` as numbers, each even (the attacker to move) and within the line.
+
+    >>> parse_plies("22,20", 41), parse_plies(None, 41)
+    ([22, 20], None)
+    """
+    if text is None:
+        return None
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise TsumeError(f"--plies takes even numbers separated by commas, not {text!r}") from None
+    bad = [k for k in out if k % 2 or not 0 <= k < length]
+    if bad or not out:
+        raise TsumeError(f"--plies must be even numbers from 0 to {length - 1} (the attacker "
+                         f"to move), not {text!r}")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench along")
+    ap.add_argument("id", help="a problem with a recorded line (tests/data/recorded_lines.csv)")
+    ap.add_argument("--plies", default=None, help="plies played, e.g. 22,20,18 (default: walk back)")
+    ap.add_argument("--max-nodes", type=int, default=1_000_000)
+    ap.add_argument("--tt-entries", type=int, default=1_000_000)
+    ap.add_argument("--backend", choices=BACKENDS, default="cshogi")
+    ap.add_argument("--top", type=int, default=3, help="busiest checks shown for an unsolved run")
+    ap.add_argument("--no-cshogi", action="store_true", help="do not run cshogi's DfPn beside")
+    ap.add_argument("--csv", default=None, help="write the rows to this CSV file")
+    args = ap.parse_args(argv)
+    try:
+        lines = recorded_lines()
+        if args.id not in lines:
+            raise TsumeError(f"no recorded line for {args.id!r}; lines: {', '.join(sorted(lines))}")
+        if args.max_nodes < 1 or args.tt_entries < 2:
+            raise TsumeError("--max-nodes must be positive and --tt-entries at least 2")
+        line, sfen = lines[args.id], problem_sfen(args.id)
+        plies = parse_plies(args.plies, len(line))
+        cshogi = None
+        if not args.no_cshogi:
+            try:
+                import cshogi
+            except ImportError:
+                cshogi = None
+        print(f"{args.id}: {len(line)}-ply recorded line, {args.max_nodes:,} nodes a position, "
+              f"table {args.tt_entries:,} entries, backend {args.backend}")
+        print(f"{'plies':>5s} {'next':7s} {'status':8s} {'nodes':>10s} {'s':>8s} {'root pn/dn':16s}"
+              + (f" | {'cshogi':7s} {'nodes':>10s}" if cshogi else ""))
+        rows = walk_back(args.id, line, sfen, plies, args.max_nodes, args.tt_entries,
+                         args.backend, cshogi, args.top, emit=_print_row)
+    except TsumeError as exc:
+        raise SystemExit(f"bench along: {exc}") from None
+    if args.csv:
+        with open(args.csv, "w", newline="", encoding="utf-8") as fh:
+            out = csv.DictWriter(fh, fieldnames=FIELDS, extrasaction="ignore")
+            out.writeheader()
+            out.writerows(rows)
+        print(f"rows: {args.csv}")
+    return 0
