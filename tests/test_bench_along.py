@@ -92,3 +92,14 @@ def test_the_benchmark_writes_its_rows(tmp_path, capsys):
     assert text[0].split(",") == list(along.FIELDS)
     assert [t.split(",")[1:4] for t in text[1:]] == [["26", "7c7b", "mate"], ["24", "7d7c+", "mate"]]
     assert "zukou-091: 27-ply recorded line" in capsys.readouterr().out
+
+
+def test_the_benchmark_passes_mate_probes_on(monkeypatch, capsys):
+    # cshogi's DfPn counts no probe as a node; like for like needs ours on too
+    seen = []
+    real = along.TsumeSearch
+    monkeypatch.setattr(along, "TsumeSearch", lambda *a, **kw: seen.append(kw["mate_probe"]) or real(*a, **kw))
+    for extra in (["--mate-probe", "3"], []):
+        assert along.main(["zukou-069", "--plies", "8", "--max-nodes", "2000", "--no-cshogi"] + extra) == 0
+    assert seen == [3, 0]
+    assert "mate probes 3" in capsys.readouterr().out

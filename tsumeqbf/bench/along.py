@@ -1,7 +1,8 @@
 """Where a problem is hard for df-pn: solve from the positions along its recorded line.
 
     python -m tsumeqbf.bench along ID [--plies 22,20,...] [--max-nodes N] [--tt-entries N]
-                                      [--backend rules|cshogi] [--top K] [--csv FILE]
+                                      [--backend rules|cshogi] [--mate-probe 0|1|3] [--top K]
+                                      [--csv FILE]
 
 The recorded lines are in ``tests/data/recorded_lines.csv`` (id, source, USI line). For
 each number of plies played k (the attacker to move: k even), from the end of the line
@@ -72,11 +73,13 @@ def where_the_work_went(search: TsumeSearch, usi, recorded: str | None, top: int
     return share, busiest
 
 
-def solve_after(sfen, line, plies, max_nodes, tt_entries, backend, top=3) -> dict:
-    """One row: our unbounded search from the position after ``plies`` plies of ``line``."""
+def solve_after(sfen, line, plies, max_nodes, tt_entries, backend, top=3, mate_probe=0) -> dict:
+    """One row: our unbounded search from the position after ``plies`` plies of ``line``
+    (``mate_probe`` as in ``solve --mate-probe``: cshogi's DfPn probes likewise outside
+    its node count)."""
     pos = position_after(sfen, line, plies)
     game = make_game(pos.copy(), backend)
-    search = TsumeSearch(game, max_nodes=max_nodes, tt_limit=tt_entries)
+    search = TsumeSearch(game, max_nodes=max_nodes, tt_limit=tt_entries, mate_probe=mate_probe)
     start = time.perf_counter()
     res = search.solve()  # node and time limits end as unknown (proven None)
     took = time.perf_counter() - start
@@ -101,14 +104,15 @@ def cshogi_after(cshogi, sfen, line, plies, max_nodes):
 
 
 def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, cshogi, top,
-              emit=print) -> list[dict]:
+              emit=print, mate_probe=0) -> list[dict]:
     """Rows for each number of plies played in ``plies`` (in that order). With
     ``plies=None``: every even number from the end of the line down to 0, stopping after
     two unsolved positions in a row."""
     walk = plies if plies is not None else range((len(line) - 1) // 2 * 2, -1, -2)
     rows, unsolved_in_a_row = [], 0
     for k in walk:
-        row = {"id": problem_id, **solve_after(sfen, line, k, max_nodes, tt_entries, backend, top)}
+        row = {"id": problem_id, **solve_after(sfen, line, k, max_nodes, tt_entries, backend, top,
+                                               mate_probe)}
         if cshogi is not None:
             row["cshogi_proven"], row["cshogi_nodes"] = cshogi_after(cshogi, sfen, line, k, max_nodes)
         rows.append(row)
@@ -155,6 +159,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
     ap.add_argument("--tt-entries", type=int, default=1_000_000)
     ap.add_argument("--backend", choices=BACKENDS, default="cshogi")
+    ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
+                    help="as solve: probe new nodes for mates in 1 (1) or 3 (3), as cshogi's "
+                         "DfPn does outside its node count")
     ap.add_argument("--top", type=int, default=3, help="busiest checks shown for an unsolved run")
     ap.add_argument("--no-cshogi", action="store_true", help="do not run cshogi's DfPn beside")
     ap.add_argument("--csv", default=None, help="write the rows to this CSV file")
@@ -174,11 +181,13 @@ def main(argv: list[str]) -> int:
             except ImportError:
                 cshogi = None
         print(f"{args.id}: {len(line)}-ply recorded line, {args.max_nodes:,} nodes a position, "
-              f"table {args.tt_entries:,} entries, backend {args.backend}")
+              f"table {args.tt_entries:,} entries, backend {args.backend}, "
+              f"mate probes {args.mate_probe}")
         print(f"{'plies':>5s} {'next':7s} {'status':8s} {'nodes':>10s} {'s':>8s} {'root pn/dn':16s}"
               + (f" | {'cshogi':7s} {'nodes':>10s}" if cshogi else ""))
         rows = walk_back(args.id, line, sfen, plies, args.max_nodes, args.tt_entries,
-                         args.backend, cshogi, args.top, emit=_print_row)
+                         args.backend, cshogi, args.top, emit=_print_row,
+                         mate_probe=args.mate_probe)
     except TsumeError as exc:
         raise SystemExit(f"bench along: {exc}") from None
     if args.csv:
