@@ -29,8 +29,9 @@ from ..dfpn.core import INF
 from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..dfpn.tsume import TsumeSearch
 from ..rules import Position, TsumeError
+from .dfpn import DATA, _cshogi_dfpn
 
-DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
 FIELDS = ("id", "plies", "next", "status", "nodes", "time_s", "pn", "dn", "recorded_share",
           "busiest", "cshogi_proven", "cshogi_nodes")
 
@@ -73,34 +74,24 @@ def where_the_work_went(search: TsumeSearch, usi, recorded: str | None, top: int
     return share, busiest
 
 
-def solve_after(sfen, line, plies, max_nodes, tt_entries, backend, top=3, mate_probe=0) -> dict:
-    """One row: our unbounded search from the position after ``plies`` plies of ``line``
-    (``mate_probe`` as in ``solve --mate-probe``: cshogi's DfPn probes likewise outside
-    its node count)."""
-    pos = position_after(sfen, line, plies)
+def solve_after(pos, recorded, max_nodes, tt_entries, backend, top=3, mate_probe=0) -> dict:
+    """Our unbounded search from ``pos``, whose recorded next move is ``recorded`` (USI, or
+    "-" at the end of the line): status, nodes, seconds, the root's numbers and, when it
+    stays unsolved, where the nodes went (``mate_probe`` as in ``solve --mate-probe``:
+    cshogi's DfPn probes likewise outside its node count)."""
     game = make_game(pos.copy(), backend)
     search = TsumeSearch(game, max_nodes=max_nodes, tt_limit=tt_entries, mate_probe=mate_probe)
     start = time.perf_counter()
     res = search.solve()  # node and time limits end as unknown (proven None)
     took = time.perf_counter() - start
     pn, dn = search.root_numbers
-    row = {"plies": plies, "next": line[plies] if plies < len(line) else "-",
-           "status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
+    row = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "nodes": res.nodes, "time_s": round(took, 3), "pn": pn, "dn": dn,
            "recorded_share": "", "busiest": ""}
     if res.proven is None:
-        share, busiest = where_the_work_went(search, pos.usi, row["next"], top)
+        share, busiest = where_the_work_went(search, pos.usi, recorded, top)
         row.update(recorded_share="" if share is None else round(share, 4), busiest=busiest)
     return row
-
-
-def cshogi_after(cshogi, sfen, line, plies, max_nodes):
-    """(proven, nodes) of cshogi's DfPn (maximum depth 1000) after ``plies`` plies."""
-    board = cshogi.Board(sfen)
-    for text in line[:plies]:
-        board.push_usi(text)
-    search = cshogi.DfPn(1000, max_nodes)
-    return search.search(board), search.searched_node
 
 
 def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, cshogi, top,
@@ -111,10 +102,13 @@ def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, csh
     walk = plies if plies is not None else range((len(line) - 1) // 2 * 2, -1, -2)
     rows, unsolved_in_a_row = [], 0
     for k in walk:
-        row = {"id": problem_id, **solve_after(sfen, line, k, max_nodes, tt_entries, backend, top,
-                                               mate_probe)}
+        pos = position_after(sfen, line, k)
+        recorded = line[k] if k < len(line) else "-"
+        row = {"id": problem_id, "plies": k, "next": recorded,
+               **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe)}
         if cshogi is not None:
-            row["cshogi_proven"], row["cshogi_nodes"] = cshogi_after(cshogi, sfen, line, k, max_nodes)
+            row["cshogi_proven"], row["cshogi_nodes"], _ = _cshogi_dfpn(
+                cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, line[:k])
         rows.append(row)
         emit(row)
         unsolved_in_a_row = unsolved_in_a_row + 1 if row["status"] == "unknown" else 0

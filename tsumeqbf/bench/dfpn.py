@@ -33,13 +33,21 @@ from ..rules import Position
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
-def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int):
-    """(proven, nodes, seconds) of cshogi's DfPn, or None when cshogi is missing."""
+def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
+                 moves=()):
+    """(proven, nodes, seconds) of cshogi's DfPn, or None when cshogi is missing
+    (``max_depth``: its depth limit, else its default). ``moves`` (USI) are played from
+    ``sfen`` first: the board keeps them as its history, and cshogi's search counts differ
+    from those on the same position set up from its own SFEN."""
     if cshogi is None:
         return None
     board = cshogi.Board(sfen)
+    for text in moves:
+        board.push_usi(text)
     search = cshogi.DfPn()
     search.set_max_search_node(max_nodes)
+    if max_depth is not None:
+        search.set_max_depth(max_depth)
     start = time.perf_counter()
     proven = search.search(board)
     return proven, search.searched_node, time.perf_counter() - start
