@@ -141,3 +141,21 @@ def test_node_limit_gives_unknown():
     pos = Position.from_sfen(_samples()[-3]["sfen"])
     got = solve_mate(pos, 11, None, {"max_nodes": 50})
     assert got["status"] == "unknown" and got["mate"] is None
+
+
+def test_bounded_sum_past_the_range_is_not_taken_for_a_solved_node():
+    # as in the unbounded search: a sum capped at INF read as solved, and the root's loop
+    # searched again and again with nothing to do
+    from tsumeqbf.dfpn.core import INF, capped_sum, child_thresholds
+
+    g = graph([("R", "A1"), ("R", "A2"), ("A2", "X")],
+              {"R": "or", "A1": "and", "A2": "and", "X": "or"})
+    search = DfPn(GraphGame(g, "R"), max_nodes=100)
+    for child in ("A1", "A2"):
+        search.store(child, 2, 2, INF - 1, 1)
+    res = search.solve(3)
+    assert res.proven is True and res.best_move == "A1"
+    assert capped_sum(2 * INF, False) == INF - 1 and capped_sum(5, True) == INF
+    # no limit stays no limit for a summed child, however large the sum
+    assert child_thresholds(True, INF, INF, 3, INF - 1, 3, INF - 1, 9, 0.25)[1] == INF
+    assert child_thresholds(False, 50, 9, 40, 2, 10, 2, 5, 0.25) == (20, 7)

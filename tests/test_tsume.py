@@ -644,13 +644,30 @@ def test_solve_and_bench_take_no_inherit(monkeypatch, capsys):
     assert bench_passes_on(monkeypatch, "inherit", ["--no-inherit"], []) == [False, True]
 
 
-def test_numbers_stuck_at_the_cap_end_the_search_as_unknown(monkeypatch):
-    # a root whose proof number reached the cap without a disproof would be searched again
-    # and again with the same thresholds; it must end, with the reason, not loop
-    from tsumeqbf.dfpn.core import INF
-
+def test_an_unsolved_root_returned_without_thresholds_ends_as_unknown(monkeypatch):
+    # with no thresholds only a solved root returns; if one came back unsolved, searching
+    # again would loop: the search ends with the reason instead
     search = TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2)))
     calls = []
-    monkeypatch.setattr(search, "_mid", lambda *a: calls.append(a) or (INF, 3, False))
+    monkeypatch.setattr(search, "_mid", lambda *a: calls.append(a) or (7, 3, False))
     res = search.solve()
-    assert res.proven is None and "overflowed" in res.reason and len(calls) == 1
+    assert res.proven is None and "unsolved" in res.reason and len(calls) == 1
+
+
+def test_a_sum_past_the_range_is_not_taken_for_a_solved_node():
+    # zukou-043's root disproof number passed 10**9 after 470k nodes; capped at INF it read
+    # as solved and the search stopped as unknown. Two checks whose disproof numbers are
+    # near the cap: the root's sum stays INF - 1 and the mate is still found.
+    from tsumeqbf.dfpn.core import INF
+
+    g = nx.DiGraph()
+    g.add_nodes_from(["R", "X"], kind="or")
+    g.add_nodes_from(["A1", "A2"], kind="and")
+    g.add_edges_from([("R", "A1"), ("R", "A2"), ("A2", "X")])  # A1: no reply, mate
+    search = TsumeSearch(GraphGame(g, "R"), max_nodes=100)
+    for child in ("A1", "A2"):
+        search._store_numbers(child, 2, INF - 1, 1, 1, (child, (), ()))
+    res = search.solve()
+    assert res.proven is True and search.root_status()[0] == 0
+
+

@@ -33,7 +33,15 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-INF = 10 ** 9
+INF = 10 ** 9  # a solved node's number; thresholds of INF mean "no limit"
+
+
+def capped_sum(total: int, infinite: bool) -> int:
+    """A proof- or disproof-number sum: INF only when a term is INF (a solved child). A
+    finite sum past the range stays at INF - 1, so it is never taken for a solved node: on
+    long problems a sum over many lines can pass 10**9 (zukou-043's root disproof number
+    did, after 470k nodes)."""
+    return INF if infinite else min(INF - 1, total)
 
 
 def count_node(search) -> None:
@@ -70,8 +78,14 @@ def child_thresholds(is_or: bool, th_pn: int, th_dn: int, pn: int, dn: int, cpn:
     trick lets the child's number grow a little past the second-best sibling's ``second``."""
     grow = int(second * (1 + epsilon)) + 1 if second < INF else INF
     if is_or:
-        return min(th_pn, grow), min(INF - 1, th_dn - dn + cdn)
-    return min(INF - 1, th_pn - pn + cpn), min(th_dn, grow)
+        return min(th_pn, grow), _share(th_dn, dn, cdn)
+    return _share(th_pn, pn, cpn), min(th_dn, grow)
+
+
+def _share(th: int, total: int, child: int) -> int:
+    """A summed child's threshold: what the node's sum may still grow by. No limit (INF)
+    stays no limit, so that a node whose sum is stuck at INF - 1 still searches."""
+    return INF if th >= INF else min(INF - 1, th - total + child)
 
 
 class SearchAborted(Exception):
@@ -157,7 +171,7 @@ class DfPn:
         try:
             pn, dn = self.lookup(key, n)
             while pn != 0 and dn != 0:
-                pn, dn = self._mid(n, INF - 1, INF - 1)
+                pn, dn = self._mid(n, INF, INF)
         except SearchAborted:
             return Result(None, None, self.nodes, self.tt_hits,
                           time.perf_counter() - start, len(self.table))
@@ -223,21 +237,23 @@ class DfPn:
         while True:
             # the node's numbers from its children; ``first`` is the most promising child
             best_i, best, second, other_sum = -1, INF + 1, INF + 1, 0
+            infinite = False
             group_max: dict = {}
             for i, ck in enumerate(child_keys):
                 found = self._find(ck, child_depth)
                 cpn, cdn = local[i] = found or local[i]
                 small, large = (cpn, cdn) if is_or else (cdn, cpn)
                 g = groups[i]
+                infinite = infinite or large >= INF
                 if g is None:
-                    other_sum = min(INF, other_sum + large)
+                    other_sum += large
                 else:  # a sum of maxima is 0 only when every reply is proven
                     group_max[g] = max(group_max.get(g, 0), large)
                 if small < best:
                     best_i, second, best = i, best, small
                 elif small < second:
                     second = small
-            other_sum = min(INF, other_sum + sum(group_max.values()))
+            other_sum = capped_sum(other_sum + sum(group_max.values()), infinite)
             if is_or:
                 pn, dn = best, other_sum
             else:

@@ -66,8 +66,8 @@ import time
 from dataclasses import dataclass, field
 from operator import ge
 
-from .core import (INF, SearchAborted, child_thresholds, count_node, deep_recursion,
-                   drop_least_work)
+from .core import (INF, SearchAborted, capped_sum, child_thresholds, count_node,
+                   deep_recursion, drop_least_work)
 from ..rules.moves import is_drop, move_from, move_to
 from .game import dominance_of
 
@@ -367,15 +367,14 @@ class TsumeSearch:
                 return True
             if self.is_disproven(dom) or (key, path_key) in self.twins or key in self._on_path:
                 return False
-            pn, dn, _ = self._mid(depth, path_key, INF - 1, INF - 1)
+            pn, dn, _ = self._mid(depth, path_key, INF, INF)
             if root:
                 self.root_numbers = (pn, dn)
             if pn == 0 or dn == 0:
                 return pn == 0
-            if pn >= INF - 1 or dn >= INF - 1:
-                # a sum reached the cap without a proof or disproof: searching again
-                # with the same thresholds would return at once, for ever
-                raise SearchAborted(f"proof numbers overflowed (pn {pn}, dn {dn})")
+            # with no thresholds only a solved node returns (a sum past the range stays
+            # at INF - 1, see capped_sum); anything else would loop here for ever
+            raise SearchAborted(f"search returned unsolved (pn {pn}, dn {dn})")
 
     def solve_below(self, line: list, budget: int) -> bool | None:
         """Prove or disprove the node reached by playing ``line`` from the current node
@@ -801,7 +800,7 @@ class TsumeSearch:
                     continue
             total += large
         total += shared_max + sum(group_max.values())
-        total = INF if infinite else min(INF, total)
+        total = capped_sum(total, infinite)
         if is_or:
             pn, dn = best, total
             dep = dn == 0 and any(n[2] for n in nums)
