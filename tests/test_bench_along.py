@@ -73,6 +73,15 @@ def test_the_search_reports_where_its_nodes_went():
     assert 0 < sum(r[3] for r in rows) <= 500 and all(r[1] > 0 for r in rows)
 
 
+def test_the_report_leaves_the_tables_alone():
+    # a mate in 1 never searched: the report shows it proven without storing the proof
+    pos = Position.from_sfen("2k/3/1GP b - 1", zone=2)
+    search = TsumeSearch(TsumeGame(pos.copy()))
+    rows = search.children_numbers()
+    assert any(pn == 0 and dn >= INF for _, pn, dn, _ in rows)
+    assert search.proofs == {} and search.table == {} and search.tt_hits == 0
+
+
 @pytest.mark.parametrize("args, message", [
     (["zukou-009"], "no recorded line for 'zukou-009'"),
     (["zukou-008", "--plies", "3"], "--plies must be even numbers from 0 to 40"),

@@ -342,12 +342,13 @@ class TsumeSearch:
         """(move, pn, dn, work) of each child of the game's current node, read from the
         tables without searching: where a search spent its nodes. A solved child shows
         0 or INF; ``work`` is the nodes spent below a child still unsolved (0 once it is
-        solved, or if it was never searched or was dropped from the table)."""
+        solved, or if it was never searched or was dropped from the table). The tables
+        are left as they were."""
         game = self.game
         moves, hits = game.moves(), self.tt_hits
         own_path = _path_step(0, game.key())  # as the root's search keys its children
         rows = []
-        for m, child in zip(moves, self._children(moves, game.is_or())):
+        for m, child in zip(moves, self._children(moves, game.is_or(), store=False)):
             found = self._numbers(child, own_path)
             pn, dn = found[:2] if found is not None else child[3]
             entry = self.table.get(child[0])
@@ -411,8 +412,9 @@ class TsumeSearch:
         if self.progress is not None and self.nodes % self.progress_every == 0:
             self.progress(self)
 
-    def _children(self, moves, is_or: bool):
-        """Per move: key, dominance triple, repetition flag, initial numbers."""
+    def _children(self, moves, is_or: bool, store: bool = True):
+        """Per move: key, dominance triple, repetition flag, initial numbers. A check
+        without reply is stored as proven, unless ``store`` is False (a report)."""
         game = self.game
         on_path = self._on_path
         table = self.table
@@ -438,8 +440,10 @@ class TsumeSearch:
                 replies = self._replies_here() if peek is None else self._replies_after(m)
                 if replies:
                     init = (replies, 1)
-                else:
+                elif store:
                     self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
+                else:
+                    init = (0, INF)
             if fresh and self.inherit and dom[0] in self._boards:
                 init = self._inherited(dom, init)
             out.append((ck, dom, repeated, init))
