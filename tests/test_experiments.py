@@ -383,7 +383,10 @@ def start_slow_run(tmp_path):
         time.sleep(0.1)
         if db.exists():
             with sqlite3.connect(db) as con:
-                done = con.execute("SELECT count(*) FROM cells").fetchone()[0]
+                try:
+                    done = con.execute("SELECT count(*) FROM cells").fetchone()[0]
+                except sqlite3.OperationalError:  # the file is there, its table not yet
+                    done = 0
     if done < 3:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("the run finished no cell in time")
