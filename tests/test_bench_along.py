@@ -78,8 +78,15 @@ def test_the_report_leaves_the_tables_alone():
     pos = Position.from_sfen("2k/3/1GP b - 1", zone=2)
     search = TsumeSearch(TsumeGame(pos.copy()))
     rows = search.children_numbers()
-    assert any(pn == 0 and dn >= INF for _, pn, dn, _ in rows)
-    assert search.proofs == {} and search.table == {} and search.tt_hits == 0
+    mates = [m for m, pn, dn, _ in rows if pn == 0 and dn >= INF]
+    assert mates and search.proofs == {} and search.table == {} and search.tt_hits == 0
+    # an unsolved entry for the same board with a richer attacker does not hide the mate
+    # (inherited numbers are floors for unsolved positions only)
+    game = TsumeGame(pos.copy())
+    game.play(mates[0])
+    board, att, dfn = game.dominance()
+    search._store_numbers("richer", 5, 1, 0, 1, (board, tuple(a + 1 for a in att), dfn))
+    assert [m for m, pn, dn, _ in search.children_numbers() if pn == 0 and dn >= INF] == mates
 
 
 @pytest.mark.parametrize("args, message", [

@@ -444,7 +444,9 @@ class TsumeSearch:
                     self._store_proof(ck, dom, self._proof_pieces(dom, False, []))
                 else:
                     init = (0, INF)
-            if fresh and self.inherit and dom[0] in self._boards:
+            # inherited numbers are floors for unsolved positions, not for a mate the
+            # report found without storing it
+            if fresh and self.inherit and init[0] and dom[0] in self._boards:
                 init = self._inherited(dom, init)
             out.append((ck, dom, repeated, init))
             if peek is None:
