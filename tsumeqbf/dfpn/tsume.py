@@ -178,7 +178,10 @@ class TsumeSearch:
         game = self.game
         self._dom = getattr(game, "dominance", None) or (lambda: dominance_of(game))
         self._on_path: set = set()
-        self._boards: dict = {}  # board key -> {key: _Entry} of the unsolved table
+        self._hands: dict = {}  # hand tuple -> the one copy the tables keep (see _hand)
+        # board key -> keys of the unsolved table's positions with that board, in the order
+        # stored (a list: most boards have one entry, and a dict of one is 232 bytes)
+        self._boards: dict = {}
         self._line: list = []  # (board key, move played) along the current line, heuristic D
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
         self.simulations = [0, 0]  # attempts, successes
@@ -186,6 +189,11 @@ class TsumeSearch:
         self.probes = 0  # positions the mate probes asked for a mate in 1 (not nodes)
 
     # -- the tables ----------------------------------------------------------------------
+    def _hand(self, hand: tuple) -> tuple:
+        """One shared tuple per distinct hand: the tables keep millions of hands but only
+        a few thousand differ, and a tuple of seven numbers is 112 bytes."""
+        return self._hands.setdefault(hand, hand)
+
     def proof_seq(self, dom) -> int | None:
         """Smallest sequence number of a stored proof that covers ``dom``, else None."""
         bkey, att, dfn = dom
@@ -203,7 +211,7 @@ class TsumeSearch:
         allowed) widens it to every hand pair between them and ``dom``'s."""
         self.seq += 1
         att, dfn = pieces if pieces is not None else dom[1:]
-        self.proofs.setdefault(dom[0], []).append((att, dfn, self.seq))
+        self.proofs.setdefault(dom[0], []).append((self._hand(att), self._hand(dfn), self.seq))
         self._unlist(key, dom)
 
     def _covering(self, dom):
@@ -257,7 +265,7 @@ class TsumeSearch:
             self.twins[(key, path_key)] = True
         else:
             att, dfn = pieces if pieces is not None else dom[1:]
-            self.disproofs.setdefault(dom[0], []).append((att, dfn))
+            self.disproofs.setdefault(dom[0], []).append((self._hand(att), self._hand(dfn)))
             self._unlist(key, dom)
 
     def _disproof_pieces(self, dom, is_or: bool, disproven_children) -> tuple | None:
@@ -300,7 +308,8 @@ class TsumeSearch:
         if self.table.pop(key, None) is not None:
             same = self._boards.get(dom[0])
             if same is not None:
-                same.pop(key, None)
+                if key in same:
+                    same.remove(key)
                 if not same:
                     del self._boards[dom[0]]
 
@@ -311,9 +320,10 @@ class TsumeSearch:
                 drop_least_work(self.table)
                 self._boards = {}
                 for k, kept in self.table.items():
-                    self._boards.setdefault(kept.dom[0], {})[k] = kept
+                    self._boards.setdefault(kept.dom[0], []).append(k)
+            dom = (dom[0], self._hand(dom[1]), self._hand(dom[2]))
             self.table[key] = e = _Entry(pn, dn, work, depth, dom)
-            self._boards.setdefault(dom[0], {})[key] = e
+            self._boards.setdefault(dom[0], []).append(key)
         else:
             e.pn, e.dn, e.work = pn, dn, e.work + work
             if depth < e.min_depth:
@@ -465,9 +475,11 @@ class TsumeSearch:
         _, att, dfn = dom
         pn, dn = init
         on_path = self._on_path
-        for k, e in self._boards[dom[0]].items():
+        table = self.table
+        for k in self._boards[dom[0]]:
             if k in on_path:
                 continue
+            e = table[k]
             _, a, d = e.dom
             if e.pn > pn and all(map(ge, a, att)) and all(map(ge, dfn, d)):
                 pn = e.pn
