@@ -27,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")
     p.add_argument("--no-group-drops", action="store_true",
                    help="count every interposing drop in an AND node's proof number")
+    p.add_argument("--group-interpositions", action="store_true",
+                   help="count every interposition of an AND node (any square, drop or board "
+                        "move) once in its proof number")
     p.add_argument("--group-promotions", action="store_true",
                    help="count a defender's move with and without promotion once in an AND "
                         "node's proof number")
@@ -80,6 +83,7 @@ def cmd_solve(args) -> int:
     out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
                       dag=not args.no_dag, group_drops=not args.no_group_drops,
                       group_promotions=args.group_promotions, mate_probe=args.mate_probe,
+                      group_interpositions=args.group_interpositions,
                       inherit=not args.no_inherit,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,

@@ -192,6 +192,14 @@ class TsumeGame(ShogiGame):
             return False
         return any(to in p.geo.between[k][s] for s in p.attackers(k, self.attacker))
 
+    def interposition_group(self, m):
+        """Every reply that is neither a king move nor a capture (against a check, an
+        interposition on any square) forms one group; None for the others."""
+        p = self.pos
+        if p.board[move_to(m)] or (not is_drop(m) and move_from(m) == p.kings[self.attacker ^ 1]):
+            return None
+        return "interposition"
+
     def next_to_king(self, sq: int) -> bool:
         """Whether square ``sq`` touches the defender's king."""
         p = self.pos

@@ -24,7 +24,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 shorten_nodes: int | None = None, proof_pieces: bool = True,
                 backend: str = "rules", group_drops: bool = True,
                 group_promotions: bool = False, mate_probe: int = 0,
-                inherit: bool = True) -> dict:
+                inherit: bool = True, group_interpositions: bool = False) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -47,7 +47,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
                          tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
                          group_promotions=group_promotions, mate_probe=mate_probe,
-                         inherit=inherit)
+                         inherit=inherit, group_interpositions=group_interpositions)
     res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
@@ -57,7 +57,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
            "proof_pieces": proof_pieces, "group_drops": group_drops,
-           "group_promotions": group_promotions, "mate_probe": mate_probe,
+           "group_promotions": group_promotions, "group_interpositions": group_interpositions,
+           "mate_probe": mate_probe,
            "probes": search.probes, "inherit": inherit, "backend": backend}
     if res.reason:
         out["error"] = res.reason
@@ -133,6 +134,7 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
                       backend=options.get("backend", "rules"),
                       group_drops=options.get("group_drops", True),
                       group_promotions=options.get("group_promotions", False),
+                      group_interpositions=options.get("group_interpositions", False),
                       inherit=options.get("inherit", True))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
