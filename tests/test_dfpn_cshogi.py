@@ -201,12 +201,15 @@ def test_peeked_keys_and_counted_replies_match_playing_the_move():
             peeked = theirs.child_dominance(m)
             ours.play(m)
             assert peeked == (ours.key(), ours.dominance()), (sfen, ours.pos.usi(m))
-            expected = {group: ours.reply_count(group) for group in (True, False)}
+            ways = [(True, False), (False, False), (True, True)]  # drops, interpositions
+            expected = {way: ours.reply_count(*way) for way in ways}
             replies = ours.moves()
+            blocks = [r for r in replies if ours.interposition_group(r)]
             ours.undo()
-            assert expected[False] == len(replies)
+            assert expected[False, False] == len(replies)
+            assert expected[True, True] == len(replies) - len(blocks) + bool(blocks)
             if is_or:
-                got = {group: theirs.reply_count_after(m, group) for group in (True, False)}
+                got = {way: theirs.reply_count_after(m, *way) for way in ways}
                 assert got == expected, (sfen, ours.pos.usi(m))
                 compared += 1
     assert compared > 500

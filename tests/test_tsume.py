@@ -11,6 +11,7 @@ import pytest
 
 from tsumeqbf.cli import main
 from tsumeqbf.dfpn.answer import principal_variation, rank_proven
+from tsumeqbf.dfpn.core import INF
 from tsumeqbf.dfpn.game import GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
 from tsumeqbf.dfpn.tsume import TsumeSearch
@@ -463,6 +464,8 @@ def test_dfpn_benchmark_passes_the_table_size_on(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("option, seed", [("group_drops", 23), ("group_drops", 24),
+                                          ("group_interpositions", 29),
+                                          ("group_interpositions", 30),
                                           ("group_promotions", 25), ("group_promotions", 26),
                                           ("inherit", 27), ("inherit", 28)])
 def test_options_that_guide_the_search_keep_the_verdicts(option, seed):
@@ -509,6 +512,30 @@ def test_interposing_drops_onto_one_square_start_as_one_proof_number_unit():
     assert start[False] == len(replies)
     drops = sum(1 for m in replies if pos.usi(m)[1] == "*")
     assert drops == 9 and start[True] == len(replies) - drops + 3
+
+
+def test_every_interposition_counts_once_when_grouped():
+    # R*1e against the king on 1a with a silver on 2d and gold, silver, pawn in hand: 9
+    # drops and the silver's 2d1c block the line (10 interpositions), the king steps to
+    # 2a or 2b, the silver takes on 1e with or without promotion (4 other replies)
+    pos = Position.from_sfen("4k/5/5/3s1/5 b Rgsp 1", zone=1)
+    check = pos.parse_usi("R*1e")
+    game = TsumeGame(pos.copy())
+    game.play(check)
+    blocks = sorted(game.pos.usi(m) for m in game.moves() if game.interposition_group(m))
+    others = sorted(game.pos.usi(m) for m in game.moves() if not game.interposition_group(m))
+    assert others == ["1a2a", "1a2b", "2d1e", "2d1e+"]
+    assert len(blocks) == 10 and "2d1c" in blocks
+    assert game.reply_count(True, True) == 5  # others plus one for all the blocks
+    game.undo()
+    start, after = {}, {}
+    for grouped in (False, True):
+        search = TsumeSearch(TsumeGame(pos.copy()), group_interpositions=grouped)
+        start[grouped] = dict(zip(search.game.moves(), search._children(search.game.moves(), True)))[check][3][0]
+        search.game.play(check)
+        after[grouped] = search._mid(1, 0, 2, INF)[0]  # one expansion: every reply at pn 1
+    # ungrouped: 4 others, the silver's block and drops on 3 squares (grouped by square)
+    assert start == {False: 8, True: 5} and after == {False: 8, True: 5}
 
 
 def test_progress_shows_the_roots_numbers_after_the_table_drops_entries():

@@ -99,7 +99,7 @@ def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
 
 def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
               backend="rules", resume=False, tt_limit=1_000_000, mate_probe=0,
-              inherit=True) -> None:
+              inherit=True, group_interpositions=False) -> None:
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
     sink, done = open_rows(csv_path, resume) if csv_path else (None, set())
     writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
@@ -114,7 +114,8 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         pos = Position.from_sfen(r["sfen"])
         out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
                           shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit,
-                          mate_probe=mate_probe, inherit=inherit)
+                          mate_probe=mate_probe, inherit=inherit,
+                          group_interpositions=group_interpositions)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
@@ -220,6 +221,8 @@ def main(argv: list[str]) -> int:
                          "zukou-091 ends with 6.7M after 11.3M nodes)")
     ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
                     help="as solve: probe new nodes for mates in 1 (1) or 3 (3) before searching them")
+    ap.add_argument("--group-interpositions", action="store_true",
+                    help="as solve: every interposition of an AND node counted once")
     ap.add_argument("--no-inherit", action="store_true",
                     help="as solve: new positions do not start from the same board's numbers")
     ap.add_argument("--csv", default=None)
@@ -245,5 +248,5 @@ def main(argv: list[str]) -> int:
             rows = pick_edo(list(csv.DictReader(fh)), args.edo, args.ids)
         unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
                   args.backend, args.resume, args.tt_entries, args.mate_probe,
-                  not args.no_inherit)
+                  not args.no_inherit, args.group_interpositions)
     return 0

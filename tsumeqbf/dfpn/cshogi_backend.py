@@ -85,24 +85,25 @@ class CshogiTsumeGame(TsumeGame):
         ours = self._ours
         return [ours[cm] if cm in ours else self._convert(cm) for cm in found]
 
-    def reply_count(self, group_drops: bool = True) -> int:
+    def reply_count(self, group_drops: bool = True, group_interpositions: bool = False) -> int:
         """:meth:`TsumeGame.reply_count` on cshogi's own move integers, not converted to
         ours: cshogi lays a move out as we do (destination in bits 0-6, origin in bits
         7-13) but numbers a drop's origin from 81 on."""
         if self.pos.turn == self.attacker:
-            return super().reply_count(group_drops)
-        return grouped_count(self.board.legal_moves, group_drops, _CSHOGI_DROP_BASE)
+            return super().reply_count(group_drops, group_interpositions)
+        return _cshogi_count(self.board.legal_moves, group_drops, group_interpositions)
 
-    def reply_count_after(self, m, group_drops: bool = True) -> int:
+    def reply_count_after(self, m, group_drops: bool = True,
+                          group_interpositions: bool = False) -> int:
         """:meth:`reply_count` after the attacker's move ``m``: only cshogi's board is
         moved (our Position is not needed to list replies)."""
         theirs = self._theirs.get(m)
         if theirs is None or self.pos.turn != self.attacker:
-            return super().reply_count_after(m, group_drops)
+            return super().reply_count_after(m, group_drops, group_interpositions)
         b = self.board
         b.push_move16(theirs)
         try:
-            return grouped_count(b.legal_moves, group_drops, _CSHOGI_DROP_BASE)
+            return _cshogi_count(b.legal_moves, group_drops, group_interpositions)
         finally:
             b.pop()
 
@@ -138,6 +139,16 @@ class CshogiTsumeGame(TsumeGame):
         twin._cs, twin._ours, twin._theirs = self._cs, self._ours, self._theirs
         twin.board = self._cs.Board(self.pos.sfen())
         return twin
+
+
+def _cshogi_count(moves, group_drops: bool, group_interpositions: bool) -> int:
+    """Replies counted as :meth:`TsumeGame.reply_count` counts them, on cshogi's 32-bit
+    moves: bits 16-19 hold the moving piece's type (0 for a drop, 8 the king) and bits
+    20-23 the captured one's, so an interposition is a move with neither."""
+    if group_interpositions:
+        rest = sum(1 for cm in moves if (cm >> 16) & 15 == 8 or (cm >> 20) & 15)
+        return rest + (rest < len(moves))
+    return grouped_count(moves, group_drops, _CSHOGI_DROP_BASE)
 
 
 def make_game(pos, backend: str = "rules") -> TsumeGame:

@@ -59,12 +59,17 @@ class ShogiGame:
         """Drops onto one square (interpositions of any kind) form one group."""
         return ("drop", move_to(m)) if is_drop(m) else None
 
-    def reply_count(self, group_drops: bool = True) -> int:
+    def reply_count(self, group_drops: bool = True, group_interpositions: bool = False) -> int:
         """How many moves the side to move has, the drops onto one square counted once
-        when ``group_drops`` (as :meth:`drop_group` groups them). A new check's starting
-        proof number, counted on every check of every expanded OR node, so it is kept to
-        one pass over plain integers."""
-        return grouped_count(self.moves(), group_drops)
+        when ``group_drops`` (as :meth:`drop_group` groups them), and every interposition
+        once when ``group_interpositions`` (as :meth:`TsumeGame.interposition_group`). A
+        new check's starting proof number, counted on every check of every expanded OR
+        node, so it is kept to one pass over plain integers."""
+        moves = self.moves()
+        if group_interpositions and hasattr(self, "interposition_group"):
+            rest = [m for m in moves if self.interposition_group(m) is None]
+            return len(rest) + (len(rest) < len(moves))
+        return grouped_count(moves, group_drops)
 
     def clone(self):
         """An independent game at the current node (for simulation)."""
@@ -125,11 +130,12 @@ class TsumeGame(ShogiGame):
             (att if p.turn == a else dfn)[kind - 1] += change
         return key, (board_key, tuple(att), tuple(dfn))
 
-    def reply_count_after(self, m, group_drops: bool = True) -> int:
+    def reply_count_after(self, m, group_drops: bool = True,
+                          group_interpositions: bool = False) -> int:
         """:meth:`reply_count` at the node move ``m`` leads to (the game is left as it is)."""
         self.play(m)
         try:
-            return self.reply_count(group_drops)
+            return self.reply_count(group_drops, group_interpositions)
         finally:
             self.undo()
 

@@ -565,7 +565,7 @@ class TsumeSearch:
         :meth:`_replies_here`), without keeping the move played."""
         game = self.game
         if not self.group_promotions and hasattr(game, "reply_count_after"):
-            return game.reply_count_after(m, self.group_drops)
+            return game.reply_count_after(m, self.group_drops, self.group_interpositions)
         game.play(m)
         try:
             return self._replies_here()
@@ -577,10 +577,12 @@ class TsumeSearch:
         game = self.game
         drop_group = getattr(game, "drop_group", None)
         if drop_group is not None and not self.group_promotions:
-            return game.reply_count(self.group_drops)
+            return game.reply_count(self.group_drops, self.group_interpositions)
         replies = game.moves()
-        if replies and drop_group and (self.group_drops or self.group_promotions):
-            replies = {(self.group_drops and drop_group(r))
+        interposition = self.group_interpositions and getattr(game, "interposition_group", None)
+        if replies and drop_group and (self.group_drops or self.group_promotions or interposition):
+            replies = {(interposition and interposition(r))
+                       or (self.group_drops and drop_group(r))
                        or (_promotion_group(r) if self.group_promotions else r)
                        for r in replies}
         return len(replies)
