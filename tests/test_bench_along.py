@@ -119,3 +119,14 @@ def test_the_benchmark_passes_mate_probes_on(monkeypatch, capsys):
         assert along.main(["zukou-069", "--plies", "8", "--max-nodes", "2000", "--no-cshogi"] + extra) == 0
     assert seen == [3, 0]
     assert "mate probes 3" in capsys.readouterr().out
+
+
+def test_the_benchmark_passes_grouped_interpositions_on(monkeypatch, capsys):
+    seen = []
+    real = along.TsumeSearch
+    monkeypatch.setattr(along, "TsumeSearch",
+                        lambda *a, **kw: seen.append(kw["group_interpositions"]) or real(*a, **kw))
+    for extra in (["--group-interpositions"], []):
+        assert along.main(["zukou-069", "--plies", "8", "--max-nodes", "2000", "--no-cshogi"] + extra) == 0
+    assert seen == [True, False]
+    assert "interpositions grouped" in capsys.readouterr().out

@@ -463,6 +463,15 @@ def test_dfpn_benchmark_passes_the_table_size_on(monkeypatch, capsys):
         bench_dfpn.main(args + ["--tt-entries", "1"])
 
 
+def test_dfpn_benchmark_and_solve_pass_grouped_interpositions_on(monkeypatch, capsys):
+    assert bench_passes_on(monkeypatch, "group_interpositions", ["--group-interpositions"], []) == [True, False]
+    sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1"  # zukou-002
+    capsys.readouterr()
+    assert main(["solve", sfen, "--group-interpositions", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "mate" and out["group_interpositions"] is True
+
+
 @pytest.mark.parametrize("option, seed", [("group_drops", 23), ("group_drops", 24),
                                           ("group_interpositions", 29),
                                           ("group_interpositions", 30),

@@ -74,13 +74,15 @@ def where_the_work_went(search: TsumeSearch, usi, recorded: str | None, top: int
     return share, busiest
 
 
-def solve_after(pos, recorded, max_nodes, tt_entries, backend, top=3, mate_probe=0) -> dict:
+def solve_after(pos, recorded, max_nodes, tt_entries, backend, top=3, mate_probe=0,
+                group_interpositions=False) -> dict:
     """Our unbounded search from ``pos``, whose recorded next move is ``recorded`` (USI, or
     "-" at the end of the line): status, nodes, seconds, the root's numbers and, when it
     stays unsolved, where the nodes went (``mate_probe`` as in ``solve --mate-probe``:
     cshogi's DfPn probes likewise outside its node count)."""
     game = make_game(pos.copy(), backend)
-    search = TsumeSearch(game, max_nodes=max_nodes, tt_limit=tt_entries, mate_probe=mate_probe)
+    search = TsumeSearch(game, max_nodes=max_nodes, tt_limit=tt_entries, mate_probe=mate_probe,
+                         group_interpositions=group_interpositions)
     start = time.perf_counter()
     res = search.solve()  # node and time limits end as unknown (proven None)
     took = time.perf_counter() - start
@@ -95,7 +97,7 @@ def solve_after(pos, recorded, max_nodes, tt_entries, backend, top=3, mate_probe
 
 
 def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, cshogi, top,
-              emit=print, mate_probe=0) -> list[dict]:
+              emit=print, mate_probe=0, group_interpositions=False) -> list[dict]:
     """Rows for each number of plies played in ``plies`` (in that order). With
     ``plies=None``: every even number from the end of the line down to 0, stopping after
     two unsolved positions in a row."""
@@ -105,7 +107,8 @@ def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, csh
         pos = position_after(sfen, line, k)
         recorded = line[k] if k < len(line) else "-"
         row = {"id": problem_id, "plies": k, "next": recorded,
-               **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe)}
+               **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe,
+                             group_interpositions)}
         if cshogi is not None:
             row["cshogi_proven"], row["cshogi_nodes"], _ = _cshogi_dfpn(
                 cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, line[:k])
@@ -156,6 +159,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
                     help="as solve: probe new nodes for mates in 1 (1) or 3 (3), as cshogi's "
                          "DfPn does outside its node count")
+    ap.add_argument("--group-interpositions", action="store_true",
+                    help="as solve: every interposition of an AND node counted once")
     ap.add_argument("--top", type=int, default=3, help="busiest checks shown for an unsolved run")
     ap.add_argument("--no-cshogi", action="store_true", help="do not run cshogi's DfPn beside")
     ap.add_argument("--csv", default=None, help="write the rows to this CSV file")
@@ -176,12 +181,14 @@ def main(argv: list[str]) -> int:
                 cshogi = None
         print(f"{args.id}: {len(line)}-ply recorded line, {args.max_nodes:,} nodes a position, "
               f"table {args.tt_entries:,} entries, backend {args.backend}, "
-              f"mate probes {args.mate_probe}")
+              f"mate probes {args.mate_probe}"
+              + (", interpositions grouped" if args.group_interpositions else ""))
         print(f"{'plies':>5s} {'next':7s} {'status':8s} {'nodes':>10s} {'s':>8s} {'root pn/dn':16s}"
               + (f" | {'cshogi':7s} {'nodes':>10s}" if cshogi else ""))
         rows = walk_back(args.id, line, sfen, plies, args.max_nodes, args.tt_entries,
                          args.backend, cshogi, args.top, emit=_print_row,
-                         mate_probe=args.mate_probe)
+                         mate_probe=args.mate_probe,
+                         group_interpositions=args.group_interpositions)
     except TsumeError as exc:
         raise SystemExit(f"bench along: {exc}") from None
     if args.csv:
