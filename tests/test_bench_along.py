@@ -110,23 +110,17 @@ def test_the_benchmark_writes_its_rows(tmp_path, capsys):
     assert "zukou-091: 27-ply recorded line" in capsys.readouterr().out
 
 
-def test_the_benchmark_passes_mate_probes_on(monkeypatch, capsys):
+@pytest.mark.parametrize("flag, keyword, on, off, banner", [
     # cshogi's DfPn counts no probe as a node; like for like needs ours on too
+    (["--mate-probe", "3"], "mate_probe", 3, 0, "mate probes 3"),
+    (["--group-interpositions"], "group_interpositions", True, False, "interpositions grouped"),
+])
+def test_the_benchmark_passes_search_options_on(monkeypatch, capsys, flag, keyword, on, off,
+                                                banner):
     seen = []
     real = along.TsumeSearch
-    monkeypatch.setattr(along, "TsumeSearch", lambda *a, **kw: seen.append(kw["mate_probe"]) or real(*a, **kw))
-    for extra in (["--mate-probe", "3"], []):
+    monkeypatch.setattr(along, "TsumeSearch", lambda *a, **kw: seen.append(kw[keyword]) or real(*a, **kw))
+    for extra in (flag, []):
         assert along.main(["zukou-069", "--plies", "8", "--max-nodes", "2000", "--no-cshogi"] + extra) == 0
-    assert seen == [3, 0]
-    assert "mate probes 3" in capsys.readouterr().out
-
-
-def test_the_benchmark_passes_grouped_interpositions_on(monkeypatch, capsys):
-    seen = []
-    real = along.TsumeSearch
-    monkeypatch.setattr(along, "TsumeSearch",
-                        lambda *a, **kw: seen.append(kw["group_interpositions"]) or real(*a, **kw))
-    for extra in (["--group-interpositions"], []):
-        assert along.main(["zukou-069", "--plies", "8", "--max-nodes", "2000", "--no-cshogi"] + extra) == 0
-    assert seen == [True, False]
-    assert "interpositions grouped" in capsys.readouterr().out
+    assert seen == [on, off]
+    assert banner in capsys.readouterr().out

@@ -205,12 +205,15 @@ def test_peeked_keys_and_counted_replies_match_playing_the_move():
             expected = {way: ours.reply_count(*way) for way in ways}
             replies = ours.moves()
             blocks = [r for r in replies if ours.interposition_group(r)]
+            # replies to a check: the cheap grouping test is the geometric one
+            same = all(ours.is_interposition(r) == (r in blocks) for r in replies)
             ours.undo()
             assert expected[False, False] == len(replies)
             assert expected[True, True] == len(replies) - len(blocks) + bool(blocks)
             if is_or:
                 got = {way: theirs.reply_count_after(m, *way) for way in ways}
                 assert got == expected, (sfen, ours.pos.usi(m))
+                assert same, (sfen, ours.pos.usi(m))
                 compared += 1
     assert compared > 500
 

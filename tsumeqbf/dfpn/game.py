@@ -59,14 +59,24 @@ class ShogiGame:
         """Drops onto one square (interpositions of any kind) form one group."""
         return ("drop", move_to(m)) if is_drop(m) else None
 
+    def interposition_group(self, m):
+        """Every reply that is neither a king move nor a capture forms one group; None for
+        the others. Against a check such a reply can only block the line, so this is
+        :meth:`TsumeGame.is_interposition` on legal replies without its scan for checkers
+        (it runs on every reply of every expanded AND node)."""
+        p = self.pos
+        if p.board[move_to(m)] or (not is_drop(m) and move_from(m) == p.kings[self.attacker ^ 1]):
+            return None
+        return "interposition"
+
     def reply_count(self, group_drops: bool = True, group_interpositions: bool = False) -> int:
         """How many moves the side to move has, the drops onto one square counted once
         when ``group_drops`` (as :meth:`drop_group` groups them), and every interposition
-        once when ``group_interpositions`` (as :meth:`TsumeGame.interposition_group`). A
+        once when ``group_interpositions`` (as :meth:`interposition_group`). A
         new check's starting proof number, counted on every check of every expanded OR
         node, so it is kept to one pass over plain integers."""
         moves = self.moves()
-        if group_interpositions and hasattr(self, "interposition_group"):
+        if group_interpositions:
             rest = [m for m in moves if self.interposition_group(m) is None]
             return len(rest) + (len(rest) < len(moves))
         return grouped_count(moves, group_drops)
@@ -197,14 +207,6 @@ class TsumeGame(ShogiGame):
         if (not is_drop(m) and move_from(m) == k) or p.board[to]:
             return False
         return any(to in p.geo.between[k][s] for s in p.attackers(k, self.attacker))
-
-    def interposition_group(self, m):
-        """Every reply that is neither a king move nor a capture (against a check, an
-        interposition on any square) forms one group; None for the others."""
-        p = self.pos
-        if p.board[move_to(m)] or (not is_drop(m) and move_from(m) == p.kings[self.attacker ^ 1]):
-            return None
-        return "interposition"
 
     def next_to_king(self, sq: int) -> bool:
         """Whether square ``sq`` touches the defender's king."""

@@ -637,10 +637,11 @@ class TsumeSearch:
         if not is_or:
             if "B" in h and hasattr(game, "capture_group"):
                 groups = [game.capture_group(m) for m in moves]
-            if self.group_drops and hasattr(game, "drop_group"):
-                groups = [game.drop_group(m) or g for m, g in zip(moves, groups)]
             if self.group_interpositions and hasattr(game, "interposition_group"):
+                # every drop is an interposition: this grouping takes in the one below
                 groups = [game.interposition_group(m) or g for m, g in zip(moves, groups)]
+            elif self.group_drops and hasattr(game, "drop_group"):
+                groups = [game.drop_group(m) or g for m, g in zip(moves, groups)]
             if self.group_promotions and hasattr(game, "drop_group"):
                 groups = _promotion_pairs(moves, groups)
             if "A" in h and hasattr(game, "promotion_twin"):
