@@ -124,3 +124,60 @@ def test_the_benchmark_passes_search_options_on(monkeypatch, capsys, flag, keywo
         assert along.main(["zukou-069", "--plies", "8", "--max-nodes", "2000", "--no-cshogi"] + extra) == 0
     assert seen == [on, off]
     assert banner in capsys.readouterr().out
+
+
+def test_the_busiest_line_follows_the_most_work_down_from_the_root():
+    pos = Position.from_sfen(along.problem_sfen("zukou-008"))
+    game = TsumeGame(pos.copy())
+    search = TsumeSearch(game, max_nodes=2_000)
+    assert search.solve().proven is None
+    root = game.key()
+    line = search.busiest_line()
+    assert game.key() == root and len(line) >= 4
+    # the first step is the root's busiest check, each step a legal move of the position
+    # reached, with its part of its siblings' work
+    assert line[0][0] == max(search.children_numbers(), key=lambda r: r[3])[0]
+    walk = pos.copy()
+    for move, pn, dn, work, share in line:
+        assert move in walk.legal_moves() and 0 < share <= 1 and 0 < work <= 2_000
+        walk.push(move)
+    assert len(search.busiest_line(max_plies=3)) == 3
+    # a proof leaves no work behind: the line is empty
+    short = TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2)))
+    assert short.solve().proven and short.busiest_line() == []
+
+
+def test_after_moves_solves_one_position_on_the_line_or_off_it(tmp_path, capsys):
+    out = tmp_path / "after.csv"
+    # 4a3c, the knight taking on 3c, is a defender's alternative to the recorded 3b3c
+    assert along.main(["zukou-008", "--after", "P*4c 4b4c 2d3c 4a3c", "--max-nodes", "1000",
+                       "--no-cshogi", "--csv", str(out)]) == 0
+    import csv
+    (row,) = csv.DictReader(out.open(encoding="utf-8"))
+    assert (row["plies"], row["next"], row["status"], row["after"]) == (
+        "4", "", "unknown", "P*4c 4b4c 2d3c 4a3c")
+    assert row["recorded_share"] == "" and row["busiest_line"].split()[0].split(":")[0] == \
+        row["busiest"].split()[0].split(":")[0]
+    assert "busiest line:" in capsys.readouterr().out
+    # on the recorded line the next recorded move is known; any Edo id may be used
+    assert along.main(["zukou-008", "--after", "P*4c 4b4c", "--max-nodes", "500", "--no-cshogi",
+                       "--csv", str(out)]) == 0
+    (row,) = csv.DictReader(out.open(encoding="utf-8"))
+    assert row["next"] == "2d3c" and row["recorded_share"] != ""
+    assert along.main(["zukou-001", "--after", "", "--max-nodes", "500", "--no-cshogi"]) == 0
+
+
+@pytest.mark.parametrize("after, message", [
+    ("P*4c 4b4c 2d3c", "--after needs an even number of moves"),
+    ("P*4c 4b4c 2d3c 4a4c", "illegal move '4a4c'"),
+    ("P*4c 4b4c 2d3c x", "not a USI move"),
+])
+def test_bad_moves_after_end_with_one_line(after, message, capsys):
+    with pytest.raises(SystemExit, match=message):
+        along.main(["zukou-008", "--after", after, "--no-cshogi"])
+    assert capsys.readouterr().out == ""  # nothing printed before the error
+
+
+def test_after_and_plies_do_not_go_together():
+    with pytest.raises(SystemExit, match="give --plies or --after, not both"):
+        along.main(["zukou-008", "--after", "P*4c 4b4c", "--plies", "2"])

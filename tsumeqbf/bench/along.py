@@ -1,8 +1,9 @@
 """Where a problem is hard for df-pn: solve from the positions along its recorded line.
 
-    python -m tsumeqbf.bench along ID [--plies 22,20,...] [--max-nodes N] [--tt-entries N]
-                                      [--backend rules|cshogi] [--mate-probe 0|1|3] [--top K]
-                                      [--csv FILE]
+    python -m tsumeqbf.bench along ID [--plies 22,20,... | --after "MOVES"] [--max-nodes N]
+                                      [--tt-entries N] [--backend rules|cshogi]
+                                      [--mate-probe 0|1|3] [--group-interpositions]
+                                      [--top K] [--csv FILE]
 
 The recorded lines are in ``tests/data/recorded_lines.csv`` (id, source, USI line). For
 each number of plies played k (the attacker to move: k even), from the end of the line
@@ -15,7 +16,13 @@ Where a run ends unsolved, the row says where its nodes went: the root's checks 
 most work below them, and the recorded move's share of all the work. A problem is hard
 where the recorded move gets a small share: df-pn spends its nodes on checks that look as
 promising and are not mates (zukou-008, 12 plies in: B*8g, the recorded move, had 599 of
-1.5M nodes, G*4c 1.1M).
+1.5M nodes, G*4c 1.1M). The busiest line goes on from the busiest check: at each node the
+move with the most work below it, with its share of its siblings' work, down to where the
+search was stuck.
+
+``--after "MOVES"`` solves the one position after those moves instead, on the recorded line
+or off it: a defender's alternative that the recorded line does not show can be where the
+work is (zukou-008: 4a3c, the knight taking on 3c, in place of the recorded 3b3c).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from .dfpn import DATA, _cshogi_dfpn
 
 CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
 FIELDS = ("id", "plies", "next", "status", "nodes", "time_s", "pn", "dn", "recorded_share",
-          "busiest", "cshogi_proven", "cshogi_nodes")
+          "busiest", "busiest_line", "cshogi_proven", "cshogi_nodes", "after")
 
 
 def recorded_lines(path: Path = DATA / "recorded_lines.csv") -> dict[str, list[str]]:
@@ -74,12 +81,23 @@ def where_the_work_went(search: TsumeSearch, usi, recorded: str | None, top: int
     return share, busiest
 
 
+def _line_text(search: TsumeSearch, pos) -> str:
+    """:meth:`TsumeSearch.busiest_line` from ``pos`` as "MOVE:SHARE" text (USI)."""
+    walk, out = pos.copy(), []
+    for move, _, _, _, share in search.busiest_line():
+        out.append(f"{walk.usi(move)}:{share:.0%}")
+        walk.push(move)
+    return " ".join(out)
+
+
 def solve_after(pos, recorded, max_nodes, tt_entries, backend, top=3, mate_probe=0,
                 group_interpositions=False) -> dict:
     """Our unbounded search from ``pos``, whose recorded next move is ``recorded`` (USI, or
-    "-" at the end of the line): status, nodes, seconds, the root's numbers and, when it
-    stays unsolved, where the nodes went (``mate_probe`` as in ``solve --mate-probe``:
-    cshogi's DfPn probes likewise outside its node count)."""
+    "-" at the end of the line, or None off it): status, nodes, seconds, the root's numbers
+    and, when it stays unsolved, where the nodes went: the busiest checks, and the busiest
+    line (each move the one with the most work below it among its siblings, with its
+    share) (``mate_probe`` as in ``solve --mate-probe``: cshogi's DfPn probes likewise
+    outside its node count)."""
     game = make_game(pos.copy(), backend)
     search = TsumeSearch(game, max_nodes=max_nodes, tt_limit=tt_entries, mate_probe=mate_probe,
                          group_interpositions=group_interpositions)
@@ -89,10 +107,11 @@ def solve_after(pos, recorded, max_nodes, tt_entries, backend, top=3, mate_probe
     pn, dn = search.root_numbers
     row = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "nodes": res.nodes, "time_s": round(took, 3), "pn": pn, "dn": dn,
-           "recorded_share": "", "busiest": ""}
+           "recorded_share": "", "busiest": "", "busiest_line": ""}
     if res.proven is None:
         share, busiest = where_the_work_went(search, pos.usi, recorded, top)
-        row.update(recorded_share="" if share is None else round(share, 4), busiest=busiest)
+        row.update(recorded_share="" if share is None else round(share, 4), busiest=busiest,
+                   busiest_line=_line_text(search, pos))
     return row
 
 
@@ -120,14 +139,42 @@ def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, csh
     return rows
 
 
+def checked_after(sfen: str, moves: list[str]) -> Position:
+    """The position after ``moves``, each checked legal, the attacker to move again."""
+    if len(moves) % 2:
+        raise TsumeError(f"--after needs an even number of moves (the attacker to move), "
+                         f"not {len(moves)}")
+    return position_after(sfen, moves, len(moves))
+
+
+def solve_after_moves(problem_id, moves, sfen, line, max_nodes, tt_entries, backend, cshogi,
+                      top, emit=print, mate_probe=0, group_interpositions=False) -> dict:
+    """The row for the position after ``moves`` (USI, an even number, on the recorded
+    ``line`` or off it: a defender's alternative the recorded line does not show)."""
+    pos = checked_after(sfen, moves)
+    on_line = bool(line) and moves == line[:len(moves)]
+    recorded = (line[len(moves)] if len(moves) < len(line) else "-") if on_line else None
+    row = {"id": problem_id, "plies": len(moves), "next": recorded or "",
+           "after": " ".join(moves),
+           **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe,
+                         group_interpositions)}
+    if cshogi is not None:
+        row["cshogi_proven"], row["cshogi_nodes"], _ = _cshogi_dfpn(
+            cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, moves)
+    emit(row)
+    return row
+
+
 def _print_row(row: dict) -> None:
     theirs = (f" | {str(row['cshogi_proven']):7s} {row['cshogi_nodes']:>10,}"
               if "cshogi_nodes" in row else "")
     where = (f"  recorded {row['recorded_share']:.1%} of the work; busiest {row['busiest']}"
              if row["recorded_share"] != "" else "")
     numbers = "/".join("inf" if x >= INF else str(x) for x in (row["pn"], row["dn"]))
-    print(f"{row['plies']:5d} {row['next']:7s} {row['status']:8s} {row['nodes']:>10,} "
+    print(f"{row['plies']:5d} {row['next'] or '(off)':7s} {row['status']:8s} {row['nodes']:>10,} "
           f"{row['time_s']:8.1f} {numbers:16s}{theirs}{where}", flush=True)
+    if row.get("busiest_line"):
+        print(f"      busiest line: {row['busiest_line']}", flush=True)
 
 
 def parse_plies(text: str | None, length: int) -> list[int] | None:
@@ -153,6 +200,10 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench along")
     ap.add_argument("id", help="a problem with a recorded line (tests/data/recorded_lines.csv)")
     ap.add_argument("--plies", default=None, help="plies played, e.g. 22,20,18 (default: walk back)")
+    ap.add_argument("--after", default=None, metavar="MOVES",
+                    help='instead: the one position after these USI moves from the start, on '
+                         'the recorded line or off it (an even number, e.g. "P*4c 4b4c 2d3c '
+                         '4a3c"); any Edo problem id')
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
     ap.add_argument("--tt-entries", type=int, default=1_000_000)
     ap.add_argument("--backend", choices=BACKENDS, default="cshogi")
@@ -167,28 +218,42 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     try:
         lines = recorded_lines()
+        if args.after is not None:
+            lines.setdefault(args.id, [])  # a line of our own needs no recorded one
         if args.id not in lines:
             raise TsumeError(f"no recorded line for {args.id!r}; lines: {', '.join(sorted(lines))}")
+        if args.after is not None and args.plies is not None:
+            raise TsumeError("give --plies or --after, not both")
         if args.max_nodes < 1 or args.tt_entries < 2:
             raise TsumeError("--max-nodes must be positive and --tt-entries at least 2")
         line, sfen = lines[args.id], problem_sfen(args.id)
         plies = parse_plies(args.plies, len(line))
+        if args.after is not None:
+            checked_after(sfen, args.after.split())  # bad moves end here, before any output
         cshogi = None
         if not args.no_cshogi:
             try:
                 import cshogi
             except ImportError:
-                cshogi = None
-        print(f"{args.id}: {len(line)}-ply recorded line, {args.max_nodes:,} nodes a position, "
+                pass  # cshogi's DfPn is only run beside ours when it is installed
+        shown = (f"after {args.after}" if args.after is not None
+                 else f"{len(line)}-ply recorded line")
+        print(f"{args.id}: {shown}, {args.max_nodes:,} nodes a position, "
               f"table {args.tt_entries:,} entries, backend {args.backend}, "
               f"mate probes {args.mate_probe}"
               + (", interpositions grouped" if args.group_interpositions else ""))
         print(f"{'plies':>5s} {'next':7s} {'status':8s} {'nodes':>10s} {'s':>8s} {'root pn/dn':16s}"
               + (f" | {'cshogi':7s} {'nodes':>10s}" if cshogi else ""))
-        rows = walk_back(args.id, line, sfen, plies, args.max_nodes, args.tt_entries,
-                         args.backend, cshogi, args.top, emit=_print_row,
-                         mate_probe=args.mate_probe,
-                         group_interpositions=args.group_interpositions)
+        if args.after is not None:
+            rows = [solve_after_moves(args.id, args.after.split(), sfen, line, args.max_nodes,
+                                      args.tt_entries, args.backend, cshogi, args.top,
+                                      emit=_print_row, mate_probe=args.mate_probe,
+                                      group_interpositions=args.group_interpositions)]
+        else:
+            rows = walk_back(args.id, line, sfen, plies, args.max_nodes, args.tt_entries,
+                             args.backend, cshogi, args.top, emit=_print_row,
+                             mate_probe=args.mate_probe,
+                             group_interpositions=args.group_interpositions)
     except TsumeError as exc:
         raise SystemExit(f"bench along: {exc}") from None
     if args.csv:

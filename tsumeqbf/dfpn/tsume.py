@@ -353,15 +353,16 @@ class TsumeSearch:
         """The root's current (pn, dn), for progress lines."""
         return self.root_numbers
 
-    def children_numbers(self) -> list[tuple]:
+    def children_numbers(self, path_key: int = 0) -> list[tuple]:
         """(move, pn, dn, work) of each child of the game's current node, read from the
         tables without searching: where a search spent its nodes. A solved child shows
         0 or INF; ``work`` is the nodes spent below a child still unsolved (0 once it is
-        solved, or if it was never searched or was dropped from the table). The tables
-        are left as they were."""
+        solved, or if it was never searched or was dropped from the table). ``path_key``
+        is the node's own, as the search gave it (0 at the root; twin entries are looked
+        up by it). The tables are left as they were."""
         game = self.game
         moves, hits = game.moves(), self.tt_hits
-        own_path = _path_step(0, game.key())  # as the root's search keys its children
+        own_path = _path_step(path_key, game.key())  # as the search keys the children
         rows = []
         for m, child in zip(moves, self._children(moves, game.is_or(), store=False)):
             found = self._numbers(child, own_path)
@@ -370,6 +371,39 @@ class TsumeSearch:
             rows.append((m, pn, dn, entry.work if entry is not None else 0))
         self.tt_hits = hits  # a report, not part of the search
         return rows
+
+    def busiest_line(self, max_plies: int = 60) -> list[tuple]:
+        """The line a search cut short was stuck in: from the game's current node (the
+        root), the child with the most work below it, then its busiest child, and so on,
+        read from the tables like :meth:`children_numbers`. Each step is (move, pn, dn,
+        work, share), share being the move's part of its siblings' work. It stops at a
+        node whose children have no work recorded, at a repetition or after
+        ``max_plies``; the game is left at the node it started from.
+
+        >>> from tsumeqbf.rules import Position
+        >>> from tsumeqbf.dfpn.game import TsumeGame
+        >>> TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))).busiest_line()
+        []
+        """
+        game = self.game
+        line, seen, path_key = [], {game.key()}, 0
+        try:
+            while len(line) < max_plies:
+                rows = self.children_numbers(path_key)
+                total = sum(r[3] for r in rows)
+                if not total:
+                    break
+                move, pn, dn, work = max(rows, key=lambda r: r[3])
+                path_key = _path_step(path_key, game.key())
+                game.play(move)
+                line.append((move, pn, dn, work, work / total))
+                if game.key() in seen:
+                    break
+                seen.add(game.key())
+        finally:
+            for _ in line:
+                game.undo()
+        return line
 
     def _solve_root(self) -> bool:
         return self._settle(0, 0, root=True)
