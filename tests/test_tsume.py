@@ -673,6 +673,41 @@ def test_a_new_position_starts_from_the_same_boards_numbers_with_other_hands():
     assert search._inherited(("board", (3, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0)), (1, 1)) == (1, 6)
 
 
+def _boards_of(search) -> dict:
+    """board key -> set of the unsolved table's keys with that board, from the index."""
+    return {b: set(search._same_board(b)) for b in search._boards}
+
+
+def test_the_board_index_lists_exactly_the_unsolved_positions_of_each_board():
+    # one position on a board is kept as its key, more as a list; solving them one by one
+    # shrinks the list back to a key and then takes the board out
+    search = TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2)))
+    hands = [(n, 0, 0, 0, 0, 0, 0) for n in range(3)]
+    for n, att in enumerate(hands):
+        search._store_numbers(f"k{n}", 2, 2, 0, 1, ("board", att, hands[0]))
+    search._store_numbers("lone", 2, 2, 0, 1, ("other", hands[0], hands[0]))
+    assert _boards_of(search) == {"board": {"k0", "k1", "k2"}, "other": {"lone"}}
+    assert search._boards["other"] == "lone"
+    for gone, left in (("k1", {"k0", "k2"}), ("k0", {"k2"})):
+        search._store_proof(gone, ("board", hands[int(gone[1])], hands[0]))
+        assert _boards_of(search)["board"] == left
+    assert search._boards["board"] == "k2"
+    search._store_disproof("k2", ("board", hands[2], hands[0]), 0, False)
+    search._store_proof("lone", ("other", hands[0], hands[0]))
+    assert search._boards == {} and search.table == {}
+    # after a real search, and after the table dropped its least-worked half, the index
+    # still matches the table
+    for limit in (1_000_000, 300):
+        pos = Position.from_sfen("4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1")
+        search = TsumeSearch(TsumeGame(pos), max_nodes=3_000, tt_limit=limit)
+        assert search.solve().proven is None
+        expected: dict = {}
+        for key, e in search.table.items():
+            expected.setdefault(e.board, set()).add(key)
+        assert _boards_of(search) == expected and len(expected) > 1
+        assert all(type(v) is not list or len(v) > 1 for v in search._boards.values())
+
+
 def test_solve_and_bench_take_no_inherit(monkeypatch, capsys):
     sfen = "2k/3/1GP b - 1"
     assert main(["solve", sfen, "--zone", "2", "--json", "--no-inherit"]) == 0

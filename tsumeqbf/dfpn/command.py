@@ -22,7 +22,7 @@ def register(sub) -> None:
     p.add_argument("--timeout", type=float, default=None, help="seconds")
     p.add_argument("--tt-entries", type=int, default=1_000_000,
                    help="unsolved positions the table keeps before it drops the half with the "
-                        "least work behind them (about 450 bytes each with the proofs beside "
+                        "least work behind them (about 330 bytes each with the proofs beside "
                         "them; default 1,000,000)")
     p.add_argument("--heuristics", default="", help="Nagai's heuristics to switch on, letters of ABCDEF")
     p.add_argument("--no-dag", action="store_true", help="no double-count correction on DAGs")

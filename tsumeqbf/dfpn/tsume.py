@@ -135,13 +135,17 @@ class TsumeResult:
     tt_hits: int = 0  # children whose numbers came from the tables
 
 
-@dataclass(slots=True)  # millions of these on long runs: about 450 bytes each with the tables
+@dataclass(slots=True)  # millions of these on long runs: about 330 bytes each with the tables
 class _Entry:
     pn: int
     dn: int
     work: int
     min_depth: int
-    dom: tuple  # (board key, attacker's hand, defender's hand), for inherited numbers
+    # the dominance triple spelt out (a tuple of three would be 64 bytes more), for
+    # inherited numbers: board key, attacker's hand, defender's hand
+    board: object
+    att: tuple
+    dfn: tuple
 
 
 @dataclass
@@ -184,8 +188,9 @@ class TsumeSearch:
         self._dom = getattr(game, "dominance", None) or (lambda: dominance_of(game))
         self._on_path: set = set()
         self._hands: dict = {}  # hand tuple -> the one copy the tables keep (see _hand)
-        # board key -> keys of the unsolved table's positions with that board, in the order
-        # stored (a list: most boards have one entry, and a dict of one is 232 bytes)
+        # board key -> the key of the unsolved table's position with that board, or a list
+        # of them in the order stored when there are more (most boards have one position,
+        # and a list of one would be 72 bytes more)
         self._boards: dict = {}
         self._line: list = []  # (board key, move played) along the current line, heuristic D
         self._simulated: set = set()  # (AND node key, reply) pairs already tried
@@ -311,12 +316,31 @@ class TsumeSearch:
     def _unlist(self, key, dom) -> None:
         """A solved position leaves the table of unsolved numbers."""
         if self.table.pop(key, None) is not None:
-            same = self._boards.get(dom[0])
-            if same is not None:
+            boards, bkey = self._boards, dom[0]
+            same = boards.get(bkey)
+            if type(same) is list:
                 if key in same:
                     same.remove(key)
-                if not same:
-                    del self._boards[dom[0]]
+                if len(same) == 1:
+                    boards[bkey] = same[0]
+            elif same == key:
+                del boards[bkey]
+
+    def _list_board(self, bkey, key) -> None:
+        """Note that unsolved position ``key`` has board ``bkey`` (see ``_boards``)."""
+        boards = self._boards
+        same = boards.get(bkey)
+        if same is None:
+            boards[bkey] = key
+        elif type(same) is list:
+            same.append(key)
+        else:
+            boards[bkey] = [same, key]
+
+    def _same_board(self, bkey):
+        """Keys of the unsolved positions with board ``bkey`` (there is one at least)."""
+        same = self._boards[bkey]
+        return same if type(same) is list else (same,)
 
     def _store_numbers(self, key, pn, dn, work, depth, dom) -> None:
         e = self.table.get(key)
@@ -325,10 +349,10 @@ class TsumeSearch:
                 drop_least_work(self.table)
                 self._boards = {}
                 for k, kept in self.table.items():
-                    self._boards.setdefault(kept.dom[0], []).append(k)
-            dom = (dom[0], self._hand(dom[1]), self._hand(dom[2]))
-            self.table[key] = e = _Entry(pn, dn, work, depth, dom)
-            self._boards.setdefault(dom[0], []).append(key)
+                    self._list_board(kept.board, k)
+            self.table[key] = e = _Entry(pn, dn, work, depth, dom[0], self._hand(dom[1]),
+                                         self._hand(dom[2]))
+            self._list_board(dom[0], key)
         else:
             e.pn, e.dn, e.work = pn, dn, e.work + work
             if depth < e.min_depth:
@@ -515,11 +539,11 @@ class TsumeSearch:
         pn, dn = init
         on_path = self._on_path
         table = self.table
-        for k in self._boards[dom[0]]:
+        for k in self._same_board(dom[0]):
             if k in on_path:
                 continue
             e = table[k]
-            _, a, d = e.dom
+            a, d = e.att, e.dfn
             if e.pn > pn and all(map(ge, a, att)) and all(map(ge, dfn, d)):
                 pn = e.pn
             if e.dn > dn and all(map(ge, att, a)) and all(map(ge, d, dfn)):
