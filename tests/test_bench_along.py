@@ -160,10 +160,12 @@ def test_after_moves_solves_one_position_on_the_line_or_off_it(tmp_path, capsys)
         row["busiest"].split()[0].split(":")[0]
     assert "busiest line:" in capsys.readouterr().out
     # on the recorded line the next recorded move is known; any Edo id may be used
-    assert along.main(["zukou-008", "--after", "P*4c 4b4c", "--max-nodes", "500", "--no-cshogi",
-                       "--csv", str(out)]) == 0
-    (row,) = csv.DictReader(out.open(encoding="utf-8"))
-    assert row["next"] == "2d3c" and row["recorded_share"] != ""
+    # several positions, one row each, in the order given
+    assert along.main(["zukou-008", "--after", "P*4c 4b4c", "--after", "P*4c 4b4c 2d3c 5a3c",
+                       "--max-nodes", "500", "--no-cshogi", "--csv", str(out)]) == 0
+    on, off = csv.DictReader(out.open(encoding="utf-8"))
+    assert on["next"] == "2d3c" and on["recorded_share"] != ""
+    assert off["after"].endswith("5a3c") and off["next"] == ""
     assert along.main(["zukou-001", "--after", "", "--max-nodes", "500", "--no-cshogi"]) == 0
 
 

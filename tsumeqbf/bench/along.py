@@ -20,8 +20,8 @@ promising and are not mates (zukou-008, 12 plies in: B*8g, the recorded move, ha
 move with the most work below it, with its share of its siblings' work, down to where the
 search was stuck.
 
-``--after "MOVES"`` solves the one position after those moves instead, on the recorded line
-or off it: a defender's alternative that the recorded line does not show can be where the
+``--after "MOVES"`` (repeatable) solves the position after those moves instead, on the
+recorded line or off it: a defender's alternative that the recorded line does not show can be where the
 work is (zukou-008: 4a3c, the knight taking on 3c, in place of the recorded 3b3c).
 """
 
@@ -200,10 +200,10 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench along")
     ap.add_argument("id", help="a problem with a recorded line (tests/data/recorded_lines.csv)")
     ap.add_argument("--plies", default=None, help="plies played, e.g. 22,20,18 (default: walk back)")
-    ap.add_argument("--after", default=None, metavar="MOVES",
-                    help='instead: the one position after these USI moves from the start, on '
+    ap.add_argument("--after", action="append", default=None, metavar="MOVES",
+                    help='instead: the position after these USI moves from the start, on '
                          'the recorded line or off it (an even number, e.g. "P*4c 4b4c 2d3c '
-                         '4a3c"); any Edo problem id')
+                         '4a3c"; repeat for more positions); any Edo problem id')
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
     ap.add_argument("--tt-entries", type=int, default=1_000_000)
     ap.add_argument("--backend", choices=BACKENDS, default="cshogi")
@@ -228,15 +228,15 @@ def main(argv: list[str]) -> int:
             raise TsumeError("--max-nodes must be positive and --tt-entries at least 2")
         line, sfen = lines[args.id], problem_sfen(args.id)
         plies = parse_plies(args.plies, len(line))
-        if args.after is not None:
-            checked_after(sfen, args.after.split())  # bad moves end here, before any output
+        for moves in args.after or ():
+            checked_after(sfen, moves.split())  # bad moves end here, before any output
         cshogi = None
         if not args.no_cshogi:
             try:
                 import cshogi
             except ImportError:
                 pass  # cshogi's DfPn is only run beside ours when it is installed
-        shown = (f"after {args.after}" if args.after is not None
+        shown = (f"after {' / '.join(args.after)}" if args.after is not None
                  else f"{len(line)}-ply recorded line")
         print(f"{args.id}: {shown}, {args.max_nodes:,} nodes a position, "
               f"table {args.tt_entries:,} entries, backend {args.backend}, "
@@ -245,10 +245,11 @@ def main(argv: list[str]) -> int:
         print(f"{'plies':>5s} {'next':7s} {'status':8s} {'nodes':>10s} {'s':>8s} {'root pn/dn':16s}"
               + (f" | {'cshogi':7s} {'nodes':>10s}" if cshogi else ""))
         if args.after is not None:
-            rows = [solve_after_moves(args.id, args.after.split(), sfen, line, args.max_nodes,
+            rows = [solve_after_moves(args.id, moves.split(), sfen, line, args.max_nodes,
                                       args.tt_entries, args.backend, cshogi, args.top,
                                       emit=_print_row, mate_probe=args.mate_probe,
-                                      group_interpositions=args.group_interpositions)]
+                                      group_interpositions=args.group_interpositions)
+                    for moves in args.after]
         else:
             rows = walk_back(args.id, line, sfen, plies, args.max_nodes, args.tt_entries,
                              args.backend, cshogi, args.top, emit=_print_row,
