@@ -742,3 +742,62 @@ def test_a_sum_past_the_range_is_not_taken_for_a_solved_node():
     assert res.proven is True and search.root_status()[0] == 0
 
 
+
+
+def _edo_sfen(problem_id: str) -> str:
+    with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
+        return next(r["sfen"] for r in csv.DictReader(fh) if r["id"] == problem_id)
+
+
+def test_a_checkpointed_search_goes_on_where_it_stopped(tmp_path):
+    # zukou-029 (stated 15) takes about 9,000 nodes in one run. Stopped at 3,000, the
+    # second run goes on from the checkpoint: it needs fewer nodes of its own than a whole
+    # run, and reaches the same verdict with an answer that replays
+    pos = Position.from_sfen(_edo_sfen("zukou-029"))
+    whole = solve_tsume(pos, shorten_nodes=0, shortest_up_to=0)
+    assert whole["status"] == "mate" and whole["resumed_nodes"] == 0
+    path = tmp_path / "zukou-029.ckpt"
+    first = solve_tsume(pos, max_nodes=3_000, checkpoint=str(path), checkpoint_every=1_000)
+    assert first["status"] == "unknown" and path.exists() and not (tmp_path / "zukou-029.ckpt.tmp").exists()
+    second = solve_tsume(pos, checkpoint=str(path), shorten_nodes=0, shortest_up_to=0)
+    assert second["status"] == "mate" and second["resumed_nodes"] == first["nodes"]
+    assert second["nodes"] - second["resumed_nodes"] < whole["nodes"]
+    assert replay_answer(pos, second["pv"]).startswith("ok")
+    # the checkpoint after the proof holds it: a third run proves the root at once
+    third = solve_tsume(pos, checkpoint=str(path), shorten_nodes=0, shortest_up_to=0)
+    assert third["status"] == "mate" and third["nodes"] == second["nodes"]
+
+
+def test_checkpoints_are_written_on_the_way_and_on_an_interrupt(tmp_path, monkeypatch):
+    pos = Position.from_sfen(_edo_sfen("zukou-029"))
+    path = tmp_path / "ckpt"
+    saved = []
+    real = TsumeSearch.save_tables
+    monkeypatch.setattr(TsumeSearch, "save_tables",
+                        lambda self, p, ident: saved.append(self.nodes) or real(self, p, ident))
+    solve_tsume(pos, max_nodes=2_500, checkpoint=str(path), checkpoint_every=1_000)
+    assert saved[:2] == [1_000, 2_000] and saved[-1] == 2_501  # on the way, then at the end
+
+    def interrupt(search):  # Ctrl-C at 2,000 nodes, before that progress call's checkpoint
+        if search.nodes == 2_000:
+            raise KeyboardInterrupt
+    saved.clear()
+    path.unlink()
+    with pytest.raises(KeyboardInterrupt):
+        solve_tsume(pos, checkpoint=str(path), progress=interrupt, checkpoint_every=1_000)
+    assert saved == [1_000, 2_000]
+    assert solve_tsume(pos, max_nodes=2_100, checkpoint=str(path))["resumed_nodes"] == 2_000
+
+
+def test_a_checkpoint_of_another_problem_or_no_checkpoint_is_one_line(tmp_path, capsys):
+    path = tmp_path / "ckpt"
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--checkpoint", str(path)]) == 0
+    assert f"tables written to {path}" in capsys.readouterr().out
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "3", "--checkpoint", str(path)]) == 2
+    assert "is of another problem or options" in capsys.readouterr().err
+    path.write_bytes(b"not a pickle")
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--checkpoint", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tsumeqbf: error: checkpoint") and "not readable" in err
+    assert err.count("\n") == 1
+    assert main(["solve", "2k/3/1GP b - 1", "--checkpoint-every", "0"]) == 2

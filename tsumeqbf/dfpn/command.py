@@ -1,4 +1,4 @@
-"""``tsumeqbf solve SFEN [--max-nodes N] [--timeout S] [--heuristics ABC] [--json]``:
+"""``tsumeqbf solve SFEN [--max-nodes N] [--timeout S] [--heuristics ABC] [--checkpoint FILE] [--json]``:
 unbounded df-pn with the answer a tsume-shogi reader expects."""
 
 from __future__ import annotations
@@ -50,6 +50,12 @@ def register(sub) -> None:
                    help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
+    p.add_argument("--checkpoint", metavar="FILE", default=None,
+                   help="keep the search in FILE: go on from it when it exists (nodes and "
+                        "--max-nodes count from the first run), write it every "
+                        "--checkpoint-every nodes, at the end and on Ctrl-C")
+    p.add_argument("--checkpoint-every", type=int, default=10_000_000, metavar="N",
+                   help="nodes between checkpoints (default 10,000,000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_solve)
@@ -62,6 +68,8 @@ def cmd_solve(args) -> int:
         raise TsumeError("--max-nodes must be positive")
     if args.tt_entries < 2:
         raise TsumeError("--tt-entries must be at least 2")
+    if args.checkpoint_every < 1:
+        raise TsumeError("--checkpoint-every must be positive")
     if args.shorten_nodes is not None and args.shorten_nodes < 0:
         raise TsumeError("--shorten-nodes must not be negative")
     heuristics = check_heuristics(args.heuristics)
@@ -88,7 +96,8 @@ def cmd_solve(args) -> int:
                       inherit=not args.no_inherit,
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,
-                      tt_limit=args.tt_entries, progress=progress if show else None)
+                      tt_limit=args.tt_entries, progress=progress if show else None,
+                      checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every)
     if show and tty and out["nodes"] >= 100_000:
         print(file=sys.stderr)
     if args.json:
@@ -104,6 +113,10 @@ def cmd_solve(args) -> int:
                   f"proofs' line had {out['proof_length']}")
         if out.get("shorter_mate_exists"):
             print(f"note: bounded df-pn finds a mate within {out['length'] - 2} plies")
+        if args.checkpoint:
+            went_on = (f"went on from {out['resumed_nodes']:,} nodes; "
+                       if out["resumed_nodes"] else "")
+            print(f"checkpoint: {went_on}tables written to {args.checkpoint}")
         if out.get("error"):
             print(f"tsumeqbf: {out['status']}: {out['error']}", file=sys.stderr)
     return 0 if out["status"] in ("mate", "nomate") else 1

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 from ..rules import line_to_japanese
@@ -24,7 +25,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 shorten_nodes: int | None = None, proof_pieces: bool = True,
                 backend: str = "rules", group_drops: bool = True,
                 group_promotions: bool = False, mate_probe: int = 0,
-                inherit: bool = True, group_interpositions: bool = False) -> dict:
+                inherit: bool = True, group_interpositions: bool = False,
+                checkpoint: str | None = None, checkpoint_every: int = 10_000_000) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -39,7 +41,12 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
     in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
     positions the probes asked for a mate in 1. ``inherit`` starts a new position from the
-    numbers of the same board with other hands (:meth:`TsumeSearch._inherited`)."""
+    numbers of the same board with other hands (:meth:`TsumeSearch._inherited`).
+
+    ``checkpoint`` (a file) keeps a long search: when the file exists the search goes on
+    from it (``resumed_nodes``; ``nodes`` and ``max_nodes`` then count from the first
+    run), and the tables are written to it every ``checkpoint_every`` nodes, at the end
+    and on an interrupt (:meth:`TsumeSearch.save_tables`)."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)
@@ -48,7 +55,21 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                          tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
                          group_promotions=group_promotions, mate_probe=mate_probe,
                          inherit=inherit, group_interpositions=group_interpositions)
-    res = search.solve()
+    resumed = 0
+    if checkpoint is not None:
+        identity = {"sfen": pos.sfen(), "zone": pos.geo.zone}
+        if os.path.exists(checkpoint):
+            search.load_tables(checkpoint, identity)
+            resumed = search.nodes
+        search.progress = _saving(search, progress, checkpoint, identity, checkpoint_every)
+        try:
+            res = search.solve()
+        except KeyboardInterrupt:
+            search.save_tables(checkpoint, identity)  # nothing found so far is lost
+            raise
+        search.save_tables(checkpoint, identity)
+    else:
+        res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
@@ -58,7 +79,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "simulation": simulation, "simulations": search.simulations,
            "proof_pieces": proof_pieces, "group_drops": group_drops,
            "group_promotions": group_promotions, "group_interpositions": group_interpositions,
-           "mate_probe": mate_probe,
+           "mate_probe": mate_probe, "checkpoint": checkpoint, "resumed_nodes": resumed,
            "probes": search.probes, "inherit": inherit, "backend": backend}
     if res.reason:
         out["error"] = res.reason
@@ -98,6 +119,22 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                                      backend=backend)
             out["shorter_mate_exists"] = shorter
     return out
+
+
+def _saving(search, progress, path, identity, every: int):
+    """A progress callback that also writes a checkpoint every ``every`` nodes (the
+    search calls it every ``progress_every`` nodes, which ``every`` is rounded up to)."""
+    search.progress_every = min(search.progress_every, max(every, 1))
+    last = [search.nodes]
+
+    def call(s):
+        if progress is not None:
+            progress(s)
+        if s.nodes - last[0] >= every:
+            s.save_tables(path, identity)
+            last[0] = s.nodes
+
+    return call
 
 
 def replay_answer(pos, usi_line: list[str]) -> str:

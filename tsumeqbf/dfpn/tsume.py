@@ -66,6 +66,8 @@ True
 
 from __future__ import annotations
 
+import os
+import pickle
 import time
 from dataclasses import dataclass, field
 from operator import ge
@@ -76,6 +78,7 @@ from ..rules.moves import is_drop, move_from, move_to
 from .game import dominance_of
 
 HEURISTICS = "ABCDEF"
+CHECKPOINT_FORMAT = "tsumeqbf-tables-1"  # bump when what save_tables writes changes
 _MIX = 0x9E3779B97F4A7C15
 _MANY = 99  # "any number" of a kind in an allowed defender's hand
 _MASK = (1 << 64) - 1
@@ -357,6 +360,52 @@ class TsumeSearch:
             e.pn, e.dn, e.work = pn, dn, e.work + work
             if depth < e.min_depth:
                 e.min_depth = depth
+
+    # -- checkpoints ---------------------------------------------------------------------
+    def save_tables(self, path, identity: dict) -> None:
+        """Write what the search has found to ``path`` (a pickle) for a later run to go on
+        from: proofs, disproofs, twin entries, the unsolved numbers, heuristic C's table
+        and the node count, with ``identity`` (what the caller needs to match, such as the
+        problem's SFEN). The file is written beside and renamed over ``path``, so an old
+        checkpoint is never left half overwritten. Safe at any point of a search: the line
+        being searched is not part of it, and every stored result holds whatever the path."""
+        state = {"format": CHECKPOINT_FORMAT, "identity": identity, "nodes": self.nodes,
+                 "seq": self.seq, "proofs": self.proofs, "disproofs": self.disproofs,
+                 "twins": self.twins, "answers": self.answers, "tt_hits": self.tt_hits,
+                 "probes": self.probes,
+                 # rows, not objects: pickling millions of objects is seven times slower
+                 "table": [(k, e.pn, e.dn, e.work, e.min_depth, e.board, e.att, e.dfn)
+                           for k, e in self.table.items()]}
+        tmp = f"{path}.tmp"
+        with open(tmp, "wb") as fh:
+            pickle.dump(state, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+
+    def load_tables(self, path, identity: dict) -> None:
+        """Go on from a checkpoint :meth:`save_tables` wrote (load only files you wrote:
+        a pickle can run code). TsumeError when it cannot be read or was written for
+        another ``identity``; the node count goes on from the checkpoint's."""
+        from ..rules import TsumeError
+        try:
+            with open(path, "rb") as fh:
+                state = pickle.load(fh)
+        except OSError as exc:
+            raise TsumeError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
+        except Exception as exc:  # a truncated or foreign file: unpickling fails many ways
+            raise TsumeError(f"checkpoint {path} is not readable ({type(exc).__name__})") from None
+        if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
+            raise TsumeError(f"{path} is not a checkpoint of this version ({CHECKPOINT_FORMAT})")
+        if state["identity"] != identity:
+            theirs = ", ".join(f"{k} {v}" for k, v in state["identity"].items())
+            raise TsumeError(f"checkpoint {path} is of another problem or options ({theirs})")
+        for name in ("nodes", "seq", "proofs", "disproofs", "twins", "answers", "tt_hits",
+                     "probes"):
+            setattr(self, name, state[name])
+        hand = self._hand
+        self.table, self._boards = {}, {}
+        for k, pn, dn, work, depth, board, att, dfn in state["table"]:
+            self.table[k] = _Entry(pn, dn, work, depth, board, hand(att), hand(dfn))
+            self._list_board(board, k)
 
     # -- the search ----------------------------------------------------------------------
     def solve(self) -> TsumeResult:
