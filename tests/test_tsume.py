@@ -795,6 +795,13 @@ def test_a_checkpoint_of_another_problem_or_no_checkpoint_is_one_line(tmp_path, 
     assert f"tables written to {path}" in capsys.readouterr().out
     assert main(["solve", "2k/3/1GP b - 1", "--zone", "3", "--checkpoint", str(path)]) == 2
     assert "is of another problem or options" in capsys.readouterr().err
+    # the same problem hashed differently (another Zobrist seed) is refused too
+    import pickle
+    state = pickle.loads(path.read_bytes())
+    state["identity"]["root_key"] ^= 1
+    path.write_bytes(pickle.dumps(state))
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--checkpoint", str(path)]) == 2
+    assert "root_key" in capsys.readouterr().err
     path.write_bytes(b"not a pickle")
     assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--checkpoint", str(path)]) == 2
     err = capsys.readouterr().err

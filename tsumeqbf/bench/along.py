@@ -21,8 +21,9 @@ move with the most work below it, with its share of its siblings' work, down to 
 search was stuck.
 
 ``--after "MOVES"`` (repeatable) solves the position after those moves instead, on the
-recorded line or off it: a defender's alternative that the recorded line does not show can be where the
-work is (zukou-008: 4a3c, the knight taking on 3c, in place of the recorded 3b3c).
+recorded line or off it: a defender's alternative that the recorded line does not show
+can be where the work is (zukou-008: 4a3c, the knight taking on 3c, in place of the
+recorded 3b3c).
 """
 
 from __future__ import annotations

@@ -57,7 +57,9 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                          inherit=inherit, group_interpositions=group_interpositions)
     resumed = 0
     if checkpoint is not None:
-        identity = {"sfen": pos.sfen(), "zone": pos.geo.zone}
+        # the root's hash too: tables from another hashing (a changed Zobrist seed) would
+        # look up wrong positions, so such a file is refused like another problem's
+        identity = {"sfen": pos.sfen(), "zone": pos.geo.zone, "root_key": game.key()}
         if os.path.exists(checkpoint):
             search.load_tables(checkpoint, identity)
             resumed = search.nodes
