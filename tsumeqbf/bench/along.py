@@ -124,20 +124,29 @@ def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, csh
     walk = plies if plies is not None else range((len(line) - 1) // 2 * 2, -1, -2)
     rows, unsolved_in_a_row = [], 0
     for k in walk:
-        pos = position_after(sfen, line, k)
         recorded = line[k] if k < len(line) else "-"
-        row = {"id": problem_id, "plies": k, "next": recorded,
-               **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe,
-                             group_interpositions)}
-        if cshogi is not None:
-            row["cshogi_proven"], row["cshogi_nodes"], _ = _cshogi_dfpn(
-                cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, line[:k])
+        row = _row(problem_id, sfen, line[:k], position_after(sfen, line, k), recorded,
+                   max_nodes, tt_entries, backend, cshogi, top, mate_probe,
+                   group_interpositions)
         rows.append(row)
         emit(row)
         unsolved_in_a_row = unsolved_in_a_row + 1 if row["status"] == "unknown" else 0
         if plies is None and unsolved_in_a_row == 2:
             break
     return rows
+
+
+def _row(problem_id, sfen, moves, pos, recorded, max_nodes, tt_entries, backend, cshogi, top,
+         mate_probe, group_interpositions) -> dict:
+    """One row: our search from ``pos`` (reached by ``moves``), and cshogi's DfPn beside
+    when it is given."""
+    row = {"id": problem_id, "plies": len(moves), "next": recorded or "",
+           **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe,
+                         group_interpositions)}
+    if cshogi is not None:
+        row["cshogi_proven"], row["cshogi_nodes"], _ = _cshogi_dfpn(
+            cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, moves)
+    return row
 
 
 def checked_after(sfen: str, moves: list[str]) -> Position:
@@ -148,20 +157,15 @@ def checked_after(sfen: str, moves: list[str]) -> Position:
     return position_after(sfen, moves, len(moves))
 
 
-def solve_after_moves(problem_id, moves, sfen, line, max_nodes, tt_entries, backend, cshogi,
-                      top, emit=print, mate_probe=0, group_interpositions=False) -> dict:
-    """The row for the position after ``moves`` (USI, an even number, on the recorded
-    ``line`` or off it: a defender's alternative the recorded line does not show)."""
-    pos = checked_after(sfen, moves)
+def solve_after_moves(problem_id, moves, pos, sfen, line, max_nodes, tt_entries, backend,
+                      cshogi, top, emit=print, mate_probe=0, group_interpositions=False) -> dict:
+    """The row for ``pos``, the position after ``moves`` (USI, checked by
+    :func:`checked_after`; on the recorded ``line`` or off it: a defender's alternative the
+    recorded line does not show)."""
     on_line = bool(line) and moves == line[:len(moves)]
     recorded = (line[len(moves)] if len(moves) < len(line) else "-") if on_line else None
-    row = {"id": problem_id, "plies": len(moves), "next": recorded or "",
-           "after": " ".join(moves),
-           **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe,
-                         group_interpositions)}
-    if cshogi is not None:
-        row["cshogi_proven"], row["cshogi_nodes"], _ = _cshogi_dfpn(
-            cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, moves)
+    row = {**_row(problem_id, sfen, moves, pos, recorded, max_nodes, tt_entries, backend,
+                  cshogi, top, mate_probe, group_interpositions), "after": " ".join(moves)}
     emit(row)
     return row
 
@@ -229,8 +233,9 @@ def main(argv: list[str]) -> int:
             raise TsumeError("--max-nodes must be positive and --tt-entries at least 2")
         line, sfen = lines[args.id], problem_sfen(args.id)
         plies = parse_plies(args.plies, len(line))
-        for moves in args.after or ():
-            checked_after(sfen, moves.split())  # bad moves end here, before any output
+        # bad moves end here, before any output
+        afters = [(moves.split(), checked_after(sfen, moves.split()))
+                  for moves in args.after or ()]
         cshogi = None
         if not args.no_cshogi:
             try:
@@ -246,11 +251,11 @@ def main(argv: list[str]) -> int:
         print(f"{'plies':>5s} {'next':7s} {'status':8s} {'nodes':>10s} {'s':>8s} {'root pn/dn':16s}"
               + (f" | {'cshogi':7s} {'nodes':>10s}" if cshogi else ""))
         if args.after is not None:
-            rows = [solve_after_moves(args.id, moves.split(), sfen, line, args.max_nodes,
+            rows = [solve_after_moves(args.id, moves, pos, sfen, line, args.max_nodes,
                                       args.tt_entries, args.backend, cshogi, args.top,
                                       emit=_print_row, mate_probe=args.mate_probe,
                                       group_interpositions=args.group_interpositions)
-                    for moves in args.after]
+                    for moves, pos in afters]
         else:
             rows = walk_back(args.id, line, sfen, plies, args.max_nodes, args.tt_entries,
                              args.backend, cshogi, args.top, emit=_print_row,

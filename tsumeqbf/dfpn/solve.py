@@ -66,10 +66,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         search.progress = _saving(search, progress, checkpoint, identity, checkpoint_every)
         try:
             res = search.solve()
-        except KeyboardInterrupt:
-            search.save_tables(checkpoint, identity)  # nothing found so far is lost
-            raise
-        search.save_tables(checkpoint, identity)
+        finally:  # at the end, and on Ctrl-C: nothing found so far is lost
+            search.save_tables(checkpoint, identity)
     else:
         res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],

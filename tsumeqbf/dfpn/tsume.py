@@ -340,6 +340,12 @@ class TsumeSearch:
         else:
             boards[bkey] = [same, key]
 
+    def _index_boards(self) -> None:
+        """Build ``_boards`` afresh from the unsolved table."""
+        self._boards = {}
+        for k, e in self.table.items():
+            self._list_board(e.board, k)
+
     def _same_board(self, bkey):
         """Keys of the unsolved positions with board ``bkey`` (there is one at least)."""
         same = self._boards[bkey]
@@ -350,9 +356,7 @@ class TsumeSearch:
         if e is None:
             if len(self.table) >= self.tt_limit:
                 drop_least_work(self.table)
-                self._boards = {}
-                for k, kept in self.table.items():
-                    self._list_board(kept.board, k)
+                self._index_boards()
             self.table[key] = e = _Entry(pn, dn, work, depth, dom[0], self._hand(dom[1]),
                                          self._hand(dom[2]))
             self._list_board(dom[0], key)
@@ -402,10 +406,9 @@ class TsumeSearch:
                      "probes"):
             setattr(self, name, state[name])
         hand = self._hand
-        self.table, self._boards = {}, {}
-        for k, pn, dn, work, depth, board, att, dfn in state["table"]:
-            self.table[k] = _Entry(pn, dn, work, depth, board, hand(att), hand(dfn))
-            self._list_board(board, k)
+        self.table = {k: _Entry(pn, dn, work, depth, board, hand(att), hand(dfn))
+                      for k, pn, dn, work, depth, board, att, dfn in state["table"]}
+        self._index_boards()
 
     # -- the search ----------------------------------------------------------------------
     def solve(self) -> TsumeResult:
