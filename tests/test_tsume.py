@@ -808,3 +808,63 @@ def test_a_checkpoint_of_another_problem_or_no_checkpoint_is_one_line(tmp_path, 
     assert err.startswith("tsumeqbf: error: checkpoint") and "not readable" in err
     assert err.count("\n") == 1
     assert main(["solve", "2k/3/1GP b - 1", "--checkpoint-every", "0"]) == 2
+
+
+def test_a_position_solved_apart_seeds_the_whole_problem(tmp_path):
+    # zukou-029: the position two plies into the answer is solved on its own with a
+    # checkpoint; seeded with it, the whole problem takes fewer nodes of its own, and its
+    # answer (read off the proofs, the seed's among them) replays
+    pos = Position.from_sfen(_edo_sfen("zukou-029"))
+    whole = solve_tsume(pos, shorten_nodes=0, shortest_up_to=0)
+    after = pos.copy()
+    for text in whole["pv"][:2]:
+        after.push(after.parse_usi(text))
+    part = tmp_path / "part.ckpt"
+    assert solve_tsume(after, checkpoint=str(part), shorten_nodes=0, shortest_up_to=0)["status"] == "mate"
+    seeded = solve_tsume(pos, seeds=(str(part),), shorten_nodes=0, shortest_up_to=0)
+    assert seeded["status"] == "mate" and seeded["seeded_proofs"] > 0
+    assert seeded["nodes"] < whole["nodes"]
+    assert replay_answer(pos, seeded["pv"]).startswith("ok")
+    # a checkpointed run seeded again on resuming does not take the same proofs twice
+    mine = tmp_path / "whole.ckpt"
+    first = solve_tsume(pos, max_nodes=50, seeds=(str(part),), checkpoint=str(mine))
+    again = solve_tsume(pos, seeds=(str(part),), checkpoint=str(mine), shorten_nodes=0,
+                        shortest_up_to=0)
+    assert first["seeded_proofs"] > 0 and again["seeded_proofs"] == 0
+    assert again["status"] == "mate" and replay_answer(pos, again["pv"]).startswith("ok")
+
+
+def test_a_wrong_proof_in_a_seed_is_caught_by_the_answer(tmp_path):
+    # a seed that claims the root of a problem without mate is proven: the search takes
+    # it in and stops at once, but reading the answer walks the proof with the rules and
+    # finds no proven check, so the verdict is an error, not "mate"
+    pos = Position.from_sfen("2k/3/3 b G 1", zone=2)
+    assert solve_tsume(pos)["status"] == "nomate"
+    game = TsumeGame(pos.copy())
+    search = TsumeSearch(game)
+    board, att, dfn = game.dominance()
+    search.proofs[board] = [(att, dfn, 1)]
+    path = tmp_path / "forged.ckpt"
+    search.save_tables(str(path), {"sfen": pos.sfen(), "zone": pos.geo.zone, "root_key": game.key()})
+    out = solve_tsume(pos, seeds=(str(path),))
+    assert out["status"] == "error" and "answer extraction failed" in out["error"]
+
+
+def test_a_seed_of_another_board_attacker_or_hashing_is_one_line(tmp_path, capsys):
+    path = tmp_path / "seed.ckpt"
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--checkpoint", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--seed", str(path)]) == 0
+    assert "proofs taken in from 1 file" in capsys.readouterr().out
+    for sfen, zone in (("2k/3/1GP b - 1", "1"), ("3k/4/1GP1/4 b - 1", "2"), ("1gp/3/2K w - 1", "2")):
+        assert main(["solve", sfen, "--zone", zone, "--seed", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "is of another board, zone or attacker" in err and err.count("\n") == 1
+    import pickle
+    state = pickle.loads(path.read_bytes())
+    state["identity"]["root_key"] ^= 1
+    path.write_bytes(pickle.dumps(state))
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--seed", str(path)]) == 2
+    assert "another hashing" in capsys.readouterr().err
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2", "--seed", str(tmp_path / "none")]) == 2
+    assert "cannot read checkpoint" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""``tsumeqbf solve SFEN [--max-nodes N] [--timeout S] [--heuristics ABC] [--checkpoint FILE] [--json]``:
+"""``tsumeqbf solve SFEN [--max-nodes N] [--timeout S] [--heuristics ABC] [--checkpoint FILE] [--seed FILE] [--json]``:
 unbounded df-pn with the answer a tsume-shogi reader expects."""
 
 from __future__ import annotations
@@ -56,6 +56,10 @@ def register(sub) -> None:
                         "--checkpoint-every nodes, at the end and on Ctrl-C")
     p.add_argument("--checkpoint-every", type=int, default=10_000_000, metavar="N",
                    help="nodes between checkpoints (default 10,000,000)")
+    p.add_argument("--seed", metavar="FILE", action="append", default=[],
+                   help="take in the proofs of another checkpoint (a position of this problem "
+                        "or another one, same hashing and attacker) before searching; "
+                        "repeatable")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_solve)
@@ -97,7 +101,8 @@ def cmd_solve(args) -> int:
                       simulation=args.simulation, check_shortest=args.check_shortest,
                       shorten_nodes=args.shorten_nodes, backend=args.backend,
                       tt_limit=args.tt_entries, progress=progress if show else None,
-                      checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every)
+                      checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every,
+                      seeds=tuple(args.seed))
     if show and tty and out["nodes"] >= 100_000:
         print(file=sys.stderr)
     if args.json:
@@ -113,6 +118,8 @@ def cmd_solve(args) -> int:
                   f"proofs' line had {out['proof_length']}")
         if out.get("shorter_mate_exists"):
             print(f"note: bounded df-pn finds a mate within {out['length'] - 2} plies")
+        if args.seed:
+            print(f"seeds: {out['seeded_proofs']:,} proofs taken in from {len(args.seed)} file(s)")
         if args.checkpoint:
             went_on = (f"went on from {out['resumed_nodes']:,} nodes; "
                        if out["resumed_nodes"] else "")

@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import time
 
-from ..rules import line_to_japanese
+from ..rules import Position, TsumeError, line_to_japanese
 from .answer import AnswerError, principal_variation, shorten, shortest_check, shortest_line
 from .cshogi_backend import make_game
 from .game import TsumeGame
-from .tsume import TsumeSearch
+from .tsume import TsumeSearch, read_checkpoint
 
 
 def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
@@ -26,7 +26,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 backend: str = "rules", group_drops: bool = True,
                 group_promotions: bool = False, mate_probe: int = 0,
                 inherit: bool = True, group_interpositions: bool = False,
-                checkpoint: str | None = None, checkpoint_every: int = 10_000_000) -> dict:
+                checkpoint: str | None = None, checkpoint_every: int = 10_000_000,
+                seeds: tuple = ()) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -46,7 +47,13 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     ``checkpoint`` (a file) keeps a long search: when the file exists the search goes on
     from it (``resumed_nodes``; ``nodes`` and ``max_nodes`` then count from the first
     run), and the tables are written to it every ``checkpoint_every`` nodes, at the end
-    and on an interrupt (:meth:`TsumeSearch.save_tables`)."""
+    and on an interrupt (:meth:`TsumeSearch.save_tables`).
+
+    ``seeds`` (checkpoint files of other problems or of positions of this one, written
+    with the same hashing and attacker) add their proofs before the search starts
+    (:meth:`TsumeSearch.add_proofs`; ``seeded_proofs``): a hard position solved apart,
+    say on another machine, then counts as proven. The answer is still read off the
+    whole proof tree with the rules, so a seed's proofs are checked where used."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)
@@ -63,12 +70,14 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         if os.path.exists(checkpoint):
             search.load_tables(checkpoint, identity)
             resumed = search.nodes
+        seeded = _add_seeds(search, seeds, pos)
         search.progress = _saving(search, progress, checkpoint, identity, checkpoint_every)
         try:
             res = search.solve()
         finally:  # at the end, and on Ctrl-C: nothing found so far is lost
             search.save_tables(checkpoint, identity)
     else:
+        seeded = _add_seeds(search, seeds, pos)
         res = search.solve()
     out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
@@ -80,7 +89,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "proof_pieces": proof_pieces, "group_drops": group_drops,
            "group_promotions": group_promotions, "group_interpositions": group_interpositions,
            "mate_probe": mate_probe, "checkpoint": checkpoint, "resumed_nodes": resumed,
-           "probes": search.probes, "inherit": inherit, "backend": backend}
+           "probes": search.probes, "inherit": inherit, "backend": backend,
+           "seeds": list(seeds), "seeded_proofs": seeded}
     if res.reason:
         out["error"] = res.reason
     if res.proven:
@@ -119,6 +129,29 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                                      backend=backend)
             out["shorter_mate_exists"] = shorter
     return out
+
+
+def _add_seeds(search, seeds, pos) -> int:
+    return sum(search.add_proofs(_seed_proofs(path, pos)) for path in seeds)
+
+
+def _seed_proofs(path, pos) -> dict:
+    """The proofs of checkpoint ``path`` when they can serve a search from ``pos``: the
+    same board size and zone, the same attacker and the same hashing (the key of the
+    checkpoint's own problem, worked out here, must be the one it recorded)."""
+    state = read_checkpoint(path)
+    ident = state["identity"]
+    try:
+        theirs = Position.from_sfen(ident["sfen"], zone=ident["zone"])
+    except TsumeError as exc:
+        raise TsumeError(f"seed {path}: its problem cannot be read ({exc})") from None
+    ours = pos.geo
+    if ((theirs.geo.width, theirs.geo.height, theirs.geo.zone) != (ours.width, ours.height, ours.zone)
+            or theirs.turn != pos.turn):
+        raise TsumeError(f"seed {path} is of another board, zone or attacker ({ident['sfen']})")
+    if TsumeGame(theirs).key() != ident["root_key"]:
+        raise TsumeError(f"seed {path} was written with another hashing")
+    return state["proofs"]
 
 
 def _saving(search, progress, path, identity, every: int):

@@ -84,6 +84,22 @@ _MANY = 99  # "any number" of a kind in an allowed defender's hand
 _MASK = (1 << 64) - 1
 
 
+def read_checkpoint(path) -> dict:
+    """What :meth:`TsumeSearch.save_tables` wrote to ``path`` (load only files you wrote:
+    a pickle can run code); TsumeError when it cannot be read or is of another version."""
+    from ..rules import TsumeError
+    try:
+        with open(path, "rb") as fh:
+            state = pickle.load(fh)
+    except OSError as exc:
+        raise TsumeError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
+    except Exception as exc:  # a truncated or foreign file: unpickling fails many ways
+        raise TsumeError(f"checkpoint {path} is not readable ({type(exc).__name__})") from None
+    if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
+        raise TsumeError(f"{path} is not a checkpoint of this version ({CHECKPOINT_FORMAT})")
+    return state
+
+
 def check_heuristics(letters: str) -> str:
     letters = letters.upper()
     bad = sorted(set(letters) - set(HEURISTICS))
@@ -390,15 +406,7 @@ class TsumeSearch:
         a pickle can run code). TsumeError when it cannot be read or was written for
         another ``identity``; the node count goes on from the checkpoint's."""
         from ..rules import TsumeError
-        try:
-            with open(path, "rb") as fh:
-                state = pickle.load(fh)
-        except OSError as exc:
-            raise TsumeError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
-        except Exception as exc:  # a truncated or foreign file: unpickling fails many ways
-            raise TsumeError(f"checkpoint {path} is not readable ({type(exc).__name__})") from None
-        if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
-            raise TsumeError(f"{path} is not a checkpoint of this version ({CHECKPOINT_FORMAT})")
+        state = read_checkpoint(path)
         if state["identity"] != identity:
             theirs = ", ".join(f"{k} {v}" for k, v in state["identity"].items())
             raise TsumeError(f"checkpoint {path} is of another problem or options ({theirs})")
@@ -409,6 +417,30 @@ class TsumeSearch:
         self.table = {k: _Entry(pn, dn, work, depth, board, hand(att), hand(dfn))
                       for k, pn, dn, work, depth, board, att, dfn in state["table"]}
         self._index_boards()
+
+    def add_proofs(self, proofs: dict) -> int:
+        """Take in the proofs of another search (``read_checkpoint(path)["proofs"]``, of a
+        checkpoint written with the same hashing and the same attacker): a proof holds
+        whatever the path and wherever the search started, so a position proven apart,
+        such as one hard reply of a long problem, is proven here too. They are numbered
+        before this search's own proofs, in their own order, so a proven node's children
+        still come earlier. Only proofs: the answer read off the tables walks every
+        proven reply with the rules, so it checks them, while a disproof taken in could
+        not be checked. Proofs it already holds (from the same seed before a checkpoint)
+        are not added again. Returns how many were added."""
+        before = min((s for entries in self.proofs.values() for _, _, s in entries), default=1)
+        last = max((s for entries in proofs.values() for _, _, s in entries), default=0)
+        shift = before - 1 - last  # the other search's last proof comes just before ours
+        hand = self._hand
+        added = 0
+        for bkey, entries in proofs.items():
+            mine = self.proofs.setdefault(bkey, [])
+            held = {(a, d) for a, d, _ in mine}
+            for att, dfn, seq in entries:
+                if (att, dfn) not in held:
+                    mine.append((hand(att), hand(dfn), seq + shift))
+                    added += 1
+        return added
 
     # -- the search ----------------------------------------------------------------------
     def solve(self) -> TsumeResult:
