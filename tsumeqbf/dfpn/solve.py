@@ -145,9 +145,7 @@ def _seed_proofs(path, pos) -> dict:
         theirs = Position.from_sfen(ident["sfen"], zone=ident["zone"])
     except TsumeError as exc:
         raise TsumeError(f"seed {path}: its problem cannot be read ({exc})") from None
-    ours = pos.geo
-    if ((theirs.geo.width, theirs.geo.height, theirs.geo.zone) != (ours.width, ours.height, ours.zone)
-            or theirs.turn != pos.turn):
+    if theirs.geo is not pos.geo or theirs.turn != pos.turn:  # one Geometry per size and zone
         raise TsumeError(f"seed {path} is of another board, zone or attacker ({ident['sfen']})")
     if TsumeGame(theirs).key() != ident["root_key"]:
         raise TsumeError(f"seed {path} was written with another hashing")
