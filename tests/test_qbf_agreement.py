@@ -1,9 +1,10 @@
 """QBF verdicts agree with the reference solver, for every encoding and the main solvers.
 
 Questions come from the seeded generator (drops, promotions, nifu and uchifuzume
-situations, attacker king present and absent) and from the founding paper's figures. A
-solver timeout is allowed (counted, and bounded); a disagreement never is. A true verdict's
-certified first move must be one of the reference's mating moves.
+situations, attacker king present and absent) and from the founding paper's figures, under
+the full rules and under the no-hands rules (the paper's, which encoding ``paper`` needs).
+A solver timeout is allowed (counted, and bounded); a disagreement never is. A true
+verdict's certified first move must be one of the reference's mating moves.
 """
 
 import json
@@ -25,17 +26,18 @@ pytestmark = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solver
 
 
 @lru_cache(maxsize=None)
-def reference(sfen, zone, n):
-    pos = Position.from_sfen(sfen, zone=zone)
+def reference(sfen, zone, n, no_hands=False):
+    pos = Position.from_sfen(sfen, zone=zone, no_hands=no_hands)
     return frozenset(pos.usi(m) for m in mating_moves(pos, n))
 
 
-def check_agreement(questions, solver, encoding, timeout, max_unknown_share):
+def check_agreement(questions, solver, encoding, timeout, max_unknown_share, no_hands=False,
+                    **options):
     unknown, disagreements = 0, []
     for q in questions:
-        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
-        want = reference(q["sfen"], q["zone"], q["n"])
-        got = solve_mate(pos, q["n"], timeout, {"solver": solver, "encoding": encoding})
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"], no_hands=no_hands)
+        want = reference(q["sfen"], q["zone"], q["n"], no_hands)
+        got = solve_mate(pos, q["n"], timeout, {"solver": solver, "encoding": encoding, **options})
         if got["status"] == "unknown":
             unknown += 1
             continue
@@ -49,20 +51,52 @@ def check_agreement(questions, solver, encoding, timeout, max_unknown_share):
     assert unknown <= max_unknown_share * len(questions), f"{unknown} timeouts"
 
 
-ENGINES = [(s, e) for s in ("depqbf", "rareqs") for e in ("compact", "nested", "paper")]
+ENGINES = [(s, e) for s in ("depqbf", "rareqs") for e in ("compact", "nested", "paper-hands")]
+#: questions under the no-hands rules: nothing in hand, captures leave the game
+NO_HANDS = {"attacker_hand": 0, "defender_hand": 0}
 
 
-@pytest.mark.parametrize("solver, encoding", [e for e in ENGINES if e[1] != "paper"])
+@pytest.mark.parametrize("solver, encoding", [e for e in ENGINES if e[1] != "paper-hands"])
 def test_mate_in_1_small_boards(solver, encoding):
     qs = question_set(11, 24, sizes=((3, 3), (4, 4), (5, 5)), plies=(1,))
     check_agreement(qs, solver, encoding, timeout=10, max_unknown_share=0)
 
 
 @pytest.mark.parametrize("solver", ["depqbf", "rareqs"])
-def test_mate_in_1_paper_encoding(solver):
-    # the paper's grounded encoding is slow to solve (as the paper found): 3x3 only here
-    qs = question_set(11, 10, sizes=((3, 3),), plies=(1,))
-    check_agreement(qs, solver, "paper", timeout=15, max_unknown_share=0.2)
+def test_mate_in_1_paper_hands_encoding(solver):
+    # the paper's grounding under the full rules is slow to solve: 3x3 only here
+    qs = question_set(11, 6, sizes=((3, 3),), plies=(1,))
+    check_agreement(qs, solver, "paper-hands", timeout=15, max_unknown_share=0.2)
+
+
+@pytest.mark.parametrize("used_kinds_only", [False, True])
+@pytest.mark.parametrize("plies", [1, 3])
+def test_paper_encoding_without_hands(plies, used_kinds_only):
+    qs = question_set(21 + plies, 12 if plies == 1 else 8, sizes=((3, 3), (4, 4)),
+                      plies=(plies,), **NO_HANDS)
+    check_agreement(qs, "depqbf", "paper", timeout=20, max_unknown_share=0.2, no_hands=True,
+                    used_kinds_only=used_kinds_only)
+
+
+@pytest.mark.parametrize("encoding", ["compact", "nested"])
+def test_other_encodings_without_hands(encoding):
+    qs = question_set(25, 16, sizes=((3, 3), (4, 4)), plies=(1, 3), **NO_HANDS)
+    check_agreement(qs, "depqbf", encoding, timeout=20, max_unknown_share=0, no_hands=True)
+
+
+def test_no_hands_is_another_question():
+    # some positions mate only by dropping a piece captured on the way (else the agreement
+    # under the no-hands rules would prove little about the variant)
+    qs = question_set(26, 80, sizes=((3, 3), (4, 4)), plies=(3,), attacker_pieces=5,
+                      defender_pieces=3, **NO_HANDS)
+    differ = [q for q in qs if bool(reference(q["sfen"], q["zone"], 3))
+              != bool(reference(q["sfen"], q["zone"], 3, no_hands=True))]
+    assert differ
+    for q in differ:  # and every engine follows the variant there
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"], no_hands=True)
+        for encoding in ("paper", "compact"):
+            got = solve_mate(pos, 3, 30, {"solver": "depqbf", "encoding": encoding})
+            assert got["mate"] is False, (q["sfen"], encoding, got)
 
 
 @pytest.mark.parametrize("solver", ["depqbf", "rareqs", "caqe"])
@@ -84,6 +118,17 @@ def test_paper_figures(row):
     pos = Position.from_sfen(row["sfen"], zone=row["zone"])
     got = solve_mate(pos, row["n"], 30, {"solver": "depqbf", "encoding": "compact"})
     assert got["mate"] is row["mate"] is bool(reference(row["sfen"], row["zone"], row["n"]))
+
+
+@pytest.mark.parametrize("row", [r for r in FIGURES if r["n"] <= 5 and r["width"] <= 4],
+                         ids=lambda r: r["id"])
+def test_paper_figures_paper_encoding(row):
+    # the paper's own question: its encoding under its rules, beside brute force under them
+    pos = Position.from_sfen(row["sfen"], zone=row["zone"], no_hands=True)
+    got = solve_mate(pos, row["n"], 60, {"solver": "depqbf", "encoding": "paper"})
+    want = reference(row["sfen"], row["zone"], row["n"], True)
+    assert got["mate"] is row["mate"] is bool(want)
+    assert got.get("first_move") is None or got["first_move"] in want
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """The ``tsumeqbf`` command line.
 
-    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--json]
+    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--no-hands] [--json]
     tsumeqbf batch CASES.jsonl --engine E [--jobs J] [--timeout S] -o OUT.jsonl
     tsumeqbf show SFEN [--zone Z]
 
@@ -47,14 +47,29 @@ def _engine_options(args) -> dict:
         options["max_nodes"] = args.max_nodes
     if getattr(args, "solver", None):
         options["solver"] = args.solver
+    if getattr(args, "used_kinds_only", False):
+        options["used_kinds_only"] = True
     if getattr(args, "memory_mb", None):
         options["memory_mb"] = args.memory_mb
+    if getattr(args, "no_hands", False):
+        options["no_hands"] = True
     return options
 
 
+def no_hands_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-hands", action="store_true",
+                   help="the no-hands rules of RULES.md: a captured piece leaves the game, nobody "
+                        "drops (the founding paper's rules; encoding 'paper' needs them)")
+
+
 def _qbf_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--encoding", default=None, choices=("compact", "nested", "paper"),
+    from .encoder.shogi import ENCODINGS
+
+    no_hands_arg(p)
+    p.add_argument("--encoding", default=None, choices=ENCODINGS,
                    help="QBF encoding (QBF engines only; default compact)")
+    p.add_argument("--used-kinds-only", action="store_true",
+                   help="encoding paper: variables only for the piece kinds in the position")
     p.add_argument("--solver", default=None,
                    help="engine qbf: a solver name or the path of any QDIMACS solver executable")
     p.add_argument("--memory-mb", type=int, default=None, help="QBF solver memory limit (MB)")

@@ -64,8 +64,13 @@ def check_n(n: Any) -> int:
 
 def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
                options: dict | None = None) -> dict:
-    """Answer Mate(pos, n) with engine ``name``; raises TsumeError on bad input."""
+    """Answer Mate(pos, n) with engine ``name``; raises TsumeError on bad input.
+
+    Option ``no_hands`` asks the question under the no-hands rules of RULES.md (every
+    engine reads them from the position)."""
     check_n(n)
+    if (options or {}).get("no_hands") and not pos.no_hands:
+        pos = pos.with_no_hands()
     pos.validate_question()
     fn, fixed = get_engine(name)
     start = time.perf_counter()

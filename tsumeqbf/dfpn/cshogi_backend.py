@@ -41,6 +41,8 @@ def _cshogi():
 def check_supported(pos) -> None:
     """Refuse a question cshogi would answer under other rules than ours."""
     geo = pos.geo
+    if pos.no_hands:
+        raise TsumeError("backend 'cshogi' plays with hands; the no-hands rules need backend 'rules'")
     if (geo.width, geo.height, geo.zone) != (9, 9, 3):
         raise TsumeError(f"backend 'cshogi' plays standard 9x9 shogi only (zone 3), not "
                          f"{geo.width}x{geo.height} with zone {geo.zone}")

@@ -1,4 +1,4 @@
-"""``tsumeqbf encode SFEN -n N [--zone Z] [--encoding E] -o FILE.qdimacs``.
+"""``tsumeqbf encode SFEN -n N [--zone Z] [--encoding E] [--no-hands] -o FILE.qdimacs``.
 
 Writes the QDIMACS file, a sidecar ``FILE.qdimacs.names.json`` that maps each variable
 number to its name (gates are named by their role where they have one), and prints the
@@ -21,6 +21,8 @@ def register(sub) -> None:
     p.add_argument("--zone", type=int, default=None, help="promotion-zone depth Z")
     p.add_argument("--tsume-hands", action="store_true",
                    help="9x9 only: the defender holds every remaining piece")
+    p.add_argument("--no-hands", action="store_true",
+                   help="the no-hands rules: captured pieces leave the game (encoding paper needs them)")
     p.add_argument("--encoding", default="compact", choices=ENCODINGS)
     p.add_argument("--used-kinds-only", action="store_true",
                    help="paper encoding: variables only for piece kinds in the position")
@@ -40,7 +42,8 @@ def cmd_encode(args) -> int:
     from ..engines import check_n
 
     check_n(args.n)
-    pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+    pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands,
+                             no_hands=args.no_hands)
     pos.validate_question()
     enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
     prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()

@@ -32,12 +32,26 @@ class Formula:
     #: the guard being false (a game encoding's "this line is over" literal); it lets a
     #: solver see every clause satisfied as soon as a line of play ends.
     guard: object = True
+    #: define each gate only in the directions its uses need (Plaisted-Greenbaum): a gate
+    #: used only positively keeps ``g -> inputs``, only negatively ``inputs -> g``
+    polarity: bool = False
+    #: gate -> (index of its first definition clause, number of inputs)
+    _defs: dict = field(default_factory=dict)
+    #: literals whose gate definitions are kept whatever their use (see ``keep``)
+    _kept: list = field(default_factory=list)
 
     # -- variables -----------------------------------------------------------------------
     def var(self, name: str, level: int) -> int:
         self.levels.append(level)
         self.names.append(name)
         return len(self.levels) - 1
+
+    def keep(self, lit, both: bool = True) -> None:
+        """Keep the definition of a gate even where no clause uses it (a fact that the
+        encoding grounds for its own sake): both directions, or with ``both=False`` only
+        the one that ``lit`` as a positive use needs."""
+        if not isinstance(lit, bool):
+            self._kept += [lit, -lit] if both else [lit]
 
     def label(self, lit, name: str) -> None:
         """Name a gate by its role (the first name given sticks)."""
@@ -52,8 +66,10 @@ class Formula:
         return 0 if isinstance(lit, bool) else self.levels[abs(lit)]
 
     # -- gates ---------------------------------------------------------------------------
-    def and_(self, lits) -> "int | bool":
-        """A literal equal to the conjunction of ``lits`` (folded, hashed)."""
+    def and_(self, lits, tag: str = "") -> "int | bool":
+        """A literal equal to the conjunction of ``lits`` (folded, hashed). Gates of
+        different ``tag`` are never shared (a circuit that is used in one polarity only
+        keeps its own gates, so that their definitions stay one-directional)."""
         seen: set[int] = set()
         for lit in lits:
             if lit is True:
@@ -65,12 +81,13 @@ class Formula:
             return True
         if len(seen) == 1:
             return next(iter(seen))
-        key = frozenset(seen)
+        key = (tag, frozenset(seen)) if tag else frozenset(seen)
         g = self._gates.get(key)
         if g is None:
             level = max(self.levels[abs(x)] for x in seen)
             level += level & 1  # gates are existential: the next level up if universal
             g = self.var("", level)
+            self._defs[g] = (len(self.clauses), len(seen))
             # a guarded definition holds only while the guard does (see ``guard``)
             extra = [] if self.guard is True else [neg(self.guard)]
             for x in seen:
@@ -79,8 +96,8 @@ class Formula:
             self._gates[key] = g
         return g
 
-    def or_(self, lits) -> "int | bool":
-        return neg(self.and_(neg(x) for x in lits))
+    def or_(self, lits, tag: str = "") -> "int | bool":
+        return neg(self.and_((neg(x) for x in lits), tag))
 
     def ite(self, cond, then, other) -> "int | bool":
         return self.or_([self.and_([cond, then]), self.and_([neg(cond), other])])
@@ -112,7 +129,8 @@ class Formula:
         """
         if any(not c for c in self.clauses):
             return [("e", [1])], [[1], [-1]], [0, 0]
-        used = sorted({abs(x) for c in self.clauses for x in c},
+        clauses = self._needed_clauses() if self.polarity else self.clauses
+        used = sorted({abs(x) for c in clauses for x in c},
                       key=lambda v: (self.levels[v], v))
         new_of = {v: i + 1 for i, v in enumerate(used)}
         prefix: list[tuple[str, list[int]]] = []
@@ -125,12 +143,36 @@ class Formula:
         # innermost universals quantify nothing below them: drop them (universal reduction)
         while prefix and prefix[-1][0] == "a":
             dropped = set(prefix.pop()[1])
-            clauses = [[x for x in c if abs(x) not in dropped] for c in self.renumbered(new_of)]
+            clauses = [[x for x in c if abs(x) not in dropped] for c in self.renumbered(new_of, clauses)]
             return self._finish(prefix, clauses, used)
-        return self._finish(prefix, self.renumbered(new_of), used)
+        return self._finish(prefix, self.renumbered(new_of, clauses), used)
 
-    def renumbered(self, new_of) -> list[list[int]]:
-        return [[new_of[x] if x > 0 else -new_of[-x] for x in c] for c in self.clauses]
+    def renumbered(self, new_of, clauses=None) -> list[list[int]]:
+        return [[new_of[x] if x > 0 else -new_of[-x] for x in c]
+                for c in (self.clauses if clauses is None else clauses)]
+
+    def _needed_clauses(self) -> list[list[int]]:
+        """The clauses that are not gate definitions, and of each definition the
+        directions in which the gate is used (its polarity, followed through the
+        definitions that are kept)."""
+        in_def = bytearray(len(self.clauses))
+        for start, k in self._defs.values():
+            in_def[start:start + k + 1] = b"\1" * (k + 1)
+        needed: set[int] = set()  # literals: +g keeps g -> inputs, -g keeps inputs -> g
+        stack = [x for c, d in zip(self.clauses, in_def) if not d for x in c]
+        stack += self._kept
+        out = [c for c, d in zip(self.clauses, in_def) if not d]
+        while stack:
+            lit = stack.pop()
+            g = abs(lit)
+            if lit in needed or g not in self._defs:
+                continue
+            needed.add(lit)
+            start, k = self._defs[g]
+            kept = self.clauses[start:start + k] if lit > 0 else [self.clauses[start + k]]
+            out += kept
+            stack += [x for c in kept for x in c if abs(x) != g]
+        return out
 
     @staticmethod
     def _finish(prefix, clauses, used):

@@ -19,9 +19,12 @@ pawn drop that checks the attacker's king is legal only with a witness attacker 
 
 Encodings (``ENCODINGS``):
 
-* ``paper``: the founding paper's structure: the whole grounded state (every square x every
-  piece code, and every hand count) at every ply including n+1, the initial state as
-  variables fixed by unit clauses, moves over all squares with no reachability pruning.
+* ``paper``: the founding paper's own structure under its no-hands rules (module
+  ``paper``): every piece code on every square at every ply, moves as (from, to) pairs.
+* ``paper-hands``: the paper's grounding carried over to the full rules: the whole
+  grounded state (every square x every piece code, and every hand count) at every ply
+  including n+1, the initial state as variables fixed by unit clauses, moves as binary
+  codes over all squares with no reachability pruning, gate definitions guarded.
 * ``compact``: constant folding of the initial position, per-ply reachability (only the
   (square, piece) pairs that can occur get gates), attacker candidates limited to moves
   that can give check, defender candidates limited to possible evasions, and only the
@@ -45,7 +48,7 @@ from ..rules.pieces import (BASE_KIND, HAND_KINDS, KING, KNIGHT, LANCE, PAWN, PR
 from ..rules.position import Position
 from .formula import Formula, neg
 
-ENCODINGS = ("compact", "nested", "paper")
+ENCODINGS = ("compact", "nested", "paper", "paper-hands")
 VERSION = "3"  # 3: rule memo keyed by state objects, not id() (a stale-id bug)
 #: compact: let the attacker claim an early mate (expanded check of every reply)
 CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
@@ -433,14 +436,18 @@ def encode(pos: Position, n: int, encoding: str = "compact", *,
     """The QBF that is true exactly when Mate(pos, n) holds."""
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    if encoding == "paper":
+        from .paper import encode_paper
+        return encode_paper(pos, n, used_kinds_only=used_kinds_only)
     start = time.perf_counter()
-    paper = encoding == "paper"
+    paper = encoding == "paper-hands"
     expand_last = encoding == "compact"
+    guarded = encoding != "nested"
     geo = pos.geo
     f = Formula()
     rules = Rules(f, geo)
     attacker, defender = pos.turn, 1 - pos.turn
-    totals = _totals(pos)
+    totals = {} if pos.no_hands else _totals(pos)  # no hands: nothing ever reaches a hand
     if paper:
         reach = _full_reach(pos, totals, used_kinds_only)
     else:
@@ -455,7 +462,7 @@ def encode(pos: Position, n: int, encoding: str = "compact", *,
     first_choice = None
     for t in range(1, n + 2):
         mover = attacker if t % 2 else defender
-        if expand_last:
+        if guarded:
             f.guard = act  # every gate first built from here on is used only while act
         cands = generate(geo, state.reach, mover, check_filter=not paper and t % 2 == 1,
                          evasion_filter=not paper and t % 2 == 0)

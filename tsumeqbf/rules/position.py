@@ -40,10 +40,14 @@ _PROMOTABLE_CODE = [bool(code & 15 in PROMOTABLE) for code in range(32)]
 class Position:
     """A mutable position with ``push``/``pop``; copy it before handing it to another owner."""
 
-    __slots__ = ("geo", "board", "hands", "turn", "kings", "_zb", "_zh", "_stack")
+    __slots__ = ("geo", "board", "hands", "turn", "kings", "no_hands", "_zb", "_zh", "_stack")
 
-    def __init__(self, geo: Geometry, board: list[int], hands, turn: int):
+    def __init__(self, geo: Geometry, board: list[int], hands, turn: int, no_hands: bool = False):
         self.geo = geo
+        #: the no-hands rules of RULES.md: a captured piece leaves the game, nobody drops
+        self.no_hands = no_hands
+        if no_hands and any(hands[c][k] for c in (0, 1) for k in HAND_KINDS):
+            raise InvalidQuestion("the no-hands rules take a position without pieces in hand")
         self.board = board
         #: hands[colour][kind] for kind in 1..7 (index 0 unused)
         self.hands = [list(hands[0]), list(hands[1])]
@@ -64,8 +68,12 @@ class Position:
 
     # -- construction --------------------------------------------------------------------
     @classmethod
-    def from_sfen(cls, sfen: str, zone: int | None = None, tsume_hands: bool = False) -> "Position":
+    def from_sfen(cls, sfen: str, zone: int | None = None, tsume_hands: bool = False,
+                  no_hands: bool = False) -> "Position":
         """Parse a (generalized W x H) SFEN. ``zone`` defaults to ``default_zone(H)``.
+
+        ``no_hands``: the no-hands rules (captured pieces leave the game; a position with
+        pieces in hand is refused).
 
         ``tsume_hands``: the tsume-shogi convention, standard 9x9 only: the defender
         (the side not to move) holds every piece of the 40-piece set that is neither on
@@ -97,7 +105,15 @@ class Position:
         turn = BLACK if fields[1] == "b" else WHITE
         if tsume_hands:
             _fill_defender_hand(board, hands, turn, width, height)
-        return cls(geo, board, hands, turn)
+        return cls(geo, board, hands, turn, no_hands)
+
+    def with_no_hands(self) -> "Position":
+        """This position under the no-hands rules (InvalidQuestion if a hand holds pieces).
+
+        >>> Position.from_sfen("2k/3/1GP b - 1", zone=2).with_no_hands().no_hands
+        True
+        """
+        return Position(self.geo, self.board[:], self.hands, self.turn, no_hands=True)
 
     def sfen(self, move_number: int = 1) -> str:
         g = self.geo
@@ -124,14 +140,17 @@ class Position:
         p = Position.__new__(Position)
         p.geo, p.board, p.hands, p.turn = self.geo, self.board[:], [self.hands[0][:], self.hands[1][:]], self.turn
         p.kings, p._zb, p._zh, p._stack = self.kings[:], self._zb, self._zh, []
+        p.no_hands = self.no_hands
         return p
 
     def __repr__(self) -> str:
-        return f"Position({self.sfen()!r}, zone={self.geo.zone})"
+        rules = ", no_hands=True" if self.no_hands else ""
+        return f"Position({self.sfen()!r}, zone={self.geo.zone}{rules})"
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, Position) and self.geo is other.geo and self.turn == other.turn
-                and self.board == other.board and self.hands == other.hands)
+                and self.board == other.board and self.hands == other.hands
+                and self.no_hands == other.no_hands)
 
     __hash__ = None  # mutable; use .key
 
@@ -171,8 +190,9 @@ class Position:
             zb = self._zb ^ _ZB[code][frm]
             if captured:
                 hk = _HAND_KIND[captured]
-                self.hands[c][hk] += 1
-                self._zh = (self._zh + _ZH[c][hk]) & _MASK
+                if not self.no_hands:
+                    self.hands[c][hk] += 1
+                    self._zh = (self._zh + _ZH[c][hk]) & _MASK
                 zb ^= _ZB[captured][to]
                 if hk == KING:
                     self.kings[c ^ 1] = -1
@@ -205,8 +225,9 @@ class Position:
             zb = self._zb ^ _ZB[code][frm]
             kind = change = 0
             if captured:
-                kind, change = _HAND_KIND[captured], 1
-                zh = (zh + _ZH[c][kind]) & _MASK
+                if not self.no_hands:
+                    kind, change = _HAND_KIND[captured], 1
+                    zh = (zh + _ZH[c][kind]) & _MASK
                 zb ^= _ZB[captured][to]
             if m >> 14:
                 code = _PROMOTE_CODE[code]
@@ -233,7 +254,8 @@ class Position:
             b[to] = captured
             if captured:
                 hk = _HAND_KIND[captured]
-                self.hands[c][hk] -= 1
+                if not self.no_hands:
+                    self.hands[c][hk] -= 1
                 if hk == KING:
                     self.kings[c ^ 1] = to
             if code & 15 == KING:
