@@ -47,6 +47,9 @@ def test_mate_text_nomate(capsys):
     (["mate", "2k/2R/3 b - 1", "-n", "1"], "not to move is in check"),
     (["batch", "/nonexistent/cases.jsonl", "-o", "/tmp/x.jsonl"], "no such file"),
     (["mate"], "required"),
+    (["mate", "2k/3/1GP b P 1", "-n", "1", "--no-hands"], "without pieces in hand"),
+    (["mate", FIG5, "-n", "1", "--engine", "depqbf", "--encoding", "paper"], "--no-hands"),
+    (["encode", FIG5, "-n", "1", "--encoding", "paper", "-o", "/tmp/never.qdimacs"], "--no-hands"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)

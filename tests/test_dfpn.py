@@ -91,6 +91,19 @@ def test_generated_questions_agree_with_reference(plies, sizes, count):
             assert got["first_move"] in want, q
 
 
+@pytest.mark.parametrize("plies", [1, 3, 5])
+def test_no_hands_questions_agree_with_reference(plies):
+    # the no-hands rules: bounded df-pn and brute force read them from the position
+    for q in question_set(300 + plies, 60, sizes=((3, 3), (4, 4)), plies=(plies,),
+                          attacker_hand=0, defender_hand=0, attacker_pieces=5, defender_pieces=3):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"], no_hands=True)
+        want = {pos.usi(m) for m in mating_moves(pos, plies)}
+        got = solve_mate(pos, plies, None, {})
+        assert got["mate"] == bool(want), q
+        if want:
+            assert got["first_move"] in want, q
+
+
 @pytest.mark.parametrize("mobility, group_drops", [(True, True), (True, False), (False, True),
                                                   (False, False)])
 def test_small_table_still_agrees(mobility, group_drops):

@@ -327,6 +327,33 @@ def test_capture_goes_to_hand_unpromoted(piece, hand_kind, letter):
     assert (p.sfen(), p.key) == before
 
 
+@pytest.mark.parametrize("piece", ["+p", "g", "p", "+r"])
+def test_no_hands_capture_leaves_the_game(piece):
+    # the no-hands rules (RULES.md, variant): the same capture, but nothing reaches a hand
+    sfen = f"k2/2{piece}/2R b - 1"
+    p = Position.from_sfen(sfen, no_hands=True)
+    before = p.sfen(), p.key
+    m = p.parse_usi("1c1b")
+    key, board_key, kind, change = p.key_after(m)
+    p.push(m)
+    assert p.hands == [[0] * 8, [0] * 8] and p.sfen() == "k2/2R/3 w - 1"
+    assert (p.key, p.board_key, kind, change) == (key, board_key, 0, 0)
+    p.push(p.parse_usi("3a2a"))
+    assert not any("*" in p.usi(x) for x in p.legal_moves())  # nobody drops
+    p.pop()
+    p.pop()
+    assert (p.sfen(), p.key) == before
+    assert p.copy().no_hands and p.copy() == p != Position.from_sfen(sfen)
+
+
+@pytest.mark.parametrize("sfen", ["2k/3/1GP b P 1", "2k/3/1GP b p 1"])
+def test_no_hands_refuses_pieces_in_hand(sfen):
+    with pytest.raises(InvalidQuestion, match="without pieces in hand"):
+        Position.from_sfen(sfen, no_hands=True)
+    with pytest.raises(InvalidQuestion, match="without pieces in hand"):
+        Position.from_sfen(sfen).with_no_hands()
+
+
 # ---------------------------------------------------------------------------------------
 # Who attacks: optional attacker king, the defender needs exactly one, no check on the
 # side not to move

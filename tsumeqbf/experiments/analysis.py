@@ -2,8 +2,9 @@
 
 Pure functions over cell rows (dicts with ``instance``, ``label``, ``status``, ``mate``,
 ``meta``...), shared by the runner (which shrinks disagreements), the reports and the main
-job. Two engines *disagree* on an instance when both decided it and one says mate and the
-other no mate; a timeout or an error is no verdict.
+job. Two engines *disagree* on an instance when both decided it under the same rules (an
+engine option ``no_hands`` asks another question) and one says mate and the other no mate;
+a timeout or an error is no verdict.
 
 >>> rows = [{"instance": "q", "label": "a", "mate": True}, {"instance": "q", "label": "b", "mate": False},
 ...         {"instance": "q", "label": "c", "mate": None}]
@@ -38,10 +39,23 @@ def verdict(row: dict) -> str:
     return "timeout" if row.get("status") == "unknown" else "error"
 
 
-def by_instance(rows: list[dict]) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = {}
+def rules(row: dict) -> str:
+    """The rules a cell's question is asked under: "" (RULES.md) or "no-hands".
+
+    >>> rules({"options": '{"encoding":"paper","no_hands":true}'}), rules({})
+    ('no-hands', '')
+    """
+    options = row.get("options") or {}
+    if isinstance(options, str):
+        options = json.loads(options or "{}")
+    return "no-hands" if options.get("no_hands") else ""
+
+
+def by_question(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
+    """Rows grouped by (instance, rules): the cells that answer the same question."""
+    out: dict[tuple[str, str], list[dict]] = {}
     for row in rows:
-        out.setdefault(row["instance"], []).append(row)
+        out.setdefault((row["instance"], rules(row)), []).append(row)
     return out
 
 
@@ -51,7 +65,7 @@ def disagreements(rows: list[dict], labels: list[str] | None = None) -> list[dic
     shrink with: the first engine (in ``labels`` order) saying mate, the first saying no."""
     order = {label: i for i, label in enumerate(labels or sorted({r["label"] for r in rows}))}
     out = []
-    for instance, group in sorted(by_instance(rows).items()):
+    for (instance, _), group in sorted(by_question(rows).items()):
         group = sorted(group, key=lambda r: (order.get(r["label"], len(order)), r["label"]))
         decided = {r["label"]: r["mate"] for r in group if r.get("mate") is not None}
         if len(set(decided.values())) < 2:
@@ -70,7 +84,7 @@ def pair_counts(rows: list[dict], labels: list[str]) -> list[dict]:
     verdicts: dict[str, dict[str, bool]] = {}
     for row in rows:
         if row.get("mate") is not None:
-            verdicts.setdefault(row["label"], {})[row["instance"]] = row["mate"]
+            verdicts.setdefault(row["label"], {})[(row["instance"], rules(row))] = row["mate"]
     out = []
     for a, b in combinations(labels, 2):
         va, vb = verdicts.get(a, {}), verdicts.get(b, {})
