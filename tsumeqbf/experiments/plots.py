@@ -58,3 +58,40 @@ def line_plot(path: Path, title: str, xlabel: str, xs: list[str],
     fig.savefig(path, dpi=100, metadata={"Software": None})
     plt.close(fig)
     return True
+
+
+def loglog_plot(path: Path, title: str, xlabel: str, ylabel: str,
+                points: dict[str, list[tuple[float, float]]]) -> bool:
+    """A scatter of (x, y) points per label on log-log axes, with the lines y = x, 2x and
+    10x; False without matplotlib."""
+    if not have_matplotlib():
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 6))
+    values = [max(v, FLOOR_S) for pts in points.values() for xy in pts for v in xy]
+    low, high = (min(values), max(values)) if values else (FLOOR_S, 1.0)
+    span = [low / 2, high * 2]
+    for k, style in ((1, "-"), (2, "--"), (10, ":")):
+        ax.plot(span, [k * x for x in span], color="grey", linestyle=style, linewidth=0.8,
+                label=f"ours = {k} x paper" if k > 1 else "ours = paper")
+    for label, pts in points.items():
+        if pts:
+            xs, ys = zip(*((max(x, FLOOR_S), max(y, FLOOR_S)) for x, y in pts))
+            ax.scatter(xs, ys, s=14, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(span)
+    ax.set_ylim(span)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return True

@@ -14,8 +14,6 @@ them out. Four kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
 board size) and ``nagai`` (df-pn heuristic
 variants beside Nagai's published ratios, ``nagai.py``; no plots).
 
->>> fmt_s(0.0123456), fmt_s(None), fmt_s(1234.5)
-('0.012', '', '1234.500')
 """
 
 from __future__ import annotations
@@ -30,52 +28,14 @@ from .analysis import (certificate_errors, disagreements, expected_mismatches, l
                        pair_counts, status_counts, verdict)
 from .config import Experiment
 from .nagai import nagai_context, nagai_rows
-from .paper import UNUSED_KINDS_REMOVED, paper_rows
-from .plots import line_plot
+from .cells import board_order, fmt, fmt_s, no_paths, solver_s
+from .paper import paper_rows
+from .paper_report import PAPER_SERIES, paper_tables_context, paper_time_points
+from .plots import line_plot, loglog_plot
 from .store import SHRUNK_COLUMNS, read_csv
 
-PAPER_CAPTIONS = {
-    1: "figures 5 and 6 (3x3, zone 2)",
-    2: "figures 7 and 8 (4x4, zone 3)",
-    3: "figure 5 (3x3) at 1 to 11 plies",
-    4: "figure 5 at 1 ply on 3x3 to 9x9 boards",
-    5: "Table 3 with the unused piece kinds removed",
-    6: "Table 4 with the unused piece kinds removed",
-}
-PAPER_HEADER = ["figure", "board", "plies", "engine", "variables", "clauses", "result",
-                "encoder s", "solver s", "paper variables", "paper clauses", "paper result",
-                "paper encoder s", "paper solver s"]
-PAPER_SERIES = "paper"  # plot series of published numbers are named "paper, Table N ..."
 #: the plots every report links: (file suffix and series key, x-axis label)
 PLOTS = (("plies", "plies"), ("boards", "board size"))
-
-
-def fmt_s(seconds) -> str:
-    return "" if seconds is None else f"{seconds:.3f}"
-
-
-def fmt(value) -> str:
-    """A table cell: empty for none, no absolute path, and a '|' cannot break the table."""
-    return "" if value is None else no_paths(str(value)).replace("|", "\\|")
-
-
-def no_paths(text: str) -> str:
-    """Keep only the last part of absolute paths (reports must not show this machine's).
-
-    >>> no_paths("cannot start false (/bin/false): code 1 in /tmp/x/a.qdimacs")
-    'cannot start false (false): code 1 in a.qdimacs'
-    """
-    return re.sub(r"(?<![\w.~])/(?:[^\s/:'\"()]+/)+(?=[^\s/])", "", text)
-
-
-def solver_s(row: dict):
-    """The solving time: the QBF solver's own seconds, else the engine's."""
-    return row["solve_s"] if row.get("solve_s") is not None else row.get("time_s")
-
-
-def board_order(board: str) -> tuple:
-    w, _, h = board.partition("x")
-    return (int(w) * int(h), int(w)) if w.isdigit() and h.isdigit() else (0, 0)
 
 
 # -- sections shared by the kinds -----------------------------------------------------------
@@ -204,61 +164,6 @@ def agreement_context(rows: list[dict], shrunk: list[dict], labels: list[str]) -
             "disagreements": found, "scaling": scaling(rows, labels)}
 
 
-def paper_tables_context(rows: list[dict], labels: list[str], published: list[dict]) -> dict:
-    """One table per paper table: the paper's row beside each of our engines' rows.
-    Tables 5 and 6 (unused piece kinds removed) show the configurations with option
-    ``used_kinds_only``; Tables 1-4 all the others."""
-    ours: dict[tuple, dict] = {}
-    for r in rows:
-        m = meta(r)
-        if "figure" in m:
-            ours[(m["figure"], m.get("board"), r["n"], r["label"])] = r
-    used_kinds = {r["label"] for r in rows if json.loads(r["options"] or "{}").get("used_kinds_only")}
-    tables = []
-    for number in sorted({p["table"] for p in published}):
-        shown = [lb for lb in labels if (lb in used_kinds) == (number in UNUSED_KINDS_REMOVED)]
-        lines = []
-        for p in (p for p in published if p["table"] == number):
-            paper_cells = [p["variables"], p["clauses"], "mate" if p["mate"] else "no mate",
-                           fmt_s(p["encoder_s"]), fmt_s(p["solver_s"])]
-            for label in shown:
-                r = ours.get((p["figure"], p["board"], p["plies"], label))
-                if r is None:
-                    continue
-                result = verdict(r) + ("!" if r["mate"] is not None and r["mate"] != p["mate"] else "")
-                lines.append([p["figure"], p["board"], p["plies"], fmt(label), fmt(r["vars"]),
-                              fmt(r["clauses"]), result, fmt_s(r["encode_s"]), fmt_s(solver_s(r)),
-                              *paper_cells])
-        notes = sorted({p["note"] for p in published if p["table"] == number and p["note"]})
-        tables.append({"number": number, "caption": PAPER_CAPTIONS.get(number, ""),
-                       "rows": lines, "notes": notes})
-    return {"paper_header": PAPER_HEADER, "tables": tables,
-            "series": paper_series(ours, labels, published)}
-
-
-def paper_series(ours: dict, labels: list[str], published: list[dict]) -> dict:
-    """Plot data: solver seconds against plies (Tables 3/5) and board size (Tables 4/6)."""
-    out = {}
-    for axis, tables in (("plies", (3, 5)), ("boards", (4, 6))):
-        points = [p for p in published if p["table"] in tables]
-        keys = sorted({(p["figure"], p["board"], p["plies"]) for p in points},
-                      key=lambda k: (board_order(k[1]), k[2]))
-        xs = [str(k[2]) if axis == "plies" else k[1] for k in keys]
-        series = {}
-        for label in labels:
-            ys = []
-            for k in keys:
-                r = ours.get((*k, label))
-                ys.append(solver_s(r) if r is not None and r["mate"] is not None else None)
-            if any(y is not None for y in ys):
-                series[label] = ys
-        for t in tables:
-            by_key = {(p["figure"], p["board"], p["plies"]): p["solver_s"] for p in points if p["table"] == t}
-            series[f"{PAPER_SERIES}, Table {t} (DepQBF 6.0)"] = [by_key.get(k) for k in keys]
-        out[axis] = {"xs": xs, "series": series}
-    return out
-
-
 # -- rendering ------------------------------------------------------------------------------
 
 def environment():
@@ -309,6 +214,10 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
     md_path = results / f"{exp.name}.md"
     md_path.write_text(render_markdown(exp.report["kind"], ctx), encoding="utf-8")
     if plots:
+        if exp.report["kind"] == "paper-tables":
+            loglog_plot(results / f"{exp.name}-vs-paper.png",
+                        f"{exp.title}: our solver seconds against the paper's",
+                        "paper's DepQBF 6.0 seconds", "our seconds", paper_time_points(ctx))
         for plot in ctx["plots"]:
             data = ctx["plot_series"][plot["axis"]]
             line_plot(results / plot["file"], f"{exp.title}: solver time vs {plot['x']}",
