@@ -2,7 +2,10 @@
 
 Each engine is a function ``(pos, n, timeout, options) -> dict`` returning at least
 ``status`` ("mate", "nomate", "unknown", "error"), ``mate`` (True/False/None) and, when
-known, ``first_move`` (USI). ``run_engine`` validates the question, times the call and
+known, ``first_move`` (USI). ``timeout`` bounds the whole question: ``run_engine`` starts
+the clock before it loads the engine and gives the engine the seconds that remain, and
+the QBF engines share them between encoding, writing and the solver (status ``unknown``,
+the reason in ``error``, past it). ``run_engine`` validates the question, times the call and
 adds ``engine`` and ``time_s`` (the whole call); an engine that times itself keeps its own
 seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the search alone, without
 the answer extraction). Engines are imported lazily so that ``brute`` never pays for the
@@ -65,10 +68,13 @@ def check_n(n: Any) -> int:
 def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
                options: dict | None = None) -> dict:
     """Answer Mate(pos, n) with engine ``name``; raises TsumeError on bad input."""
+    start = time.perf_counter()
     check_n(n)
     pos.validate_question()
-    fn, fixed = get_engine(name)
-    start = time.perf_counter()
+    fn, fixed = get_engine(name)  # the first call imports the engine: on the question's clock
+    if timeout is not None:
+        # never 0: engines read a timeout of 0 as none
+        timeout = max(0.001, timeout - (time.perf_counter() - start))
     result = fn(pos, n, timeout, {**(options or {}), **fixed})
     result.setdefault("first_move", None)
     result["engine"] = name
