@@ -72,6 +72,22 @@ def test_thousands_of_plies_are_unknown_within_the_limit(capsys):
     assert time.monotonic() - start < 5
 
 
+def test_an_encoder_stops_before_the_machine_runs_out_of_memory():
+    # whatever --memory-mb says (or without it), an encoding stops when the machine has
+    # less than its reserve available; a reserve larger than the machine shows the check
+    from tsumeqbf.encoder.formula import EncodingLimit, limits, meminfo_mb
+    from tsumeqbf.encoder.shogi import encode
+    from tsumeqbf.rules import Position
+
+    if meminfo_mb("MemAvailable") is None:
+        pytest.skip("needs /proc/meminfo")
+    with pytest.raises(EncodingLimit, match=r"memory limit while encoding \(the machine has"):
+        with limits(reserve_mb=10**9):
+            encode(Position.from_sfen(ZUKOU_2), 9)
+    with limits(reserve_mb=1):  # and a reserve the machine keeps changes nothing
+        assert encode(Position.from_sfen(FIG5, zone=2), 3).formula.num_vars > 0
+
+
 def test_a_hopeless_number_of_plies_is_refused_in_one_line(capsys):
     for argv in (["mate", FIG5, "-n", "999999", "--engine", "depqbf", "--timeout", "2"],
                  ["encode", FIG5, "-n", "999999", "-o", os.devnull]):

@@ -63,7 +63,7 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                    help="engine qbf: a solver name or the path of any QDIMACS solver executable")
     p.add_argument("--memory-mb", type=int, default=None,
                    help="QBF engines: memory limit (MB) of the encoder (this process's resident "
-                        "memory; default half the memory available) and of the solver")
+                        "memory) and of the solver (its address space)")
 
 
 def build_parser() -> argparse.ArgumentParser:

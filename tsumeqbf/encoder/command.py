@@ -16,7 +16,7 @@ import sys
 import time
 
 from ..rules import Position, TsumeError
-from .formula import EncodingLimit, default_memory_mb, limits, qdimacs_pieces
+from .formula import EncodingLimit, limits, qdimacs_pieces
 from .shogi import ENCODINGS, encode
 from .size import check_plies
 
@@ -34,8 +34,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, help="QDIMACS file to write")
     p.add_argument("--timeout", type=float, default=None, help="seconds for encoding and writing")
     p.add_argument("--memory-mb", type=int, default=None,
-                   help="memory limit (MB) of the encoder (this process's resident memory; "
-                        "default half the memory available)")
+                   help="memory limit (MB) of the encoder (this process's resident memory)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=cmd_encode)
 
@@ -57,7 +56,7 @@ def cmd_encode(args) -> int:
     pos.validate_question()
     deadline = None if args.timeout is None else start + args.timeout
     try:
-        with limits(deadline, args.memory_mb or default_memory_mb()) as budget:
+        with limits(deadline, args.memory_mb) as budget:
             enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
             budget.stage = "writing the QDIMACS"
             stats = _write(args, pos, enc)

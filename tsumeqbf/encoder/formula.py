@@ -13,9 +13,10 @@ existential level at or after its inputs' levels. Constants are the Python boole
 ['p cnf 3 4', 'e 1 0', 'a 2 0', 'e 3 0']
 
 Building and writing a formula can be bounded from outside the encoder: inside
-``with limits(deadline=..., memory_mb=...)`` every formula checks the clock and this
-process's resident memory every ``CHECK_EVERY`` gates and clauses (and the writers every
-``CHECK_EVERY`` clauses), and raises :class:`EncodingLimit` past either.
+``with limits(deadline=..., memory_mb=...)`` every formula checks the clock, this
+process's resident memory and the memory the machine has left every ``CHECK_EVERY``
+gates and clauses (the writers every ``16 * CHECK_EVERY`` clauses), and raises
+:class:`EncodingLimit` past a limit.
 
 >>> import time
 >>> with limits(deadline=time.monotonic() - 1):  # a deadline already past
@@ -65,26 +66,35 @@ def resident_mb() -> float:
         return peak / 2**20 if sys.platform == "darwin" else peak / 1024  # bytes vs KB
 
 
-def default_memory_mb() -> float | None:
-    """The memory limit when none is given: half the memory available now (None where
-    /proc/meminfo is missing), so that a question far too large for an encoding ends as
-    ``unknown`` instead of growing until the machine kills something."""
+def meminfo_mb(field: str) -> float | None:
+    """A line of /proc/meminfo (``MemAvailable``, ``MemTotal``) in MB; None without it."""
     try:
         with open("/proc/meminfo", encoding="ascii") as fh:
             for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) / 1024 / 2
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
     except (OSError, ValueError, IndexError):
         pass
     return None
 
 
+def machine_reserve_mb() -> float | None:
+    """The memory the machine keeps whatever the limits: a twentieth of it, at most
+    1 GB. An encoding stops when less than this is available, so that a question far too
+    large ends as ``unknown`` (however many run at once, and with no ``memory_mb``)
+    rather than growing until the kernel kills something."""
+    total = meminfo_mb("MemTotal")
+    return None if total is None else min(total / 20, 1024)
+
+
 @dataclass
 class Budget:
     """The limits in force: ``deadline`` (a ``time.monotonic()`` value), ``memory_mb``
-    (resident memory of this process) and ``stage``, the word a reason ends with."""
+    (resident memory of this process), ``reserve_mb`` (memory the machine must keep
+    available) and ``stage``, the word a reason ends with."""
     deadline: float | None = None
     memory_mb: float | None = None
+    reserve_mb: float | None = None
     stage: str = "encoding"
 
     def check(self) -> None:
@@ -92,6 +102,11 @@ class Budget:
             raise EncodingLimit(f"timeout while {self.stage}")
         if self.memory_mb is not None and resident_mb() > self.memory_mb:
             raise EncodingLimit(f"memory limit while {self.stage} ({self.memory_mb:g} MB)")
+        if self.reserve_mb is not None:
+            available = meminfo_mb("MemAvailable")
+            if available is not None and available < self.reserve_mb:
+                raise EncodingLimit(f"memory limit while {self.stage} (the machine has "
+                                    f"{available:.0f} MB left)")
 
 
 # a context variable, not a global: dask runs several cells as threads of one process
@@ -99,10 +114,13 @@ _budget: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("budget"
 
 
 @contextlib.contextmanager
-def limits(deadline: float | None = None, memory_mb: float | None = None):
+def limits(deadline: float | None = None, memory_mb: float | None = None,
+           reserve_mb: float | None = None):
     """Bound every formula built or written inside the block; yields the :class:`Budget`
-    (set its ``stage`` to name what runs next)."""
-    budget = Budget(deadline, memory_mb)
+    (set its ``stage`` to name what runs next). ``reserve_mb`` defaults to
+    :func:`machine_reserve_mb`."""
+    budget = Budget(deadline, memory_mb,
+                    machine_reserve_mb() if reserve_mb is None else reserve_mb)
     token = _budget.set(budget)
     try:
         budget.check()

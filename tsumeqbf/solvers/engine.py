@@ -1,11 +1,11 @@
 """The QBF engines: encode Mate(P, n), run a solver, certify a true verdict's first move.
 
 The engine's ``timeout`` and ``memory_mb`` bound the whole question: the encoder and the
-QDIMACS writer run inside :func:`tsumeqbf.encoder.formula.limits` (the deadline, and this
-process's resident memory, ``memory_mb`` or by default half the memory available), and
-the solver gets the seconds that remain and ``memory_mb`` of address space. Past a limit
-the answer is ``unknown`` with the reason (``timeout while encoding``, ``memory limit
-while writing the QDIMACS``, ``timeout in the solver``...).
+QDIMACS writer run inside :func:`tsumeqbf.encoder.formula.limits` (the deadline, this
+process's resident memory within ``memory_mb``, and always a reserve of the machine's
+memory left available), and the solver gets the seconds that remain and ``memory_mb`` of
+address space. Past a limit the answer is ``unknown`` with the reason (``timeout while
+encoding``, ``memory limit while writing the QDIMACS``, ``timeout in the solver``...).
 
 A true verdict is certified by decoding the outermost block's assignment into the
 attacker's first move and checking with the rules engine that it is a legal check. A
@@ -27,7 +27,7 @@ import os
 import tempfile
 import time
 
-from ..encoder.formula import EncodingLimit, default_memory_mb, limits, qdimacs_pieces
+from ..encoder.formula import EncodingLimit, limits, qdimacs_pieces
 from ..encoder.shogi import ENCODINGS, encode
 from ..encoder.size import check_plies
 from ..rules import Position
@@ -52,7 +52,7 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
     deadline = None if timeout is None else start + timeout
     memory_mb = options.get("memory_mb")
     try:
-        with limits(deadline, memory_mb or default_memory_mb()) as budget:
+        with limits(deadline, memory_mb) as budget:
             enc = encode(pos, n, encoding, used_kinds_only=bool(options.get("used_kinds_only")))
             budget.stage = "writing the QDIMACS"
             path, sizes, old_of_new = _write_question(enc, encoding)
