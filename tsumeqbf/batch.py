@@ -20,7 +20,7 @@ from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, NamedTuple
 
 from .rules import Position, TsumeError
-from .stop import Stopped, worker_signals
+from .stop import Stopped, signals_held, worker_signals
 
 #: seconds a worker gets beyond the engine's own timeout before it is stopped
 GRACE_S = 5.0
@@ -170,7 +170,8 @@ def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
                 task = queue.pop()
                 parent, child = ctx.Pipe(duplex=False)
                 proc = ctx.Process(target=_worker, args=(child, work, task, os.getpid()))
-                proc.start()
+                with signals_held():  # the child unholds them once its own handlers are set
+                    proc.start()
                 child.close()
                 running[parent] = (proc, task, time.monotonic())
             next_kill = None

@@ -118,5 +118,6 @@ def worker_signals(parent: int) -> None:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _raise_once())
     die_with_parent(signal.SIGTERM)
+    unhold_signals()  # the pool holds them while it forks, until these handlers are set
     if os.getppid() != parent:  # ``parent`` died before the line above: nothing to do
         raise Stopped(signal.SIGTERM)
