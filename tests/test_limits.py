@@ -75,7 +75,8 @@ def test_thousands_of_plies_are_unknown_within_the_limit(capsys):
 def test_an_encoder_stops_before_the_machine_runs_out_of_memory():
     # whatever --memory-mb says (or without it), an encoding stops when the machine has
     # less than its reserve available; a reserve larger than the machine shows the check
-    from tsumeqbf.encoder.formula import EncodingLimit, limits, meminfo_mb
+    from tsumeqbf.encoder.formula import EncodingLimit, limits
+    from tsumeqbf.memory import meminfo_mb
     from tsumeqbf.encoder.shogi import encode
     from tsumeqbf.rules import Position
 
@@ -236,3 +237,18 @@ def test_a_killed_batch_leaves_no_solver(tmp_path):
     proc.kill()
     proc.wait(timeout=30)
     assert_all_dead(solvers)
+
+
+def test_a_solver_is_killed_before_the_machine_runs_out_of_memory(tmp_path, monkeypatch):
+    # a reserve larger than the machine: the solver's first look at the memory left stops it
+    from tsumeqbf.memory import meminfo_mb
+    from tsumeqbf.solvers import runner
+
+    if meminfo_mb("MemAvailable") is None:
+        pytest.skip("needs /proc/meminfo")
+    monkeypatch.setattr(runner, "machine_reserve_mb", lambda: 10**9)
+    exe = fake_solver(tmp_path, "import time; time.sleep(60)")
+    start = time.monotonic()
+    res = runner.run_solver(exe, "p cnf 1 1\ne 1 0\n1 0\n", timeout=30)
+    assert res.status == "unknown" and res.message.startswith("memory limit in the solver")
+    assert time.monotonic() - start < 10

@@ -25,7 +25,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..memory import machine_reserve_mb, meminfo_mb
 from ..stop import die_with_parent, signals_held, unhold_signals
+
+#: seconds between two looks at the memory the machine has left while a solver runs
+WATCH_S = 0.5
 
 
 class SolverError(Exception):
@@ -160,6 +164,30 @@ def _start(spec: SolverSpec, exe: str, args: list[str], memory_mb: int | None) -
         raise SolverError(f"cannot start {spec.name} ({exe}): {exc.strerror}") from None
 
 
+class _SolverLimit(Exception):
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, str]:
+    """The solver's output once it ends; :class:`_SolverLimit` with the reason when its time is
+    up or the machine has less than its reserve of memory left (the kernel would
+    otherwise kill some process, not necessarily the solver)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    reserve = machine_reserve_mb()
+    while True:
+        step = WATCH_S if deadline is None else min(WATCH_S, max(0.0, deadline - time.monotonic()))
+        try:
+            return proc.communicate(timeout=step)  # retried, no output is lost
+        except subprocess.TimeoutExpired:
+            pass
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _SolverLimit(f"timeout in the solver after {timeout:.1f} s")
+        available = meminfo_mb("MemAvailable")
+        if reserve is not None and available is not None and available < reserve:
+            raise _SolverLimit(f"memory limit in the solver (the machine has {available:.0f} MB left)")
+
+
 def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
                memory_mb: int | None = None, num_vars: int | None = None,
                extra_args: tuple[str, ...] = ()) -> SolverResult:
@@ -180,12 +208,12 @@ def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
     try:
         with signals_held():  # a stop signal between the start and ``proc = `` would orphan it
             proc = _start(spec, exe, [*spec.args, *extra_args, path], memory_mb)
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
+        out, err = _communicate(proc, timeout)
+    except _SolverLimit as stop:
         _kill_group(proc)
         proc.communicate()
         return SolverResult(spec.name, "unknown", None, time.monotonic() - start,
-                            message=f"timeout in the solver after {timeout:.1f} s")
+                            message=stop.reason)
     except BaseException:  # Ctrl-C, SIGTERM (tsumeqbf.stop): never leave the solver running
         if proc is not None:
             _kill_group(proc)
