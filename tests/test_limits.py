@@ -223,6 +223,36 @@ def test_a_stopped_batch_leaves_no_solver_and_keeps_finished_rows(tmp_path):
 
 
 @needs_proc
+def test_a_stopped_experiment_leaves_no_solver_and_keeps_finished_cells(tmp_path):
+    exe, pids = sleeping_solver(tmp_path)
+    folder = tmp_path / "experiments"
+    folder.mkdir()
+    write_cases(folder / "cases.jsonl", [{"id": "quick", "sfen": FIG5, "n": 1, "zone": 2},
+                                         {"id": "slow-1", "sfen": FIG5, "n": 3, "zone": 2},
+                                         {"id": "slow-2", "sfen": FIG5, "n": 5, "zone": 2}])
+    (folder / "x.toml").write_text(textwrap.dedent(f"""
+        [limits]
+        timeout = 60
+        [[instances]]
+        file = "cases.jsonl"
+        [[engines]]
+        engine = "qbf"
+        options = {{solver = "{exe}"}}
+        [report]
+        kind = "agreement"
+    """))
+    proc = start("experiment", "run", str(folder / "x.toml"), "--jobs", "2", "--quiet",
+                 "--results", str(tmp_path / "results"))
+    solvers = wait_for_pids(proc, pids, 2)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 143
+    assert_all_dead(solvers)
+    from tsumeqbf.experiments.store import read_csv
+    rows = read_csv(tmp_path / "results" / "x.csv")
+    assert [(r["instance"], r["status"]) for r in rows] == [("quick", "nomate")]
+
+
+@needs_proc
 def test_a_killed_batch_leaves_no_solver(tmp_path):
     # SIGKILL cannot be caught: the workers learn of their parent's death (PR_SET_PDEATHSIG
     # turned into SIGTERM) and kill their solvers' groups themselves

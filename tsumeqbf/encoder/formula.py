@@ -118,7 +118,7 @@ class Formula:
     #: solver see every clause satisfied as soon as a line of play ends.
     guard: object = True
     #: gates asked for and clauses added since the last budget check
-    _work: int = 0
+    _work: int = field(default=0, repr=False, compare=False)
 
     def _checkpoint(self) -> None:
         self._work = 0

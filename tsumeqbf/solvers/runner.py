@@ -165,13 +165,15 @@ def _start(spec: SolverSpec, exe: str, args: list[str], memory_mb: int | None) -
 
 
 class _SolverLimit(Exception):
+    """The solver must be stopped; ``reason`` says why."""
+
     def __init__(self, reason: str):
         self.reason = reason
 
 
 def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, str]:
-    """The solver's output once it ends; :class:`_SolverLimit` with the reason when its time is
-    up or the machine has less than its reserve of memory left (the kernel would
+    """The solver's output once it ends; :class:`_SolverLimit` with the reason when its
+    time is up or the machine has less than its reserve of memory left (the kernel would
     otherwise kill some process, not necessarily the solver)."""
     deadline = None if timeout is None else time.monotonic() + timeout
     reserve = machine_reserve_mb()
@@ -185,7 +187,8 @@ def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, st
             raise _SolverLimit(f"timeout in the solver after {timeout:.1f} s")
         available = meminfo_mb("MemAvailable")
         if reserve is not None and available is not None and available < reserve:
-            raise _SolverLimit(f"memory limit in the solver (the machine has {available:.0f} MB left)")
+            raise _SolverLimit(f"memory limit in the solver (the machine has "
+                               f"{available:.0f} MB left)")
 
 
 def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
