@@ -75,14 +75,13 @@ def test_thousands_of_plies_are_unknown_within_the_limit(capsys):
 def test_an_encoder_stops_before_the_machine_runs_out_of_memory():
     # whatever --memory-mb says (or without it), an encoding stops when the machine has
     # less than its reserve available; a reserve larger than the machine shows the check
-    from tsumeqbf.encoder.formula import EncodingLimit, limits
-    from tsumeqbf.memory import meminfo_mb
+    from tsumeqbf.limits import LimitReached, limits, meminfo_mb
     from tsumeqbf.encoder.shogi import encode
     from tsumeqbf.rules import Position
 
     if meminfo_mb("MemAvailable") is None:
         pytest.skip("needs /proc/meminfo")
-    with pytest.raises(EncodingLimit, match=r"memory limit while encoding \(the machine has"):
+    with pytest.raises(LimitReached, match=r"memory limit while encoding \(the machine has"):
         with limits(reserve_mb=10**9):
             encode(Position.from_sfen(ZUKOU_2), 9)
     with limits(reserve_mb=1):  # and a reserve the machine keeps changes nothing
@@ -271,7 +270,7 @@ def test_a_killed_batch_leaves_no_solver(tmp_path):
 
 def test_a_solver_is_killed_before_the_machine_runs_out_of_memory(tmp_path, monkeypatch):
     # a reserve larger than the machine: the solver's first look at the memory left stops it
-    from tsumeqbf.memory import meminfo_mb
+    from tsumeqbf.limits import meminfo_mb
     from tsumeqbf.solvers import runner
 
     if meminfo_mb("MemAvailable") is None:
@@ -282,3 +281,32 @@ def test_a_solver_is_killed_before_the_machine_runs_out_of_memory(tmp_path, monk
     res = runner.run_solver(exe, "p cnf 1 1\ne 1 0\n1 0\n", timeout=30)
     assert res.status == "unknown" and res.message.startswith("memory limit in the solver")
     assert time.monotonic() - start < 10
+
+
+@pytest.mark.parametrize("engine, n", [("brute", 11), ("dfpn", 13)])
+def test_searches_stop_at_the_memory_limit(monkeypatch, engine, n):
+    # brute force and df-pn read the memory limits every 4096 nodes; this process is made
+    # to look within 100 MB as the engine starts and past it afterwards (a real search
+    # takes seconds to grow by megabytes, and pytest's own memory is not the question's)
+    from tsumeqbf import limits
+    from tsumeqbf.engines import run_engine
+    from tsumeqbf.rules import Position
+
+    looks = []
+
+    def resident_mb():
+        looks.append(1)
+        return 50 if len(looks) == 1 else 500
+
+    monkeypatch.setattr(limits, "resident_mb", resident_mb)
+    row = run_engine(engine, Position.from_sfen(ZUKOU_2), n, timeout=60, options={"memory_mb": 100})
+    assert row["status"] == "unknown" and row["error"] == "memory limit while searching (100 MB)"
+    assert len(looks) == 2 and row["nodes"] == 4096  # stopped at the search's first look
+
+
+def test_a_search_without_a_memory_limit_is_unchanged():
+    from tsumeqbf.engines import run_engine
+    from tsumeqbf.rules import Position
+
+    row = run_engine("dfpn", Position.from_sfen(ZUKOU_2), 13, timeout=60)
+    assert row["status"] == "nomate" and row["nodes"] > 4096

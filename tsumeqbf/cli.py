@@ -62,8 +62,8 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default=None,
                    help="engine qbf: a solver name or the path of any QDIMACS solver executable")
     p.add_argument("--memory-mb", type=int, default=None,
-                   help="QBF engines: memory limit (MB) of the encoder (this process's resident "
-                        "memory) and of the solver (its address space)")
+                   help="memory limit (MB) of the question: this process's resident memory "
+                        "while encoding or searching, the QBF solver's address space")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@
 Writes the QDIMACS file, a sidecar ``FILE.qdimacs.names.json`` that maps each variable
 number to its name (gates are named by their role where they have one), and prints the
 formula's statistics. ``--timeout`` and ``--memory-mb`` bound the encoding and the
-writing (:func:`.formula.limits`); past one the command says ``unknown`` with the reason,
+writing (:func:`tsumeqbf.limits.limits`); past one the command says ``unknown`` with the reason,
 exits 1 and leaves no partial file.
 """
 
@@ -16,7 +16,8 @@ import sys
 import time
 
 from ..rules import Position, TsumeError
-from .formula import EncodingLimit, limits, qdimacs_pieces
+from ..limits import LimitReached, limits
+from .formula import qdimacs_pieces
 from .shogi import ENCODINGS, encode
 from .size import check_plies
 
@@ -60,7 +61,7 @@ def cmd_encode(args) -> int:
             enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
             budget.stage = "writing the QDIMACS"
             stats = _write(args, pos, enc)
-    except EncodingLimit as exc:
+    except LimitReached as exc:
         print(f"tsumeqbf: unknown: {exc.reason}", file=sys.stderr)
         return 1
     if args.json:

@@ -13,28 +13,27 @@ existential level at or after its inputs' levels. Constants are the Python boole
 ['p cnf 3 4', 'e 1 0', 'a 2 0', 'e 3 0']
 
 Building and writing a formula can be bounded from outside the encoder: inside
-``with limits(deadline=..., memory_mb=...)`` every formula checks the clock, this
-process's resident memory and the memory the machine has left every ``CHECK_EVERY``
-gates and clauses (the writers every ``16 * CHECK_EVERY`` clauses), and raises
-:class:`EncodingLimit` past a limit.
+``with tsumeqbf.limits.limits(deadline=..., memory_mb=...)`` every formula checks the
+clock, this process's resident memory and the memory the machine has left every
+``CHECK_EVERY`` gates and clauses (the writers every ``16 * CHECK_EVERY`` clauses), and
+raises :class:`tsumeqbf.limits.LimitReached` past a limit.
 
 >>> import time
->>> with limits(deadline=time.monotonic() - 1):  # a deadline already past
-...     f = Formula()
+>>> from tsumeqbf.limits import limits
+>>> f = Formula()
+>>> with limits(deadline=time.monotonic() + 60) as budget:
+...     budget.deadline = time.monotonic() - 1  # past, as if the encoding had run long
 ...     for i in range(CHECK_EVERY + 1):
 ...         _ = f.and_([f.var("x", 0), f.var("y", 0)])
 Traceback (most recent call last):
-tsumeqbf.encoder.formula.EncodingLimit: timeout while encoding
+tsumeqbf.limits.LimitReached: timeout while encoding
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-import time
 from dataclasses import dataclass, field
 
-from ..memory import machine_reserve_mb, meminfo_mb, resident_mb
+from ..limits import check_budget
 
 Lit = "int | bool"
 
@@ -44,65 +43,6 @@ Lit = "int | bool"
 #: new variables alone would check every few seconds. A check costs a clock read and,
 #: with a memory limit, one read of /proc/self/statm; every 4096 asks is ~100 checks/s.
 CHECK_EVERY = 4096
-
-
-class EncodingLimit(Exception):
-    """Building or writing a formula went past the deadline or the memory limit of
-    :func:`limits`; ``reason`` says which and where (``timeout while encoding``)."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass
-class Budget:
-    """The limits in force: ``deadline`` (a ``time.monotonic()`` value), ``memory_mb``
-    (resident memory of this process), ``reserve_mb`` (memory the machine must keep
-    available) and ``stage``, the word a reason ends with."""
-    deadline: float | None = None
-    memory_mb: float | None = None
-    reserve_mb: float | None = None
-    stage: str = "encoding"
-
-    def check(self) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise EncodingLimit(f"timeout while {self.stage}")
-        if self.memory_mb is not None and resident_mb() > self.memory_mb:
-            raise EncodingLimit(f"memory limit while {self.stage} ({self.memory_mb:g} MB)")
-        if self.reserve_mb is not None:
-            available = meminfo_mb("MemAvailable")
-            if available is not None and available < self.reserve_mb:
-                raise EncodingLimit(f"memory limit while {self.stage} (the machine has "
-                                    f"{available:.0f} MB left)")
-
-
-# a context variable, not a global: dask runs several cells as threads of one process
-_budget: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("budget", default=None)
-
-
-@contextlib.contextmanager
-def limits(deadline: float | None = None, memory_mb: float | None = None,
-           reserve_mb: float | None = None):
-    """Bound every formula built or written inside the block; yields the :class:`Budget`
-    (set its ``stage`` to name what runs next). ``reserve_mb`` defaults to
-    :func:`machine_reserve_mb`."""
-    budget = Budget(deadline, memory_mb,
-                    machine_reserve_mb() if reserve_mb is None else reserve_mb)
-    token = _budget.set(budget)
-    try:
-        budget.check()
-        yield budget
-    finally:
-        _budget.reset(token)
-
-
-def check_budget() -> None:
-    """Raise :class:`EncodingLimit` if a :func:`limits` block is past its deadline or
-    memory limit; nothing outside one."""
-    budget = _budget.get()
-    if budget is not None:
-        budget.check()
 
 
 @dataclass

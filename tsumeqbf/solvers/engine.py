@@ -1,7 +1,7 @@
 """The QBF engines: encode Mate(P, n), run a solver, certify a true verdict's first move.
 
 The engine's ``timeout`` and ``memory_mb`` bound the whole question: the encoder and the
-QDIMACS writer run inside :func:`tsumeqbf.encoder.formula.limits` (the deadline, this
+QDIMACS writer run inside :func:`tsumeqbf.limits.limits` (the deadline, this
 process's resident memory within ``memory_mb``, and always a reserve of the machine's
 memory left available), and the solver gets the seconds that remain and ``memory_mb`` of
 address space. Past a limit the answer is ``unknown`` with the reason (``timeout while
@@ -27,9 +27,10 @@ import os
 import tempfile
 import time
 
-from ..encoder.formula import EncodingLimit, limits, qdimacs_pieces
+from ..encoder.formula import qdimacs_pieces
 from ..encoder.shogi import ENCODINGS, encode
 from ..encoder.size import check_plies
+from ..limits import LimitReached, limits
 from ..rules import Position
 from .runner import SOLVERS, SolverError, find_solver, run_solver
 
@@ -57,7 +58,7 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
             budget.stage = "writing the QDIMACS"
             path, sizes, old_of_new = _write_question(enc, encoding)
             budget.check()
-    except EncodingLimit as exc:
+    except LimitReached as exc:
         return {"encoding": encoding, "encode_s": round(time.monotonic() - start, 6),
                 "status": "unknown", "mate": None, "error": exc.reason}
     enc.formula.release()  # written out: the solver should not share the machine with it

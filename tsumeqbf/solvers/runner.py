@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..memory import machine_reserve_mb, meminfo_mb
+from ..limits import machine_reserve_mb, meminfo_mb
 from ..stop import die_with_parent, signals_held, unhold_signals
 
 #: seconds between two looks at the memory the machine has left while a solver runs
