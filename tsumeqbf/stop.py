@@ -94,7 +94,8 @@ def signals_held():
 
 
 def unhold_signals() -> None:
-    """In a child about to exec: the held signals must not stay blocked in the new program."""
+    """In a child (a solver about to exec, a pool worker with its handlers set): the
+    signals held while it was started must not stay blocked in it."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 

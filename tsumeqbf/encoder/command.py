@@ -3,8 +3,8 @@
 Writes the QDIMACS file, a sidecar ``FILE.qdimacs.names.json`` that maps each variable
 number to its name (gates are named by their role where they have one), and prints the
 formula's statistics. ``--timeout`` and ``--memory-mb`` bound the encoding and the
-writing (:func:`tsumeqbf.limits.limits`); past one the command says ``unknown`` with the reason,
-exits 1 and leaves no partial file.
+writing (:func:`tsumeqbf.limits.limits`); past one the command says ``unknown`` with the
+reason, exits 1 and leaves no partial file.
 """
 
 from __future__ import annotations

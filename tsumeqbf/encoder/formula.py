@@ -40,8 +40,9 @@ Lit = "int | bool"
 #: gates asked for and clauses added between two budget checks. Hashed gates count too:
 #: on 9x9 the encoder asks for ~300,000 gates a second, most of them found built, while
 #: it creates ~1,000 new variables (measured on 将棋図巧 no. 2 at 9 plies), so counting
-#: new variables alone would check every few seconds. A check costs a clock read and,
-#: with a memory limit, one read of /proc/self/statm; every 4096 asks is ~100 checks/s.
+#: new variables alone would check every few seconds. A check costs a clock read, a read
+#: of /proc/meminfo (the machine's reserve) and, with a memory limit, one of
+#: /proc/self/statm (~30 us in all); every 4096 asks is ~100 checks a second.
 CHECK_EVERY = 4096
 
 
@@ -146,7 +147,8 @@ class Formula:
 
         The prefix is a list of (quantifier, [vars]) with alternating quantifiers and no
         empty block. An empty clause makes the whole formula false, written as x and -x.
-        Inside :func:`limits` the budget is checked as the clauses are gone through.
+        Inside :func:`tsumeqbf.limits.limits` the budget is checked as the clauses are
+        gone through.
         """
         occurring: set[int] = set()
         for chunk in _chunks(self.clauses):

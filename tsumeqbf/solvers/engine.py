@@ -30,12 +30,13 @@ import time
 from ..encoder.formula import qdimacs_pieces
 from ..encoder.shogi import ENCODINGS, encode
 from ..encoder.size import check_plies
-from ..limits import LimitReached, limits
+from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
 from .runner import SOLVERS, SolverError, find_solver, run_solver
 
 #: solvers whose output carries the outermost block's assignment on a true verdict
 CERTIFYING = {"depqbf", "rareqs", "caqe", "qute"}
+
 
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
     """Engine function (see tsumeqbf.engines): options ``solver``, ``encoding``,
@@ -57,12 +58,11 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
             enc = encode(pos, n, encoding, used_kinds_only=bool(options.get("used_kinds_only")))
             budget.stage = "writing the QDIMACS"
             path, sizes, old_of_new = _write_question(enc, encoding)
-            budget.check()
     except LimitReached as exc:
         return {"encoding": encoding, "encode_s": round(time.monotonic() - start, 6),
                 "status": "unknown", "mate": None, "error": exc.reason}
-    enc.formula.release()  # written out: the solver should not share the machine with it
     try:
+        enc.formula.release()  # written out: the solver should not share the machine with it
         remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
         res = run_solver(solver, path, timeout=remaining, memory_mb=memory_mb,
                          num_vars=sizes["vars"])
@@ -84,6 +84,7 @@ def _write_question(enc, encoding: str) -> tuple[str, dict, list[int]]:
         with os.fdopen(fd, "w") as fh:
             for piece in qdimacs_pieces(prefix, clauses, enc.formula.comments):
                 fh.write(piece)
+        check_budget()  # the last piece may have taken the time that was left
     except BaseException:  # a limit, Ctrl-C or a full disk: no file left behind
         os.unlink(path)
         raise
