@@ -26,6 +26,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+
 def resident_mb() -> float:
     """This process's resident memory in MB (its peak where /proc is missing)."""
     try:
@@ -50,9 +51,10 @@ def meminfo_mb(field: str) -> float | None:
 
 def machine_reserve_mb() -> float | None:
     """The memory the machine keeps whatever the limits: a twentieth of it, at most
-    1 GB. An encoding stops, and a solver is killed, when less than this is available, so
-    that a question far too large ends as ``unknown`` (however many run at once, and with
-    no ``memory_mb``) rather than growing until the kernel kills some process."""
+    1 GB. An encoding or a search stops, and a solver is killed, when less than this is
+    available, so that a question far too large ends as ``unknown`` (however many run at
+    once, and with no ``memory_mb``) rather than growing until the kernel kills some
+    process."""
     total = meminfo_mb("MemTotal")
     return None if total is None else min(total / 20, 1024)
 
