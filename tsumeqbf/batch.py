@@ -14,16 +14,18 @@ import functools
 import json
 import multiprocessing as mp
 import os
-import signal
 import sys
 import time
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, NamedTuple
 
 from .rules import Position, TsumeError
+from .stop import Stopped, signals_held, worker_signals
 
-#: seconds a worker gets beyond the engine's own timeout before it is killed
+#: seconds a worker gets beyond the engine's own timeout before it is stopped
 GRACE_S = 5.0
+#: seconds a worker asked to stop (SIGTERM: it kills its solver's group) gets before SIGKILL
+STOP_S = 5.0
 
 
 def read_cases(path: str) -> list[dict]:
@@ -112,19 +114,35 @@ class Finished(NamedTuple):
     running: int  # tasks still running when this one was yielded
 
 
-def _worker(conn, work, task):
-    # Ctrl-C reaches the whole foreground process group; the parent decides what stops
-    # (it kills the workers), so a worker must not die with a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent may turn SIGTERM into Ctrl-C
+def _worker(conn, work, task, parent: int):
+    # Ctrl-C and a hangup reach the whole process group: the parent decides what stops.
+    # It stops a worker with SIGTERM (as does the parent's death), which unwinds through
+    # the worker's clean-up (its solver's group killed) and ends it without a traceback.
     try:
+        worker_signals(parent)
         try:
             result = work(task)
         except Exception as exc:
             result = Lost(f"worker raised {type(exc).__name__}: {exc}", False)
         conn.send(result)
+    except Stopped as exc:
+        raise SystemExit(exc.exit_status) from None
     finally:
         conn.close()
+
+
+def _stop(procs: list) -> None:
+    """Stop workers: SIGTERM to each (it ends its solver's group and exits), SIGKILL to
+    those still running ``STOP_S`` later."""
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + STOP_S
+    for proc in procs:
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
 
 
 def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
@@ -132,11 +150,13 @@ def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
     """Run ``work(task)`` for every task, each in its own process, at most ``jobs`` at once;
     yield a :class:`Finished` the moment each ends, in finishing order.
 
-    A worker still running ``kill_after`` seconds after it started is killed (engines
+    A worker still running ``kill_after`` seconds after it started is stopped (engines
     keep their own timeouts; this catches those that do not return) and yields
     ``Lost(..., timed_out=True)``; one that dies yields ``Lost(..., timed_out=False)``.
-    Closing the generator early (or an exception such as KeyboardInterrupt in the
-    caller's loop or in the wait) kills the workers still running.
+    Closing the generator early (or an exception such as KeyboardInterrupt or
+    :class:`tsumeqbf.stop.Stopped` in the caller's loop or in the wait) stops the workers
+    still running. A worker is stopped with SIGTERM, so that it kills its solver's
+    process group first, and killed if still there ``STOP_S`` later.
 
     >>> sorted(f.result for f in iter_pool([1, 2, 3], abs, jobs=2))
     [1, 2, 3]
@@ -149,8 +169,9 @@ def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
             while queue and len(running) < jobs:
                 task = queue.pop()
                 parent, child = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_worker, args=(child, work, task))
-                proc.start()
+                proc = ctx.Process(target=_worker, args=(child, work, task, os.getpid()))
+                with signals_held():  # the child unholds them once its own handlers are set
+                    proc.start()
                 child.close()
                 running[parent] = (proc, task, time.monotonic())
             next_kill = None
@@ -170,16 +191,14 @@ def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
                 now = time.monotonic()
                 for conn, (proc, task, started) in list(running.items()):
                     if now - started >= kill_after:
-                        proc.kill()
-                        proc.join()
+                        _stop([proc])
                         conn.close()
                         del running[conn]
                         yield Finished(task, Lost(f"killed after {now - started:.1f} s", True),
                                        now - started, len(running))
     finally:
-        for conn, (proc, _, _) in running.items():
-            proc.kill()
-            proc.join()
+        _stop([proc for proc, _, _ in running.values()])
+        for conn in running:
             conn.close()
 
 

@@ -6,7 +6,9 @@
 
 Sub-packages add their own commands (``encode``, ``solve``, ``experiment``) through a
 ``register(subparsers)`` function in their ``command`` module. Every user error is one
-line on stderr and exit status 2.
+line on stderr and exit status 2. SIGTERM, SIGHUP and SIGINT stop a command the way
+Ctrl-C does (:mod:`tsumeqbf.stop`): its clean-up runs (no solver outlives it, finished
+results are kept) and it exits with 128 + the signal's number.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sys
 
 from .rules import Position, TsumeError
+from .stop import Stopped, stop_on_signals
 
 #: modules that contribute sub-commands, each with ``register(subparsers)``
 COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
@@ -72,7 +76,9 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                    help="encoding paper: variables only for the piece kinds in the position")
     p.add_argument("--solver", default=None,
                    help="engine qbf: a solver name or the path of any QDIMACS solver executable")
-    p.add_argument("--memory-mb", type=int, default=None, help="QBF solver memory limit (MB)")
+    p.add_argument("--memory-mb", type=int, default=None,
+                   help="memory limit (MB) of the question: this process's resident memory "
+                        "while encoding or searching, the QBF solver's address space")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, required=True, help="odd number of plies")
     p.add_argument("--engine", default="brute", help="brute, dfpn, depqbf, rareqs, caqe, qfun, qute, qbf")
     _qbf_args(p)
-    p.add_argument("--timeout", type=float, default=None, help="seconds")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds for the whole question (QBF: encoding, writing, solving)")
     p.add_argument("--max-nodes", type=int, default=None, help="node limit (brute, dfpn)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_mate)
@@ -95,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", default="brute")
     _qbf_args(p)
     p.add_argument("--jobs", "-j", type=int, default=1)
-    p.add_argument("--timeout", type=float, default=None, help="seconds per case")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds per case, for the whole question")
     p.add_argument("--max-nodes", type=int, default=None)
     p.add_argument("-o", "--output", required=True, help="output JSONL (appended; finished ids skipped)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
@@ -165,13 +173,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
-        return args.func(args)
+        with stop_on_signals():
+            return args.func(args)
     except TsumeError as exc:
         print(f"tsumeqbf: error: {exc}", file=sys.stderr)
         return 2
     except FileNotFoundError as exc:
         print(f"tsumeqbf: error: no such file: {exc.filename}", file=sys.stderr)
         return 2
+    except Stopped as exc:
+        print("tsumeqbf: interrupted" if exc.signum == signal.SIGINT
+              else f"tsumeqbf: stopped by {signal.Signals(exc.signum).name}", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
         print("tsumeqbf: interrupted", file=sys.stderr)
         return 130

@@ -2,7 +2,13 @@
 
 Each engine is a function ``(pos, n, timeout, options) -> dict`` returning at least
 ``status`` ("mate", "nomate", "unknown", "error"), ``mate`` (True/False/None) and, when
-known, ``first_move`` (USI). ``run_engine`` validates the question, times the call and
+known, ``first_move`` (USI). ``timeout`` bounds the whole question: ``run_engine`` starts
+the clock before it loads the engine and gives the engine the seconds that remain, and
+the QBF engines share them between encoding, writing and the solver (status ``unknown``,
+the reason in ``error``, past it). Option ``memory_mb`` bounds the process's resident
+memory (QBF engines: the encoder's, then the solver's address space; brute and df-pn:
+the search's), and every engine stops when the machine's memory reserve is reached
+(:mod:`tsumeqbf.limits`). ``run_engine`` validates the question, times the call and
 adds ``engine`` and ``time_s`` (the whole call); an engine that times itself keeps its own
 seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the search alone, without
 the answer extraction). Engines are imported lazily so that ``brute`` never pays for the
@@ -19,6 +25,7 @@ import importlib
 import time
 from typing import Any, Callable
 
+from .limits import LimitReached, limits
 from .rules import Position, TsumeError
 
 EngineFn = Callable[[Position, int, "float | None", dict], dict]
@@ -68,18 +75,35 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
 
     Option ``no_hands`` asks the question under the no-hands rules of RULES.md (every
     engine reads them from the position)."""
+    start = time.perf_counter()
     check_n(n)
     if (options or {}).get("no_hands") and not pos.no_hands:
         pos = pos.with_no_hands()
     pos.validate_question()
-    fn, fixed = get_engine(name)
-    start = time.perf_counter()
-    result = fn(pos, n, timeout, {**(options or {}), **fixed})
+    fn, fixed = get_engine(name)  # the first call imports the engine: on the question's clock
+    if timeout is not None:
+        # never 0: engines read a timeout of 0 as none
+        timeout = max(0.001, timeout - (time.perf_counter() - start))
+    result = _within_memory(fn, pos, n, timeout, {**(options or {}), **fixed})
     result.setdefault("first_move", None)
     result["engine"] = name
     if result.get("time_s") is not None:  # the engine's own clock (tsume: the search alone,
         result.setdefault("solve_s", result["time_s"])  # not the answer extraction after it)
     result["time_s"] = round(time.perf_counter() - start, 6)
+    return result
+
+
+def _within_memory(fn: EngineFn, pos: Position, n: int, timeout: float | None,
+                   options: dict) -> dict:
+    """``fn``'s answer with the memory limits in force that searches read (option
+    ``memory_mb`` and the machine's reserve; a QBF engine sets its own around encoding)."""
+    try:
+        with limits(memory_mb=options.get("memory_mb"), stage="searching") as budget:
+            result = fn(pos, n, timeout, options)
+    except LimitReached as exc:  # past them already as the engine starts
+        return {"status": "unknown", "mate": None, "error": exc.reason}
+    if result["status"] == "unknown" and budget.reached:
+        result["error"] = budget.reached  # a search's own message says only "limit reached"
     return result
 
 

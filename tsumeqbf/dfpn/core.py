@@ -33,6 +33,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from ..limits import memory_exceeded
+
 INF = 10 ** 9  # a solved node's number; thresholds of INF mean "no limit"
 
 
@@ -46,12 +48,15 @@ def capped_sum(total: int, infinite: bool) -> int:
 
 def count_node(search) -> None:
     """One more node for a search with ``nodes``, ``max_nodes`` and ``deadline`` (a
-    time.monotonic() value, read every 256 nodes); SearchAborted past either limit."""
+    time.monotonic() value, read every 256 nodes); SearchAborted past either limit, or
+    past the memory limits of :func:`tsumeqbf.limits.limits` (read every 4096 nodes)."""
     search.nodes += 1
     if search.max_nodes is not None and search.nodes > search.max_nodes:
         raise SearchAborted(f"node limit {search.max_nodes} reached")
     if search.deadline is not None and search.nodes % 256 == 0 and time.monotonic() > search.deadline:
         raise SearchAborted("time limit reached")
+    if search.nodes % 4096 == 0 and (reason := memory_exceeded()):
+        raise SearchAborted(reason)  # the memory limits of tsumeqbf.limits in force
 
 
 def drop_least_work(table: dict) -> None:

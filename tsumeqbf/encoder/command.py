@@ -2,16 +2,24 @@
 
 Writes the QDIMACS file, a sidecar ``FILE.qdimacs.names.json`` that maps each variable
 number to its name (gates are named by their role where they have one), and prints the
-formula's statistics.
+formula's statistics. ``--timeout`` and ``--memory-mb`` bound the encoding and the
+writing (:func:`tsumeqbf.limits.limits`); past one the command says ``unknown`` with the
+reason, exits 1 and leaves no partial file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import sys
+import time
 
 from ..rules import Position, TsumeError
-from .formula import write_qdimacs
+from ..limits import LimitReached, limits
+from .formula import qdimacs_pieces
 from .shogi import ENCODINGS, encode
+from .size import check_plies
 
 
 def register(sub) -> None:
@@ -27,6 +35,9 @@ def register(sub) -> None:
     p.add_argument("--used-kinds-only", action="store_true",
                    help="paper encoding: variables only for piece kinds in the position")
     p.add_argument("-o", "--output", required=True, help="QDIMACS file to write")
+    p.add_argument("--timeout", type=float, default=None, help="seconds for encoding and writing")
+    p.add_argument("--memory-mb", type=int, default=None,
+                   help="memory limit (MB) of the encoder (this process's resident memory)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=cmd_encode)
 
@@ -41,25 +52,21 @@ def formula_stats(prefix, clauses) -> dict:
 def cmd_encode(args) -> int:
     from ..engines import check_n
 
+    start = time.monotonic()
     check_n(args.n)
+    check_plies(args.n)
     pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands,
                              no_hands=args.no_hands)
     pos.validate_question()
-    enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
-    prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()
+    deadline = None if args.timeout is None else start + args.timeout
     try:
-        with open(args.output, "w") as fh:
-            fh.write(write_qdimacs(prefix, clauses, enc.formula.comments))
-        names = {str(new): enc.formula.names[old] or f"g{old}"
-                 for new, old in enumerate(old_of_new) if new and old}
-        with open(args.output + ".names.json", "w") as fh:
-            json.dump({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
-                       "encoding": args.encoding, "names": names,
-                       "first_moves": [pos.usi(c.move()) for c in enc.first_moves]}, fh)
-    except OSError as exc:
-        raise TsumeError(f"cannot write {args.output}: {exc.strerror}") from None
-    stats = {"file": args.output, "encoding": args.encoding, **formula_stats(prefix, clauses),
-             "encode_s": round(enc.encode_s, 6)}
+        with limits(deadline, args.memory_mb) as budget:
+            enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
+            budget.stage = "writing the QDIMACS"
+            stats = _write(args, pos, enc)
+    except LimitReached as exc:
+        print(f"tsumeqbf: unknown: {exc.reason}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(stats))
     else:
@@ -67,3 +74,34 @@ def cmd_encode(args) -> int:
               f"{stats['blocks']} blocks, {stats['literals']} literals, "
               f"encoded in {stats['encode_s']:.3f} s")
     return 0
+
+
+def _write(args, pos: Position, enc) -> dict:
+    """Write the QDIMACS file and its names sidecar; both are removed if writing stops
+    (a limit, Ctrl-C, a full disk). Returns the statistics."""
+    prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()
+    files = (args.output, args.output + ".names.json")
+    try:
+        with open(args.output, "w") as fh:
+            for piece in qdimacs_pieces(prefix, clauses, enc.formula.comments):
+                fh.write(piece)
+        names = {str(new): enc.formula.names[old] or f"g{old}"
+                 for new, old in enumerate(old_of_new) if new and old}
+        with open(files[1], "w") as fh:
+            json.dump({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
+                       "encoding": args.encoding, "names": names,
+                       "first_moves": [pos.usi(c.move()) for c in enc.first_moves]}, fh)
+    except OSError as exc:
+        _remove(files)
+        raise TsumeError(f"cannot write {args.output}: {exc.strerror}") from None
+    except BaseException:
+        _remove(files)
+        raise
+    return {"file": args.output, "encoding": args.encoding, **formula_stats(prefix, clauses),
+            "encode_s": round(enc.encode_s, 6)}
+
+
+def _remove(paths) -> None:
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.unlink(path)

@@ -19,16 +19,15 @@ import datetime
 import functools
 import os
 import platform
-import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Iterator
 
 from ..batch import GRACE_S, Lost, iter_pool, solve_case
 from ..rules import Position, TsumeError
+from ..stop import stop_on_signals
 from .analysis import disagreements
 from .config import EngineConfig, Experiment, canonical_json
 from .shrink import shrink
@@ -224,24 +223,6 @@ def _duration(seconds: float) -> str:
 
 # -- the run -----------------------------------------------------------------------------
 
-@contextlib.contextmanager
-def sigterm_as_interrupt():
-    """SIGTERM (a batch system's time limit, ``kill``) ends a run the way Ctrl-C does: the
-    finished cells are stored already and the CSV is still exported."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
-
-
 def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", scheduler=None,
                    results_dir: Path | None = None, progress: bool = True,
                    continue_csv: bool = False) -> dict:
@@ -258,7 +239,10 @@ def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", s
     client = dask_client(scheduler) if executor == "dask" else None  # fails before any file
     store = Store(results / f"{exp.name}.sqlite")
     counts: dict[str, int] = {}
-    with sigterm_as_interrupt():
+    # SIGTERM (a batch system's time limit, ``kill``) and SIGHUP end a run the way Ctrl-C
+    # does: the workers stop (their solvers' groups killed), the finished cells are stored
+    # already and the CSV is still exported
+    with stop_on_signals():
         return _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv)
 
 

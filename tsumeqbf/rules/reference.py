@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import time
 
+from ..limits import memory_exceeded
 from .position import Position
 
 
 class SearchLimit(Exception):
-    """Raised when a node or time limit stops the search before it has an answer."""
+    """Raised when a node, time or memory limit stops the search before it has an answer."""
 
 
 class ReferenceSolver:
@@ -36,6 +37,8 @@ class ReferenceSolver:
             raise SearchLimit(f"node limit {self.max_nodes} reached")
         if self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline:
             raise SearchLimit("time limit reached")
+        if self.nodes % 4096 == 0 and (reason := memory_exceeded()):
+            raise SearchLimit(reason)  # the memory limits of tsumeqbf.limits in force
 
     def mate(self, pos: Position, n: int) -> bool:
         """Mate(pos, n): the side to move mates within n plies, every move a check."""

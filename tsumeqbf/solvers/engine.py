@@ -1,5 +1,12 @@
 """The QBF engines: encode Mate(P, n), run a solver, certify a true verdict's first move.
 
+The engine's ``timeout`` and ``memory_mb`` bound the whole question: the encoder and the
+QDIMACS writer run inside :func:`tsumeqbf.limits.limits` (the deadline, this
+process's resident memory within ``memory_mb``, and always a reserve of the machine's
+memory left available), and the solver gets the seconds that remain and ``memory_mb`` of
+address space. Past a limit the answer is ``unknown`` with the reason (``timeout while
+encoding``, ``memory limit while writing the QDIMACS``, ``timeout in the solver``...).
+
 A true verdict is certified by decoding the outermost block's assignment into the
 attacker's first move and checking with the rules engine that it is a legal check. A
 certificate that decodes to anything else is a disagreement between the encoder, the
@@ -9,16 +16,23 @@ solver and the rules: it is reported as an error, never hidden.
 >>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, 30, {"solver": "depqbf"})
 >>> r["status"], r["first_move"] in ("2c1b", "1c1b+")
 ('mate', True)
+>>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 999, 0.5, {"solver": "depqbf"})
+>>> r["status"], r["error"]
+('unknown', 'timeout while encoding')
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 
-from ..encoder.formula import write_qdimacs
+from ..encoder.formula import qdimacs_pieces
 from ..encoder.shogi import ENCODINGS, encode
+from ..encoder.size import check_plies
+from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
-from .runner import SOLVERS, SolverError, run_solver
+from .runner import SOLVERS, SolverError, find_solver, run_solver
 
 #: solvers whose output carries the outermost block's assignment on a true verdict
 CERTIFYING = {"depqbf", "rareqs", "caqe", "qute"}
@@ -31,20 +45,54 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
     encoding = options.get("encoding") or "compact"
     if encoding not in ENCODINGS:
         return _error(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    start = time.monotonic()
-    enc = encode(pos, n, encoding, used_kinds_only=bool(options.get("used_kinds_only")))
-    prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()
-    text = write_qdimacs(prefix, clauses, enc.formula.comments)
-    num_vars = max((v for _, vs in prefix for v in vs), default=0)
-    sizes = {"encoding": encoding, "vars": num_vars, "clauses": len(clauses),
-             "blocks": len(prefix), "encode_s": round(enc.encode_s, 6)}
-    remaining = None if timeout is None else max(0.01, timeout - (time.monotonic() - start))
+    check_plies(n)
     try:
-        res = run_solver(solver, text, timeout=remaining, memory_mb=options.get("memory_mb"),
-                         num_vars=num_vars)
+        find_solver(solver)  # a missing solver is said before any encoding
+    except SolverError as exc:
+        return _error(str(exc))
+    start = time.monotonic()
+    deadline = None if timeout is None else start + timeout
+    memory_mb = options.get("memory_mb")
+    try:
+        with limits(deadline, memory_mb) as budget:
+            enc = encode(pos, n, encoding, used_kinds_only=bool(options.get("used_kinds_only")))
+            budget.stage = "writing the QDIMACS"
+            path, sizes, old_of_new = _write_question(enc, encoding)
+    except LimitReached as exc:
+        return {"encoding": encoding, "encode_s": round(time.monotonic() - start, 6),
+                "status": "unknown", "mate": None, "error": exc.reason}
+    try:
+        enc.formula.release()  # written out: the solver should not share the machine with it
+        remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
+        res = run_solver(solver, path, timeout=remaining, memory_mb=memory_mb,
+                         num_vars=sizes["vars"])
     except SolverError as exc:
         return {**_error(str(exc)), **sizes}
-    out = {**sizes, "solve_s": round(res.time_s, 6)}
+    finally:
+        os.unlink(path)
+    return _verdict(pos, enc, solver, res, old_of_new, {**sizes, "solve_s": round(res.time_s, 6)})
+
+
+def _write_question(enc, encoding: str) -> tuple[str, dict, list[int]]:
+    """Write the encoded question to a temporary QDIMACS file, piece by piece (no string
+    the size of the file); returns its path, the formula's sizes and ``old_of_new``."""
+    prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()
+    sizes = {"encoding": encoding, "vars": max((v for _, vs in prefix for v in vs), default=0),
+             "clauses": len(clauses), "blocks": len(prefix), "encode_s": round(enc.encode_s, 6)}
+    fd, path = tempfile.mkstemp(suffix=".qdimacs", prefix="tsumeqbf-")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            for piece in qdimacs_pieces(prefix, clauses, enc.formula.comments):
+                fh.write(piece)
+        check_budget()  # the last piece may have taken the time that was left
+    except BaseException:  # a limit, Ctrl-C or a full disk: no file left behind
+        os.unlink(path)
+        raise
+    return path, sizes, old_of_new
+
+
+def _verdict(pos: Position, enc, solver: str, res, old_of_new, out: dict) -> dict:
+    """The engine's answer from the solver's result; a true verdict's certificate checked."""
     if res.status in ("unknown", "error"):
         return {**out, "status": res.status, "mate": None, "error": res.message}
     if res.status == "false":

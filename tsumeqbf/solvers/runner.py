@@ -25,6 +25,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..limits import machine_reserve_mb, meminfo_mb
+from ..stop import die_with_parent, signals_held, unhold_signals
+
+#: seconds between two looks at the memory the machine has left while a solver runs
+WATCH_S = 0.5
+
 
 class SolverError(Exception):
     """A solver cannot be used (not installed, not executable)."""
@@ -127,20 +133,17 @@ def parse_certificate(text: str, num_vars: int | None = None) -> dict[int, bool]
 
 
 def _child_setup(memory_mb: int | None):
-    """Runs in the solver process before exec: the memory limit, and on Linux a signal
-    that kills the solver if the process that started it dies (a killed batch worker
-    must not leave a solver running in its own session)."""
+    """Runs in the solver process before exec: the memory limit, the stop signals that
+    :func:`run_solver` held while starting it unblocked, and on Linux a signal that kills
+    the solver if the thread that started it dies (a batch worker killed outright must
+    not leave a solver running in its own session)."""
     def apply():
         if memory_mb:
             import resource
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
-                ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            except (OSError, AttributeError):
-                pass
+        unhold_signals()
+        die_with_parent(signal.SIGKILL)
     return apply
 
 
@@ -149,6 +152,43 @@ def _kill_group(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _start(spec: SolverSpec, exe: str, args: list[str], memory_mb: int | None) -> subprocess.Popen:
+    """The solver started in its own session (its own process group, for the kill)."""
+    try:
+        return subprocess.Popen([exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True,
+                                preexec_fn=_child_setup(memory_mb))
+    except OSError as exc:
+        raise SolverError(f"cannot start {spec.name} ({exe}): {exc.strerror}") from None
+
+
+class _SolverLimit(Exception):
+    """The solver must be stopped; ``reason`` says why."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, str]:
+    """The solver's output once it ends; :class:`_SolverLimit` with the reason when its
+    time is up or the machine has less than its reserve of memory left (the kernel would
+    otherwise kill some process, not necessarily the solver)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    reserve = machine_reserve_mb()
+    while True:
+        step = WATCH_S if deadline is None else min(WATCH_S, max(0.0, deadline - time.monotonic()))
+        try:
+            return proc.communicate(timeout=step)  # retried, no output is lost
+        except subprocess.TimeoutExpired:
+            pass
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _SolverLimit(f"timeout in the solver after {timeout:.1f} s")
+        available = meminfo_mb("MemAvailable")
+        if reserve is not None and available is not None and available < reserve:
+            raise _SolverLimit(f"memory limit in the solver (the machine has "
+                               f"{available:.0f} MB left)")
 
 
 def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
@@ -167,29 +207,24 @@ def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
         if not os.path.isfile(path):
             raise SolverError(f"no such QDIMACS file: {path}")
     start = time.monotonic()
+    proc = None
     try:
-        proc = subprocess.Popen([exe, *spec.args, *extra_args, path], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True,
-                                preexec_fn=_child_setup(memory_mb))
-    except OSError as exc:
-        if tmp:
-            os.unlink(tmp.name)
-        raise SolverError(f"cannot start {spec.name} ({exe}): {exc.strerror}") from None
-    try:
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            proc.communicate()
-            return SolverResult(spec.name, "unknown", None, time.monotonic() - start,
-                                message=f"timeout after {timeout:g} s")
-        except BaseException:  # KeyboardInterrupt included: never leave the solver running
+        with signals_held():  # a stop signal between the start and ``proc = `` would orphan it
+            proc = _start(spec, exe, [*spec.args, *extra_args, path], memory_mb)
+        out, err = _communicate(proc, timeout)
+    except _SolverLimit as stop:
+        _kill_group(proc)
+        proc.communicate()
+        return SolverResult(spec.name, "unknown", None, time.monotonic() - start,
+                            message=stop.reason)
+    except BaseException:  # Ctrl-C, SIGTERM (tsumeqbf.stop): never leave the solver running
+        if proc is not None:
             _kill_group(proc)
             proc.wait()
-            raise
-        finally:
-            _kill_group(proc)  # children the solver may have left behind
+        raise
     finally:
+        if proc is not None:
+            _kill_group(proc)  # children the solver may have left behind
         if tmp:
             os.unlink(tmp.name)
     elapsed = time.monotonic() - start
@@ -207,11 +242,11 @@ def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
         sig = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else -code
         if memory_mb and sig in ("SIGKILL", "SIGSEGV", "SIGABRT"):
             return SolverResult(spec.name, "unknown", code, elapsed,
-                                message=f"killed by {sig} (memory limit {memory_mb} MB?)")
+                                message=f"killed by {sig}: memory limit in the solver ({memory_mb} MB)?")
         return SolverResult(spec.name, "error", code, elapsed,
                             message=f"{spec.name} died with {sig}: {last[0][:200]}")
     if code == 0 and memory_mb and "alloc" in (err + out).lower():
         return SolverResult(spec.name, "unknown", code, elapsed,
-                            message=f"out of memory (limit {memory_mb} MB)")
+                            message=f"memory limit in the solver ({memory_mb} MB): out of memory")
     return SolverResult(spec.name, "error", code, elapsed,
                         message=f"{spec.name} exited with code {code} (not 10/20): {last[0][:200]}")
