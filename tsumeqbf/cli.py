@@ -18,6 +18,7 @@ import os
 import sys
 
 from .rules import Position, TsumeError
+from .rules.problem_files import POSITION_HELP, load_position
 
 #: modules that contribute sub-commands, each with ``register(subparsers)``
 COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
@@ -32,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _position_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("sfen", help="position in (generalized W x H) SFEN, attacker to move")
+    p.add_argument("sfen", help=POSITION_HELP)
     p.add_argument("--zone", type=int, default=None,
                    help="promotion-zone depth Z (default: 3 on 9 ranks, ceil(H/3) otherwise)")
     p.add_argument("--tsume-hands", action="store_true",
@@ -102,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load_position(args) -> Position:
-    return Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+    return load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
 
 
 def cmd_mate(args) -> int:

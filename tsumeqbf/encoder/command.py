@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 
-from ..rules import Position, TsumeError
+from ..rules import TsumeError
+from ..rules.problem_files import POSITION_HELP, load_position
 from .formula import write_qdimacs
 from .shogi import ENCODINGS, encode
 
 
 def register(sub) -> None:
     p = sub.add_parser("encode", help="write Mate(P, n) as a QDIMACS file")
-    p.add_argument("sfen", help="position in (generalized W x H) SFEN, attacker to move")
+    p.add_argument("sfen", help=POSITION_HELP)
     p.add_argument("-n", type=int, required=True, help="odd number of plies")
     p.add_argument("--zone", type=int, default=None, help="promotion-zone depth Z")
     p.add_argument("--tsume-hands", action="store_true",
@@ -40,7 +41,7 @@ def cmd_encode(args) -> int:
     from ..engines import check_n
 
     check_n(args.n)
-    pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+    pos = load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
     pos.validate_question()
     enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
     prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()
