@@ -22,7 +22,7 @@ from .rules.problem_files import POSITION_HELP, load_position
 
 #: modules that contribute sub-commands, each with ``register(subparsers)``
 COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
-                   "tsumeqbf.experiments.command")
+                   "tsumeqbf.experiments.command", "tsumeqbf.usi.command")
 
 
 class _Parser(argparse.ArgumentParser):
