@@ -30,7 +30,7 @@ import os
 import re
 
 from .errors import TsumeError
-from .notation import _KANJI_DIGITS, _WIDE_DIGITS, diagram
+from .notation import _KANJI_DIGITS, diagram, move_to_japanese, square_japanese
 from .moves import drop_kind, is_drop, is_promotion, move_from, move_to
 from .pieces import BLACK, KIND_KANJI
 from .position import Position
@@ -460,23 +460,16 @@ def kif_move(pos: Position, m: int, previous_to: int | None = None) -> str:
     ``３三角成(88)``, ``３三角不成(88)`` (origin always given, as KIF writes it)."""
     geo = pos.geo
     to = move_to(m)
-    dest = "同" if previous_to == to else _WIDE_DIGITS[geo.file_of(to)] + _KANJI_DIGITS[geo.rank_of(to)]
+    dest = "同" if previous_to == to else square_japanese(geo, to)
     if is_drop(m):
         return f"{dest}{KIND_KANJI[drop_kind(m)]}打"
     frm = move_from(m)
     name = KIND_KANJI[pos.board[frm] & 15]
     if dest == "同" and len(name) == 1:
         dest = "同　"  # KIF pads 同 to two characters before a one-glyph piece
-    japanese = _japanese_suffix(pos, m)
-    return f"{dest}{name}{japanese}({geo.file_of(frm)}{geo.rank_of(frm)})"
-
-
-def _japanese_suffix(pos: Position, m: int) -> str:
-    """成 or 不成 as move_to_japanese writes them (不成 where promotion was possible)."""
-    if is_promotion(m):
-        return "成"
-    from .notation import move_to_japanese
-    return "不成" if "不成" in move_to_japanese(pos, m) else ""
+    # 成, or 不成 where promotion was possible, as move_to_japanese decides
+    suffix = "成" if is_promotion(m) else ("不成" if "不成" in move_to_japanese(pos, m) else "")
+    return f"{dest}{name}{suffix}({geo.file_of(frm)}{geo.rank_of(frm)})"
 
 
 def write_kif(path: str, pos: Position, usi_moves: list[str], title: str = "") -> None:

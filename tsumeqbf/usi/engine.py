@@ -10,7 +10,7 @@ only solves mates. Anything it cannot take gets an ``info string`` line, never a
 >>> e = UsiEngine(out.append)
 >>> e.handle("position sfen 7k1/9/7G1/9/9/9/9/9/9 b G 1")
 True
->>> e.handle("go mate 1000"); e.wait()
+>>> e.handle("go mate 1000") and e.wait(30)
 True
 >>> out[-1]
 'checkmate G*2b'
@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from .. import __version__
 from ..rules import TsumeError
@@ -128,7 +129,7 @@ class UsiEngine:
             self.say("no position: send 'position sfen ...' first")
             self.emit("checkmate notimplemented")
             return
-        self.search = MateSearch(_with(self.request, timeout=timeout), self._write, self._lock)
+        self.search = MateSearch(replace(self.request, timeout=timeout), self._write, self._lock)
         self.search.start()
 
     def cmd_stop(self, args) -> None:
@@ -147,11 +148,6 @@ class UsiEngine:
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the running search to answer (tests, scripts); True when it has."""
         return self.search is None or self.search.finished.wait(timeout)
-
-
-def _with(request: MateRequest, **changes) -> MateRequest:
-    from dataclasses import replace
-    return replace(request, **changes)
 
 
 # -- options -----------------------------------------------------------------------------------
