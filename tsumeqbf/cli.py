@@ -4,9 +4,10 @@
     tsumeqbf batch CASES.jsonl --engine E [--jobs J] [--timeout S] -o OUT.jsonl
     tsumeqbf show SFEN [--zone Z]
 
-Sub-packages add their own commands (``encode``, ``solve``, ``experiment``) through a
-``register(subparsers)`` function in their ``command`` module. Every user error is one
-line on stderr and exit status 2.
+Sub-packages add their own commands (``encode``, ``solve``, ``experiment``, ``usi``)
+through a ``register(subparsers)`` function in their ``command`` module. SFEN may also
+name a problem file (``rules/problem_files.py``). Every user error is one line on stderr
+and exit status 2.
 """
 
 from __future__ import annotations

@@ -243,7 +243,9 @@ class MateSearch:
         self._timer = None
 
     def start(self) -> None:
-        ctx = multiprocessing.get_context("fork")  # no re-import: a search starts at once
+        # fork: nothing re-imported, a search starts at once (spawn where there is no fork)
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         recv, send = ctx.Pipe(duplex=False)
         with self.lock:
             self.proc = ctx.Process(target=_child, args=(self.request, send), daemon=True)
