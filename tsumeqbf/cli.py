@@ -4,11 +4,12 @@
     tsumeqbf batch CASES.jsonl --engine E [--jobs J] [--timeout S] -o OUT.jsonl
     tsumeqbf show SFEN [--zone Z]
 
-Sub-packages add their own commands (``encode``, ``solve``, ``experiment``) through a
-``register(subparsers)`` function in their ``command`` module. Every user error is one
-line on stderr and exit status 2. SIGTERM, SIGHUP and SIGINT stop a command the way
-Ctrl-C does (:mod:`tsumeqbf.stop`): its clean-up runs (no solver outlives it, finished
-results are kept) and it exits with 128 + the signal's number.
+Sub-packages add their own commands (``encode``, ``solve``, ``experiment``, ``usi``)
+through a ``register(subparsers)`` function in their ``command`` module. SFEN may also
+name a problem file (``rules/problem_files.py``). Every user error is one line on stderr
+and exit status 2. SIGTERM, SIGHUP and SIGINT stop a command the way Ctrl-C does
+(:mod:`tsumeqbf.stop`): its clean-up runs (no solver outlives it, finished results are
+kept) and it exits with 128 + the signal's number.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import signal
 import sys
 
 from .rules import Position, TsumeError
+from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
 
 #: modules that contribute sub-commands, each with ``register(subparsers)``
 COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
-                   "tsumeqbf.experiments.command")
+                   "tsumeqbf.experiments.command", "tsumeqbf.usi.command")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _position_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("sfen", help="position in (generalized W x H) SFEN, attacker to move")
+    p.add_argument("sfen", help=POSITION_HELP)
     p.add_argument("--zone", type=int, default=None,
                    help="promotion-zone depth Z (default: 3 on 9 ranks, ceil(H/3) otherwise)")
     p.add_argument("--tsume-hands", action="store_true",
@@ -125,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load_position(args) -> Position:
-    return Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+    return load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
 
 
 def cmd_mate(args) -> int:

@@ -7,14 +7,15 @@ import json
 import sys
 import time
 
-from ..rules import Position, TsumeError
+from ..rules import TsumeError
+from ..rules.problem_files import POSITION_HELP, load_position, write_kif
 from .cshogi_backend import BACKENDS
 from .tsume import check_heuristics
 
 
 def register(sub) -> None:
     p = sub.add_parser("solve", help="solve a tsume problem without a bound (df-pn)")
-    p.add_argument("sfen", help="position in (generalized W x H) SFEN, attacker to move")
+    p.add_argument("sfen", help=POSITION_HELP)
     p.add_argument("--zone", type=int, default=None, help="promotion-zone depth Z")
     p.add_argument("--tsume-hands", action="store_true",
                    help="9x9 only: the defender holds every piece not on the board or in the attacker's hand")
@@ -60,6 +61,9 @@ def register(sub) -> None:
                    help="take in the proofs of another checkpoint (a position of this problem "
                         "or another one, same hashing and attacker) before searching; "
                         "repeatable")
+    p.add_argument("--kif", metavar="FILE", default=None,
+                   help="write the answer as a KIF record with the start diagram (FILE.kif in "
+                        "Shift_JIS, other names in UTF-8)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_solve)
@@ -77,7 +81,7 @@ def cmd_solve(args) -> int:
     if args.shorten_nodes is not None and args.shorten_nodes < 0:
         raise TsumeError("--shorten-nodes must not be negative")
     heuristics = check_heuristics(args.heuristics)
-    pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+    pos = load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
     start = time.monotonic()
 
     tty = sys.stderr.isatty()
@@ -105,6 +109,8 @@ def cmd_solve(args) -> int:
                       seeds=tuple(args.seed))
     if show and tty and out["nodes"] >= 100_000:
         print(file=sys.stderr)
+    if args.kif:  # the diagram alone when there is no answer: the problem still imports
+        write_kif(args.kif, pos, out["pv"] or [])
     if args.json:
         print(json.dumps({"sfen": pos.sfen(), **out}, ensure_ascii=False))
     else:
@@ -120,6 +126,8 @@ def cmd_solve(args) -> int:
             print(f"note: bounded df-pn finds a mate within {out['length'] - 2} plies")
         if args.seed:
             print(f"seeds: {out['seeded_proofs']:,} proofs taken in from {len(args.seed)} file(s)")
+        if args.kif:
+            print(f"KIF: {args.kif}")
         if args.checkpoint:
             went_on = (f"went on from {out['resumed_nodes']:,} nodes; "
                        if out["resumed_nodes"] else "")

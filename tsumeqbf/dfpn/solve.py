@@ -27,7 +27,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 group_promotions: bool = False, mate_probe: int = 0,
                 inherit: bool = True, group_interpositions: bool = False,
                 checkpoint: str | None = None, checkpoint_every: int = 10_000_000,
-                seeds: tuple = ()) -> dict:
+                seeds: tuple = (), progress_every: int = 100_000) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -53,7 +53,10 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     with the same hashing and attacker) add their proofs before the search starts
     (:meth:`TsumeSearch.add_proofs`; ``seeded_proofs``): a hard position solved apart,
     say on another machine, then counts as proven. The answer is still read off the
-    whole proof tree with the rules, so a seed's proofs are checked where used."""
+    whole proof tree with the rules, so a seed's proofs are checked where used.
+
+    ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
+    asks often, to report and to stop within a second)."""
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)
@@ -61,7 +64,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                          dag=dag, mobility=mobility, simulation=simulation, progress=progress,
                          tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
                          group_promotions=group_promotions, mate_probe=mate_probe,
-                         inherit=inherit, group_interpositions=group_interpositions)
+                         inherit=inherit, group_interpositions=group_interpositions,
+                         progress_every=progress_every)
     resumed = 0
     if checkpoint is not None:
         # the root's hash too: tables from another hashing (a changed Zobrist seed) would

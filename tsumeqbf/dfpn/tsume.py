@@ -461,6 +461,11 @@ class TsumeSearch:
         """The root's current (pn, dn), for progress lines."""
         return self.root_numbers
 
+    def current_line(self) -> list:
+        """The moves from the root to the node being searched: df-pn's most-proving line
+        at this moment (read from a progress callback; empty between searches)."""
+        return [m for _, m in self._line if m is not None]
+
     def children_numbers(self, path_key: int = 0) -> list[tuple]:
         """(move, pn, dn, work) of each child of the game's current node, read from the
         tables without searching: where a search spent its nodes. A solved child shows

@@ -15,8 +15,9 @@ import os
 import sys
 import time
 
-from ..rules import Position, TsumeError
 from ..limits import LimitReached, limits
+from ..rules import Position, TsumeError
+from ..rules.problem_files import POSITION_HELP, load_position
 from .formula import qdimacs_pieces
 from .shogi import ENCODINGS, encode
 from .size import check_plies
@@ -24,7 +25,7 @@ from .size import check_plies
 
 def register(sub) -> None:
     p = sub.add_parser("encode", help="write Mate(P, n) as a QDIMACS file")
-    p.add_argument("sfen", help="position in (generalized W x H) SFEN, attacker to move")
+    p.add_argument("sfen", help=POSITION_HELP)
     p.add_argument("-n", type=int, required=True, help="odd number of plies")
     p.add_argument("--zone", type=int, default=None, help="promotion-zone depth Z")
     p.add_argument("--tsume-hands", action="store_true",
@@ -55,8 +56,9 @@ def cmd_encode(args) -> int:
     start = time.monotonic()
     check_n(args.n)
     check_plies(args.n)
-    pos = Position.from_sfen(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands,
-                             no_hands=args.no_hands)
+    pos = load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
+    if args.no_hands:
+        pos = pos.with_no_hands()
     pos.validate_question()
     deadline = None if args.timeout is None else start + args.timeout
     try:

@@ -18,8 +18,6 @@ variants beside Nagai's published ratios, ``nagai.py``; no plots).
 
 from __future__ import annotations
 
-import json
-import re
 import statistics
 from pathlib import Path
 
@@ -28,7 +26,7 @@ from .analysis import (certificate_errors, disagreements, expected_mismatches, l
                        pair_counts, status_counts, verdict)
 from .config import Experiment
 from .nagai import nagai_context, nagai_rows
-from .cells import board_order, fmt, fmt_s, no_paths, solver_s
+from .cells import board_order, fmt, no_paths
 from .paper import paper_rows
 from .paper_report import PAPER_SERIES, paper_tables_context, paper_time_points
 from .plots import line_plot, loglog_plot

@@ -1,0 +1,204 @@
+"""`tsumeqbf usi`: driven as a subprocess by cshogi's USI client, as a GUI would, and
+in-process for the protocol's corners."""
+
+import csv
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tsumeqbf.cli import main
+from tsumeqbf.dfpn.solve import replay_answer
+from tsumeqbf.rules import Position
+from tsumeqbf.usi.engine import UsiEngine
+
+cshogi_usi = pytest.importorskip("cshogi.usi")
+
+DATA = Path(__file__).parent / "data"
+YANE = list(csv.DictReader(open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8")))
+EDO = {r["id"]: r for r in csv.DictReader(open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8"))}
+# the defender's hand written out, as a GUI sends it
+PROBLEMS = {f"yaneuraou-{i}": Position.from_sfen(YANE[i]["sfen"]).sfen() for i in (0, 10, 25, 41)}
+PROBLEMS["musou-077"] = Position.from_sfen(EDO["musou-077"]["sfen"], tsume_hands=True).sfen()
+HARD = Position.from_sfen(EDO["zukou-001"]["sfen"], tsume_hands=True).sfen()  # 69 plies
+NO_MATE = "4k4/9/9/9/9/9/9/9/9 b P 1"  # P*5b is taken by the king, and nothing is left
+
+
+@pytest.fixture
+def engine_cmd(tmp_path):
+    """An executable that starts the engine, as a GUI registers it (cshogi's client, like
+    a GUI, runs a file without arguments)."""
+    path = tmp_path / "tsumeqbf-usi"
+    path.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m tsumeqbf usi\n')
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.fixture
+def engine(engine_cmd):
+    e = cshogi_usi.Engine(engine_cmd)
+    yield e
+    if e.proc is not None:
+        e.quit()
+
+
+def solve_pv(capsys, sfen, *options) -> str:
+    assert main(["solve", sfen, "--quiet", "--json", *options]) == 0
+    return " ".join(json.loads(capsys.readouterr().out)["pv"])
+
+
+def test_handshake_lists_the_options(engine):
+    assert engine.name.startswith("tsumeqbf")
+    lines = engine.usi()
+    for name in ("Engine", "MaxPlies", "TableEntries", "Heuristics", "Backend", "ShortenNodes"):
+        assert any(ln.startswith(f"option name {name} type") for ln in lines)
+    engine.isready()
+
+
+@pytest.mark.parametrize("key", sorted(PROBLEMS))
+def test_go_mate_answers_as_solve_does(engine, capsys, key):
+    sfen = PROBLEMS[key]
+    engine.setoption("ShortenNodes", 0)  # the search for shorter mates costs 50k nodes
+    engine.isready()
+    engine.position(sfen="sfen " + sfen)
+    lines = []
+    answer = engine.go_mate(byoyomi=120_000, listener=lines.append)
+    assert answer == solve_pv(capsys, sfen, "--shorten-nodes", "0")
+    assert replay_answer(Position.from_sfen(sfen), answer.split()).startswith("ok")
+    info = [ln for ln in lines if ln.startswith("info") and " nodes " in ln]
+    assert info and info[-1].endswith("pv " + answer)  # the last info line carries the answer
+
+
+@pytest.mark.slow  # at the defaults both spend 50,000 nodes looking for shorter mates
+def test_default_options_answer_as_solve_does(engine, capsys):
+    sfen = PROBLEMS["yaneuraou-0"]
+    engine.position(sfen="sfen " + sfen)
+    assert engine.go_mate(byoyomi=120_000) == solve_pv(capsys, sfen)
+
+
+def test_backend_option_cshogi(engine, capsys):
+    sfen = PROBLEMS["musou-077"]
+    for name, value in (("Backend", "cshogi"), ("ShortenNodes", 0)):
+        engine.setoption(name, value)
+    engine.position(sfen="sfen " + sfen)
+    assert engine.go_mate(byoyomi=120_000) == solve_pv(
+        capsys, sfen, "--backend", "cshogi", "--shorten-nodes", "0")
+
+
+def test_no_mate_and_timeout(engine):
+    engine.position(sfen="sfen " + NO_MATE)
+    assert engine.go_mate(byoyomi=10_000) == "nomate"
+    engine.position(sfen="sfen " + HARD)
+    assert engine.go_mate(byoyomi=300) == "timeout"
+    engine.isready()  # still answering
+
+
+@pytest.mark.parametrize("name", ["brute", "depqbf"])
+def test_bounded_engines_give_a_shortest_line(engine, name):
+    from tsumeqbf.solvers.runner import is_installed
+    if name != "brute" and not is_installed(name):
+        pytest.skip(f"{name} not built")
+    row = YANE[0]  # a stated mate in 3
+    engine.setoption("Engine", name)
+    engine.setoption("MaxPlies", 5)
+    engine.position(sfen="sfen " + row["sfen"])
+    lines = []
+    answer = engine.go_mate(byoyomi=60_000, listener=lines.append).split()
+    assert len(answer) == int(row["stated_length"])
+    assert replay_answer(Position.from_sfen(row["sfen"]), answer) == "ok"
+    assert any("no mate within 1 plies" in ln for ln in lines)
+    engine.setoption("MaxPlies", 1)
+    assert engine.go_mate(byoyomi=60_000, listener=lines.append) == "nomate"
+    assert "info string no mate within 1 plies (option MaxPlies)" in lines
+
+
+def _read_until(proc, prefix, lines, limit_s=60):
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        line = proc.stdout.readline().strip()
+        lines.append(line)
+        if line.startswith(prefix):
+            return line
+    raise AssertionError(f"no {prefix!r} line; got {lines[-5:]}")
+
+
+def test_stop_answers_within_a_second_with_info_lines(engine_cmd):
+    proc = subprocess.Popen([engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write(f"usi\nisready\nposition sfen {HARD}\ngo mate infinite\n")
+        proc.stdin.flush()
+        lines = []
+        info = _read_until(proc, "info depth", lines)
+        for field in ("time", "nodes", "nps", "hashfull", "pv"):
+            assert f" {field} " in info
+        start = time.monotonic()
+        proc.stdin.write("stop\n")
+        proc.stdin.flush()
+        assert _read_until(proc, "checkmate", lines) == "checkmate timeout"
+        assert time.monotonic() - start < 3  # protocol: within a second; a shared machine
+        proc.stdin.write("isready\nquit\n")
+        proc.stdin.flush()
+        assert _read_until(proc, "readyok", lines) == "readyok"
+        assert proc.wait(timeout=10) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+
+
+def _talk(*commands, wait=True) -> list[str]:
+    out = []
+    engine = UsiEngine(out.append)
+    for command in commands:
+        engine.handle(command)
+        if wait:
+            assert engine.wait(60)
+    return out
+
+
+@pytest.mark.parametrize("command, fragment", [
+    ("bogus", "unknown command: bogus"),
+    ("setoption name Nope value 1", "unknown option 'Nope'"),
+    ("setoption name MaxPlies value 4", "MaxPlies must be odd"),
+    ("setoption name MaxNodes value many", "must be a whole number"),
+    ("setoption name Engine value qfun", "Engine must be one of"),
+    ("setoption name Heuristics value XYZ", "unknown heuristic"),
+    ("setoption value 3", "expected 'setoption name"),
+    ("position startpos moves 7g7f 7g7f", "move 2 (7g7f): illegal move"),
+    ("position sfen 2k/3/1GP b - 1", "USI is a 9x9 protocol"),
+    ("position sfen nonsense", "position: SFEN needs"),
+    ("go mate soon", "takes milliseconds or 'infinite'"),
+])
+def test_a_bad_command_gets_an_info_string(command, fragment):
+    out = _talk(command, "isready")
+    assert len(out) == 2 and out[0].startswith("info string ") and fragment in out[0]
+    assert out[1] == "readyok"
+
+
+def test_go_without_mate_resigns_and_go_without_position():
+    assert _talk("go btime 0 wtime 0 byoyomi 1000") == [
+        "info string tsumeqbf only solves mates: send 'go mate <ms>' or 'go mate infinite'",
+        "bestmove resign"]
+    out = _talk("go mate 1000")
+    assert out[-1] == "checkmate notimplemented" and "no position" in out[0]
+    out = _talk("position sfen 4k4/4G4/9/9/9/9/9/9/9 b - 1", "go mate 1000")
+    # gote is in check with sente to move: not a question the engine answers
+    assert out[-1] == "checkmate notimplemented" and out[-2].startswith("info string")
+
+
+def test_position_with_moves_and_a_refused_position_clears_it():
+    out = []
+    engine = UsiEngine(out.append)
+    engine.handle("position startpos moves 7g7f 3c3d")
+    assert engine.request.sfen == "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1"
+    engine.handle("position startpos moves 7g7f 7g7f")
+    assert engine.request.sfen == "" and out[-1].startswith("info string position")
+    engine.handle(f"position sfen {HARD}")
+    engine.handle("go mate infinite")
+    engine.handle("go mate infinite")  # never two searches at once
+    assert "info string go: a search is running; send 'stop' first" in out
+    engine.handle("stop")
+    assert engine.wait(5) and out[-1] == "checkmate timeout"

@@ -1,0 +1,206 @@
+"""The USI protocol for a tsume engine: :class:`UsiEngine` takes one command line at a
+time and writes its answers through ``write``.
+
+Commands: ``usi``, ``isready``, ``setoption``, ``usinewgame``, ``position``, ``go mate
+<ms>|infinite``, ``stop``, ``quit`` (``gameover`` and ``ponderhit`` are accepted and
+ignored). A plain ``go`` answers ``bestmove resign`` with an explanation: this engine
+only solves mates. Anything it cannot take gets an ``info string`` line, never a crash.
+
+>>> out = []
+>>> e = UsiEngine(out.append)
+>>> e.handle("position sfen 7k1/9/7G1/9/9/9/9/9/9 b G 1")
+True
+>>> e.handle("go mate 1000") and e.wait(30)
+True
+>>> out[-1]
+'checkmate G*2b'
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+from .. import __version__
+from ..rules import TsumeError
+from ..rules.problem_files import position_from_usi
+from .search import ENGINES, MateRequest, MateSearch
+
+NAME = f"tsumeqbf {__version__}"
+AUTHOR = "the tsumeqbf developers"
+
+#: option -> its USI declaration (after "option name X ")
+OPTIONS = {
+    "Engine": "type combo default dfpn " + " ".join(f"var {e}" for e in ENGINES),
+    "MaxPlies": "type spin default 15 min 1 max 255",
+    "MaxNodes": "type spin default 0 min 0 max 2000000000",
+    "TableEntries": "type spin default 1000000 min 2 max 1000000000",
+    "Heuristics": "type string default <empty>",
+    "Backend": "type combo default rules var rules var cshogi",
+    # -1: as 'tsumeqbf solve' (as many nodes as the proof took, at least 50,000)
+    "ShortenNodes": "type spin default -1 min -1 max 2000000000",
+}
+#: options GUIs send to every engine, taken without a word
+IGNORED_OPTIONS = {"USI_Hash", "USI_Ponder", "USI_OwnBook", "USI_MultiPV"}
+
+
+class UsiEngine:
+    def __init__(self, write):
+        self._lock = threading.Lock()
+        self._write = write
+        self.request = MateRequest(sfen="")
+        self.search: MateSearch | None = None
+
+    # -- output --------------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        with self._lock:
+            self._write(line)
+
+    def say(self, text: str) -> None:
+        self.emit(f"info string {text}")
+
+    # -- input ---------------------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Act on one command line; False after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        handler = getattr(self, f"cmd_{words[0]}", None)
+        if handler is None:
+            self.say(f"unknown command: {words[0]}")
+            return True
+        try:
+            return handler(words[1:]) is not False
+        except TsumeError as exc:
+            self.say(f"{words[0]}: {exc}")
+        except Exception as exc:  # a bug, but the engine stays up
+            self.say(f"{words[0]}: internal error: {type(exc).__name__}: {exc}")
+        return True
+
+    def cmd_usi(self, args) -> None:
+        self.emit(f"id name {NAME}")
+        self.emit(f"id author {AUTHOR}")
+        for name, declaration in OPTIONS.items():
+            self.emit(f"option name {name} {declaration}")
+        self.emit("usiok")
+
+    def cmd_isready(self, args) -> None:
+        self.emit("readyok")
+
+    def cmd_usinewgame(self, args) -> None:
+        pass
+
+    cmd_gameover = cmd_ponderhit = cmd_usinewgame
+
+    def cmd_setoption(self, args) -> None:
+        if args[:1] != ["name"]:
+            raise TsumeError("expected 'setoption name NAME [value VALUE]'")
+        cut = args.index("value") if "value" in args else len(args)
+        name, value = " ".join(args[1:cut]), " ".join(args[cut + 1:])
+        if name in IGNORED_OPTIONS:
+            return
+        setter = _SETTERS.get(name)
+        if setter is None:
+            raise TsumeError(f"unknown option {name!r}; options: {', '.join(OPTIONS)}")
+        setter(self.request, value)
+
+    def cmd_position(self, args) -> None:
+        self.request.sfen = ""  # a refused position leaves none rather than the last one
+        pos = position_from_usi(" ".join(args))
+        if (pos.geo.width, pos.geo.height) != (9, 9):
+            raise TsumeError("USI is a 9x9 protocol; use 'tsumeqbf solve' for other boards")
+        self.request.sfen = pos.sfen()
+
+    def cmd_go(self, args) -> None:
+        if args[:1] != ["mate"]:
+            self.say("tsumeqbf only solves mates: send 'go mate <ms>' or 'go mate infinite'")
+            self.emit("bestmove resign")
+            return
+        if self.searching():
+            raise TsumeError("a search is running; send 'stop' first")
+        limit = args[1] if len(args) > 1 else "infinite"
+        if limit == "infinite":
+            timeout = None
+        elif limit.isdigit():
+            timeout = int(limit) / 1000
+        else:
+            raise TsumeError(f"'go mate' takes milliseconds or 'infinite', not {limit!r}")
+        if not self.request.sfen:
+            self.say("no position: send 'position sfen ...' first")
+            self.emit("checkmate notimplemented")
+            return
+        self.search = MateSearch(replace(self.request, timeout=timeout), self._write, self._lock)
+        self.search.start()
+
+    def cmd_stop(self, args) -> None:
+        if self.search is not None:
+            self.search.stop()
+
+    def cmd_quit(self, args) -> bool:
+        self.cmd_stop(args)
+        return False
+
+    # -- state ---------------------------------------------------------------------------------
+    def searching(self) -> bool:
+        with self._lock:  # the search answers and finishes under it
+            return self.search is not None and not self.search.finished.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the running search to answer (tests, scripts); True when it has."""
+        return self.search is None or self.search.finished.wait(timeout)
+
+
+# -- options -----------------------------------------------------------------------------------
+def _int_option(name: str, low: int, value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise TsumeError(f"{name} must be a whole number, not {value!r}") from None
+    if number < low:
+        raise TsumeError(f"{name} must be at least {low}")
+    return number
+
+
+def _set_engine(request, value):
+    if value not in ENGINES:
+        raise TsumeError(f"Engine must be one of {', '.join(ENGINES)}, not {value!r}")
+    request.engine = value
+
+
+def _set_max_plies(request, value):
+    plies = _int_option("MaxPlies", 1, value)
+    if plies % 2 == 0:
+        raise TsumeError("MaxPlies must be odd (the attacker moves first and last)")
+    request.max_plies = plies
+
+
+def _set_max_nodes(request, value):
+    request.max_nodes = _int_option("MaxNodes", 0, value) or None
+
+
+def _set_table_entries(request, value):
+    request.tt_entries = _int_option("TableEntries", 2, value)
+
+
+def _set_heuristics(request, value):
+    from ..dfpn.tsume import check_heuristics
+    request.heuristics = check_heuristics("" if value == "<empty>" else value)
+
+
+def _set_backend(request, value):
+    if value not in ("rules", "cshogi"):
+        raise TsumeError(f"Backend must be rules or cshogi, not {value!r}")
+    if value == "cshogi":
+        from ..dfpn.cshogi_backend import _cshogi
+        _cshogi()  # a clear error now rather than at 'go mate'
+    request.backend = value
+
+
+def _set_shorten_nodes(request, value):
+    nodes = _int_option("ShortenNodes", -1, value)
+    request.shorten_nodes = None if nodes < 0 else nodes
+
+
+_SETTERS = {"Engine": _set_engine, "MaxPlies": _set_max_plies, "MaxNodes": _set_max_nodes,
+            "TableEntries": _set_table_entries, "Heuristics": _set_heuristics,
+            "Backend": _set_backend, "ShortenNodes": _set_shorten_nodes}

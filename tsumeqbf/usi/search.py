@@ -1,0 +1,291 @@
+"""The search behind ``go mate``, one child process per search.
+
+``answer_mate(request, send)`` answers a :class:`MateRequest` (it runs in the child and
+sends ``("info", line)`` messages while it searches); :class:`MateSearch` runs it in a
+forked child and turns what comes back into protocol lines, ending with exactly one
+``checkmate ...`` line whether the search ends, fails, times out or is stopped.
+
+The engine ``dfpn`` is ``tsumeqbf solve`` itself (:func:`solve_tsume`, same defaults, so
+the same answer); the bounded engines (``brute`` and the certifying QBF solvers) answer
+Mate(P, n) for n = 1, 3, ... up to a ply limit and then spell out the line with more
+questions of the same engine (:func:`bounded_line`).
+
+>>> from tsumeqbf.rules import Position
+>>> out = answer_mate(MateRequest("7k1/9/7G1/9/9/9/9/9/9 b G 1", engine="brute"), lambda *a: None)
+>>> out["status"], out["pv"]
+('mate', ['G*2b'])
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+import time
+from dataclasses import dataclass
+
+from ..rules import Position, TsumeError
+
+#: engines that answer a bounded question (QFun prints no certificate, so no first move)
+BOUNDED_ENGINES = ("brute", "depqbf", "rareqs", "caqe", "qute")
+ENGINES = ("dfpn",) + BOUNDED_ENGINES
+STOP_GRACE_S = 0.5  # after SIGTERM, the child is killed if still alive after this
+TIME_GRACE_S = 1.0  # a timed search is stopped this long after its limit, at the latest
+
+
+@dataclass
+class MateRequest:
+    sfen: str
+    engine: str = "dfpn"
+    timeout: float | None = None  # seconds; None: until stopped
+    max_plies: int = 15  # bounded engines: the longest mate asked for
+    max_nodes: int | None = None
+    tt_entries: int = 1_000_000
+    heuristics: str = ""
+    backend: str = "rules"
+    shorten_nodes: int | None = None  # dfpn: as solve --shorten-nodes (None: its default)
+    info_every_s: float = 1.0
+
+
+class _Stopped(BaseException):
+    """Raised in the child by SIGTERM; a BaseException so that no ``except Exception`` in
+    the search swallows it (the QBF runner kills its solver on any BaseException)."""
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def info_line(nodes: int, seconds: float, hashfull: int | None, pv: list[str]) -> str:
+    """A USI ``info`` line (``pv`` last, as the protocol wants).
+
+    >>> info_line(2000, 0.5, 12, ["G*2b"])
+    'info depth 1 time 500 nodes 2000 nps 4000 hashfull 12 pv G*2b'
+    """
+    parts = [f"info depth {len(pv)} time {int(seconds * 1000)} nodes {nodes}",
+             f"nps {int(nodes / seconds) if seconds > 0 else 0}"]
+    if hashfull is not None:
+        parts.append(f"hashfull {hashfull}")
+    if pv:
+        parts.append("pv " + " ".join(pv))
+    return " ".join(parts)
+
+
+def answer_mate(request: MateRequest, send) -> dict:
+    """Answer ``request``: a dict with ``status`` (mate, nomate, unknown, error), ``pv``
+    (USI moves) and ``error`` when there is one. ``send(kind, text)`` reports progress."""
+    pos = Position.from_sfen(request.sfen)
+    pos.validate_question()
+    if request.engine == "dfpn":
+        return _solve_dfpn(pos, request, send)
+    if request.engine in BOUNDED_ENGINES:
+        return _solve_bounded(pos, request, send)
+    raise TsumeError(f"unknown engine {request.engine!r}")
+
+
+def _solve_dfpn(pos, request: MateRequest, send) -> dict:
+    from ..dfpn.solve import solve_tsume
+
+    start = time.monotonic()
+    last = [start]
+
+    def progress(search):
+        now = time.monotonic()
+        if now - last[0] >= request.info_every_s:
+            last[0] = now
+            full = min(1000, len(search.table) * 1000 // request.tt_entries)
+            send("info", info_line(search.nodes, now - start, full,
+                                   [pos.usi(m) for m in search.current_line()]))
+
+    out = solve_tsume(pos, max_nodes=request.max_nodes, timeout=request.timeout,
+                      heuristics=request.heuristics, backend=request.backend,
+                      shorten_nodes=request.shorten_nodes, tt_limit=request.tt_entries,
+                      progress=progress, progress_every=1024)
+    full = min(1000, out["tt_size"] * 1000 // request.tt_entries)
+    nodes = out["nodes"] + out.get("shorten_nodes", 0)  # the proof's, then the shortening's
+    send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
+    return out
+
+
+def _solve_bounded(pos, request: MateRequest, send) -> dict:
+    from ..engines import run_engine
+
+    start = time.monotonic()
+    deadline = start + request.timeout if request.timeout else None
+    options = {"max_nodes": request.max_nodes} if request.max_nodes else {}
+
+    def mate(p, k) -> dict:
+        left = deadline - time.monotonic() if deadline else None
+        if left is not None and left <= 0:
+            raise _OutOfTime
+        res = run_engine(request.engine, p, k, timeout=left, options=options)
+        if res["status"] == "unknown":
+            raise _OutOfTime
+        if res["status"] == "error":
+            raise TsumeError(res.get("error", "engine error"))
+        if res["mate"] and not res.get("first_move"):
+            raise TsumeError(f"{request.engine} gave no first move for a mate")
+        return res
+
+    try:
+        for n in range(1, request.max_plies + 1, 2):
+            res = mate(pos, n)
+            took = time.monotonic() - start
+            send("info", f"info depth {n} time {int(took * 1000)} string "
+                         f"{'mate' if res['mate'] else 'no mate'} within {n} plies ({request.engine})")
+            if res["mate"]:
+                pv = [pos.usi(m) for m in bounded_line(pos, n, res, mate)]
+                send("info", f"info depth {len(pv)} time {int((time.monotonic() - start) * 1000)} "
+                             f"pv {' '.join(pv)}")
+                return {"status": "mate", "pv": pv}
+    except _OutOfTime:
+        return {"status": "unknown", "pv": None, "error": "time or node limit reached"}
+    return {"status": "nomate", "pv": None,
+            "note": f"no mate within {request.max_plies} plies (option MaxPlies)"}
+
+
+def bounded_line(pos, n: int, first: dict, mate) -> list[int]:
+    """The line of a shortest mate in ``n`` plies, spelt out with the bounded engine
+    ``mate(position, k) -> result``: the attacker plays the engine's first move for the
+    plies left, the defender the reply after which the attacker's shortest mate is
+    longest. ``first`` is the engine's answer at ``pos`` for ``n``."""
+    p, line, k, res = pos.copy(), [], n, first
+    while True:
+        m = p.parse_usi(res["first_move"])
+        p.push(m)
+        line.append(m)
+        if p.is_checkmate():
+            return line
+        if k <= 1:
+            raise TsumeError(f"the engine's mate in 1 ({p.usi(m)}) does not mate")
+        reply = _longest_reply(p, k - 2, mate)
+        p.push(reply)
+        line.append(reply)
+        k -= 2
+        res = mate(p, k)
+        if not res["mate"]:
+            raise TsumeError(f"the engine disagrees with itself: no mate within {k} "
+                             f"after {' '.join(pos.usi(x) for x in line)}")
+
+
+def _longest_reply(p, left: int, mate) -> int:
+    """The defender's reply after which no mate within ``left - 2`` plies exists (within
+    ``left - 4`` if there is none, and so on); with ``left`` 1 any reply."""
+    replies = p.legal_moves()
+    for j in range(left - 2, 0, -2):
+        for r in replies:
+            p.push(r)
+            try:
+                shorter = mate(p, j)["mate"]
+            finally:
+                p.pop()
+            if not shorter:
+                return r
+    return replies[0]
+
+
+# -- the child process ---------------------------------------------------------------------
+def _on_sigterm(signum, frame):
+    raise _Stopped
+
+
+def _child(request: MateRequest, conn) -> None:
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+    def send(kind, payload):
+        conn.send((kind, payload))
+
+    try:
+        try:
+            result = answer_mate(request, send)
+        except TsumeError as exc:
+            result = {"status": "error", "pv": None, "error": str(exc)}
+        except Exception as exc:  # a bug: say so on the protocol rather than die silently
+            result = {"status": "error", "pv": None,
+                      "error": f"internal error: {type(exc).__name__}: {exc}"}
+        send("done", result)
+    except (_Stopped, OSError):
+        pass  # stopped, or the engine went away: the parent answers for us
+    finally:
+        conn.close()
+
+
+def answer_lines(result: dict | None) -> list[str]:
+    """The lines that end a ``go mate``: a ``checkmate`` line, after an ``info string``
+    when there is something to explain. None means the search was stopped.
+
+    >>> answer_lines({"status": "mate", "pv": ["G*2b"]})
+    ['checkmate G*2b']
+    >>> answer_lines(None)
+    ['checkmate timeout']
+    """
+    if result is None:
+        return ["checkmate timeout"]
+    status = result["status"]
+    if status == "mate":
+        return [f"checkmate {' '.join(result['pv'])}"]
+    if status == "nomate":
+        return ([f"info string {result['note']}"] if result.get("note") else []) + ["checkmate nomate"]
+    if status == "unknown":
+        return [f"info string {result.get('error') or 'limit reached'}", "checkmate timeout"]
+    return [f"info string {result.get('error', 'error')}", "checkmate notimplemented"]
+
+
+class MateSearch:
+    """One ``go mate`` in a forked child. ``write(line)`` writes a protocol line, always
+    under ``lock`` (the engine's own writes take it too): held while forking, so the child
+    never inherits a half-written line, and held from the answer to ``finished``, so a
+    client that sends the next ``go`` on reading the answer finds this search finished."""
+
+    def __init__(self, request: MateRequest, write, lock):
+        self.request, self.write, self.lock = request, write, lock
+        self.finished = threading.Event()
+        self._timer = None
+
+    def start(self) -> None:
+        # fork: nothing re-imported, a search starts at once (spawn where there is no fork)
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        recv, send = ctx.Pipe(duplex=False)
+        with self.lock:
+            self.proc = ctx.Process(target=_child, args=(self.request, send), daemon=True)
+            self.proc.start()
+        send.close()
+        threading.Thread(target=self._relay, args=(recv,), daemon=True).start()
+        if self.request.timeout is not None:
+            self._timer = threading.Timer(self.request.timeout + TIME_GRACE_S, self.stop)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _relay(self, conn) -> None:
+        result = None
+        try:
+            while True:
+                kind, payload = conn.recv()
+                if kind == "info":
+                    with self.lock:
+                        self.write(payload)
+                elif kind == "done":
+                    result = payload
+                    break
+        except (EOFError, OSError):
+            pass  # the child ended without an answer: it was stopped
+        conn.close()
+        self.proc.join()
+        if self._timer is not None:
+            self._timer.cancel()
+        with self.lock:
+            for line in answer_lines(result):
+                self.write(line)
+            self.finished.set()
+
+    def stop(self) -> None:
+        """End the search now: SIGTERM (the child stops its QBF solver too), then SIGKILL
+        if it is still there after STOP_GRACE_S. The relay then answers ``timeout``."""
+        if self.finished.is_set():
+            return
+        self.proc.terminate()
+        self.proc.join(STOP_GRACE_S)
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.finished.wait(STOP_GRACE_S + 1)
