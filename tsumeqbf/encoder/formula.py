@@ -3,7 +3,9 @@
 Variables live on quantifier *levels*: even levels are existential, odd levels universal,
 level 0 outermost. Gates (AND/OR of literals) are Tseitin-defined in full (both
 directions), so each gate is a function of its inputs; a gate is placed on the earliest
-existential level at or after its inputs' levels. Constants are the Python booleans
+existential level at or after its inputs' levels. With ``polarity`` the written formula
+keeps of each definition only the directions in which the gate is used (Plaisted and
+Greenbaum), plus the facts an encoding grounds for their own sake (``keep``). Constants are the Python booleans
 ``True``/``False`` and fold away as gates are built; equal gates are built once.
 
 >>> f = Formula()
@@ -231,6 +233,7 @@ class Formula:
         beside this process does not have them held here too."""
         self.clauses = []
         self._gates = {}
+        self._defs = {}
 
     def to_qdimacs(self) -> str:
         prefix, clauses, _ = self.prefix_and_matrix()
