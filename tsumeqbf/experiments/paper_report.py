@@ -66,23 +66,32 @@ def ratio(ours, paper) -> str:
     return f"{float(ours) / paper:.2g}" if float(ours) / paper < 10 else f"{float(ours) / paper:.1f}"
 
 
-def fit_counts(points) -> list[float]:
+def fit_counts(points) -> list[float] | None:
     """Least squares of V = (n+1)(a·N² + b·N + c) + d·N + e over (N, n, V) points:
-    [a, b, c, d, e] rounded to one decimal (the shape of the paper's formula)."""
+    [a, b, c, d, e] rounded to one decimal (the shape of the paper's formula), or None
+    where the points do not determine it (the plies vary on one board only).
+
+    >>> fit_counts([(9, n, 100 * n) for n in (1, 3, 5)] + [(16, 1, 7), (25, 1, 9)]) is None
+    True
+    """
     import numpy as np
 
-    rows = [[(n + 1) * N * N, (n + 1) * N, n + 1, N, 1] for N, n, _ in points]
-    coef, *_ = np.linalg.lstsq(np.array(rows, dtype=float),
-                               np.array([v for *_, v in points], dtype=float), rcond=None)
+    rows = np.array([[(n + 1) * N * N, (n + 1) * N, n + 1, N, 1] for N, n, _ in points],
+                    dtype=float)
+    if np.linalg.matrix_rank(rows) < rows.shape[1]:
+        return None
+    coef, *_ = np.linalg.lstsq(rows, np.array([v for *_, v in points], dtype=float), rcond=None)
     return [round(float(c), 1) + 0.0 for c in coef]
 
 
-def formula(coef: list[float]) -> str:
+def formula(coef: list[float] | None) -> str:
     """The fitted formula as text.
 
-    >>> formula([2.0, 144.0, 52.0, 93.0, 3.0])
-    '(n+1)·(2N² + 144N + 52) + 93N + 3'
+    >>> formula([2.0, 144.0, 52.0, 93.0, 3.0]), formula(None)
+    ('(n+1)·(2N² + 144N + 52) + 93N + 3', 'not determined by these rows')
     """
+    if coef is None:
+        return "not determined by these rows"
     def num(x):
         return f"{x:g}"
 
@@ -153,15 +162,19 @@ def paper_method(ours: dict, published: list[dict]) -> list[dict]:
     every question it did not answer within 10x."""
     out = []
     for label, tables in PAPER_METHOD:
-        pairs = [(p, r) for p, r in _method_rows(ours, published, label, tables) if r is not None]
+        asked = _method_rows(ours, published, label, tables)
+        pairs = [(p, r) for p, r in asked if r is not None]
         if not pairs:
             continue
+        not_run = [f"figure {p['figure']}, {p['board']}, {p['plies']} "
+                   f"{'ply' if p['plies'] == 1 else 'plies'}" for p, r in asked if r is None]
         same = [(p, r) for p, r in pairs if r["mate"] is not None and r["mate"] == p["mate"]]
         within = {k: sum(solver_s(r) <= k * p["solver_s"] for p, r in same) for k in (2, 10)}
         beyond = [[p["figure"], p["board"], p["plies"], verdict(r), fmt_s(solver_s(r)),
                    fmt_s(p["solver_s"]), ratio(solver_s(r), p["solver_s"])]
                   for p, r in pairs if (p, r) not in same or solver_s(r) > 10 * p["solver_s"]]
         out.append({"label": label, "questions": len(pairs), "same": len(same),
+                    "not_run": not_run, "printed": len(asked),
                     "within2": within[2], "within10": within[10], "beyond": beyond,
                     "points": [(p["solver_s"], solver_s(r)) for p, r in same]})
     return out
@@ -169,13 +182,12 @@ def paper_method(ours: dict, published: list[dict]) -> list[dict]:
 
 def paper_fits(ours: dict, published: list[dict]) -> list[list[str]]:
     """Variables and clauses fitted to the paper's formula, ours beside the paper's (fitted
-    over every printed row of the same tables). Ours needs three board sizes and two
-    lengths at least, else the shape is not determined and the row is left out."""
+    over every printed row of the same tables)."""
     out = []
     for label, tables in PAPER_METHOD:
         pairs = [(p, r) for p, r in _method_rows(ours, published, label, tables)
                  if r is not None and r.get("vars") is not None]
-        if len({p["board"] for p, _ in pairs}) < 3 or len({p["plies"] for p, _ in pairs}) < 2:
+        if not pairs:
             continue
         printed = _method_rows(ours, published, label, tables)
         for what, ours_key, paper_key in (("variables", "vars", "variables"),
