@@ -186,9 +186,16 @@ def assert_all_dead(pids: list[int]) -> None:
     assert not [p for p in pids if _alive(p)], "solver processes outlived the command"
 
 
+def _default_stop_signals() -> None:
+    # as from a terminal: a test run started with nohup or in the background of a script
+    # has SIGHUP or SIGINT ignored, and a command keeps an ignored signal ignored
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def start(*argv) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "tsumeqbf", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_stop_signals)
 
 
 @needs_proc
