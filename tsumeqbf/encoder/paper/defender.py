@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...rules.geometry import Geometry
 from ...rules.pieces import KING, KNIGHT, LANCE, PAWN, PROMOTED, UNPROMOTED, piece_code
 from ..formula import Formula, neg
-from .state import Move, State, line_facts, slide_dirs_of
+from .state import Move, State, line_facts, slide_dirs_of, some_and_two
 
 
 class Fault:
@@ -35,13 +35,7 @@ class Fault:
         self.f, self.geo, self.codes, self.prev, self.move, self.c = f, geo, codes, prev, move, c
         self.tag = tag
         n = geo.size
-        var = move.var
-        self.frm = [self._or(var[a, b, pr] for b in range(n) if b != a for pr in (0, 1))
-                    for a in range(n)]
-        self.to = [self._or(var[a, b, pr] for a in range(n) if a != b for pr in (0, 1))
-                   for b in range(n)]
-        self.promote = self._or(v for (a, b, pr), v in var.items() if pr)
-        self.plain = self._or(v for (a, b, pr), v in var.items() if not pr)
+        self.frm, self.to, self.promote, self.plain = move.asserted(self._or)
         self.mine = [p for p in codes if p >> 4 == c]
         self.moved = {(a, p): self._and([self.frm[a], prev.x(a, p)])
                       for a in range(n) for p in self.mine}
@@ -66,11 +60,7 @@ class Fault:
     def _several(self):
         """Two or more variables true: two origins, two targets, or both promotion flags."""
         def two_of(lits):
-            seen, clashes = False, []
-            for lit in lits:
-                clashes.append(self._and([seen, lit]))
-                seen = self._or([seen, lit])
-            return self._or(clashes)
+            return some_and_two(lits, self._or, self._and)[1]
         return self._or([two_of(self.frm), two_of(self.to),
                          self._and([self.promote, self.plain])])
 

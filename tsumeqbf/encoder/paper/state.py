@@ -104,15 +104,20 @@ class Move:
         self.var = {(a, b, pr): f.var(f"{name}_{geo.usi(a)}{geo.usi(b)}{'+' if pr else ''}", level)
                     for a in range(n) for b in range(n) if a != b for pr in (0, 1)}
         self.bits = list(self.var.values())
-        self.frm = [f.or_(self.var[a, b, pr] for b in range(n) if b != a for pr in (0, 1))
-                    for a in range(n)]
-        self.to = [f.or_(self.var[a, b, pr] for a in range(n) if a != b for pr in (0, 1))
-                   for b in range(n)]
-        self.promote = f.or_(v for (a, b, pr), v in self.var.items() if pr)
-        self.plain = f.or_(v for (a, b, pr), v in self.var.items() if not pr)
+        self.frm, self.to, self.promote, self.plain = self.asserted(f.or_)
         for s in range(n):
             f.label(self.frm[s], f"{name}_from{geo.usi(s)}")
             f.label(self.to[s], f"{name}_to{geo.usi(s)}")
+
+    def asserted(self, or_):
+        """(origins, targets, promote, plain) that the true variables assert, as ORs built
+        by ``or_``: the origin and target per square, and whether some promotion, and some
+        plain move, is chosen."""
+        n, var = self.geo.size, self.var
+        frm = [or_(var[a, b, pr] for b in range(n) if b != a for pr in (0, 1)) for a in range(n)]
+        to = [or_(var[a, b, pr] for a in range(n) if a != b for pr in (0, 1)) for b in range(n)]
+        return (frm, to, or_(v for (a, b, pr), v in var.items() if pr),
+                or_(v for (a, b, pr), v in var.items() if not pr))
 
     def exactly_one(self):
         """Exactly one variable is true: one origin, one target, promotion or not."""
@@ -127,11 +132,18 @@ class Move:
 
 def _exactly_one(f: Formula, lits):
     """At least one and at most one of ``lits``, as a circuit (prefix ORs, linear size)."""
+    some, two = some_and_two(lits, f.or_, f.and_)
+    return f.and_([some, neg(two)])
+
+
+def some_and_two(lits, or_, and_):
+    """(some, two): at least one, and at least two, of ``lits`` hold; prefix ORs, linear
+    size, with the gates of ``or_`` and ``and_``."""
     seen, clashes = False, []
     for lit in lits:
-        clashes.append(f.and_([seen, lit]))
-        seen = f.or_([seen, lit])
-    return f.and_([seen, neg(f.or_(clashes))])
+        clashes.append(and_([seen, lit]))
+        seen = or_([seen, lit])
+    return seen, or_(clashes)
 
 
 def slide_dirs_of(p: int) -> list[int]:
