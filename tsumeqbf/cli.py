@@ -59,6 +59,18 @@ def _engine_options(args) -> dict:
         options["memory_mb"] = args.memory_mb
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
+    if getattr(args, "strategy", None):
+        options["strategy"] = args.strategy
+        args.certify = True
+    if getattr(args, "certify", False):
+        from .engines import is_qbf_engine
+
+        if not is_qbf_engine(args.engine):
+            raise TsumeError(f"--certify checks a QBF verdict; engine {args.engine!r} is not a "
+                             f"QBF engine")
+        options["certify"] = True
+        if args.certify_timeout is not None:
+            options["certify_timeout"] = args.certify_timeout
     return options
 
 
@@ -81,6 +93,12 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
+    p.add_argument("--certify", action="store_true",
+                   help="QBF engines: check the solver side's whole strategy with the rules "
+                        "engine (sub-questions re-encoded and re-solved); a strategy that "
+                        "fails is an error naming the node")
+    p.add_argument("--certify-timeout", type=float, default=None,
+                   help="seconds for the certification (default: none)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds for the whole question (QBF: encoding, writing, solving)")
     p.add_argument("--max-nodes", type=int, default=None, help="node limit (brute, dfpn)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--strategy", default=None, metavar="FILE",
+                   help="with a QBF engine: certify, and write the checked strategy tree "
+                        "(JSON) with its main line in USI and Japanese notation")
     p.set_defaults(func=cmd_mate)
 
     p = sub.add_parser("batch", help="run one engine over a JSONL file of cases")
@@ -145,6 +166,13 @@ def cmd_mate(args) -> int:
         moves = result.get("mating_moves") or ([result["first_move"]] if result.get("first_move") else [])
         if moves:
             print("mating first moves: " + " ".join(moves))
+        if result.get("certified"):
+            print(f"certified: {result['strategy_nodes']} strategy nodes checked by the rules "
+                  f"in {result['certify_s']:.3f} s")
+            if result.get("main_line"):
+                print("main line: " + " ".join(result["main_line"]))
+        elif "certified" in result and result["status"] != "error":
+            print(f"not certified: {result.get('certify_reason', '')}")
         if result.get("error"):
             print(f"tsumeqbf: {result['status']}: {result['error']}", file=sys.stderr)
     return 0 if result["status"] in ("mate", "nomate") else 1

@@ -51,6 +51,11 @@ def engine_names() -> list[str]:
     return sorted(ENGINES)
 
 
+def is_qbf_engine(name: str) -> bool:
+    """Whether engine ``name`` answers through a QBF solver (and so can be certified)."""
+    return name in ENGINES and ENGINES[name][0].startswith("tsumeqbf.solvers.")
+
+
 def get_engine(name: str) -> tuple[EngineFn, dict]:
     """The engine function and its fixed options; UnknownEngine for a bad name."""
     if name not in ENGINES:

@@ -5,7 +5,8 @@ Tables 1-6) and ``experiments/agreement.toml`` (every engine on seeded random qu
 renders ``results/*-quick.md``, and prints per experiment the verdict counts, the
 disagreements and where the report is. Resumable: a re-run keeps every finished cell.
 Exit status 1 when engines disagree: two engines with opposite verdicts, a QBF
-certificate that is not a legal check, or a verdict that differs from the paper's.
+certificate that fails the rules (agreement certifies every QBF verdict), or a verdict
+that differs from the paper's.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .experiments.analysis import (certificate_errors, disagreements, expected_mismatches,
-                                   status_counts, verdict)
+from .experiments.analysis import (certificate_errors, certification_counts, disagreements,
+                                   expected_mismatches, status_counts, verdict)
 from .experiments.config import load_experiment
 from .experiments.report import render_report
 from .experiments.runner import run_experiment
@@ -36,6 +37,11 @@ def summarize(name: str, rows: list[dict]) -> tuple[list[str], int]:
     lines = [f"{name}: {len(rows)} cells (" + ", ".join(f"{k} {v}" for k, v in totals.items())
              + f"); engine disagreements {len(found)}, bad certificates {len(certs)}, "
                f"verdicts differing from the expected {len(differ)}"]
+    certified = certification_counts(rows, sorted({r["label"] for r in rows}))
+    if certified:
+        done = sum(c[k][0] for c in certified for k in ("mate", "nomate"))
+        asked = sum(c[k][1] for c in certified for k in ("mate", "nomate"))
+        lines.append(f"  QBF verdicts certified by the rules: {done} of {asked}")
     for d in found:
         lines.append(f"  DISAGREEMENT {d['instance']}: sfen {d['sfen']!r} n={d['n']} zone={d['zone']}: "
                      + ", ".join(f"{k}={'mate' if v else 'no mate' if v is False else '-'}"

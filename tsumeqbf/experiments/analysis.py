@@ -107,10 +107,36 @@ def status_counts(rows: list[dict], labels: list[str]) -> list[dict]:
 
 
 def certificate_errors(rows: list[dict]) -> list[dict]:
-    """Cells where a QBF solver said mate but its certificate is not a legal check: a
-    disagreement between the solver, the encoder and the rules, reported as an error."""
+    """Cells where a QBF solver's answer fails the rules: its first move is not a legal
+    check, or its certified strategy fails at a node. A disagreement between the solver,
+    the encoder and the rules, reported as an error."""
     return [r for r in rows if r.get("status") == "error"
-            and str(r.get("error") or "").startswith("disagreement")]
+            and str(r.get("error") or "").startswith(("disagreement", "certificate failed"))]
+
+
+def certification_counts(rows: list[dict], labels: list[str]) -> list[dict]:
+    """Per engine whose cells were certified: decided verdicts, and how many of the mates
+    and of the no-mates were certified; failed certificates; why others were not."""
+    out = []
+    for label in labels:
+        mine = [r for r in rows if r["label"] == label and "certified" in r
+                and (r["certified"] is not None or r.get("certify_reason"))]
+        if not mine:
+            continue
+        failed = len(certificate_errors([r for r in rows if r["label"] == label]))
+        counts = {"label": label, "failed": failed}
+        for name, value in (("mate", True), ("nomate", False)):
+            decided = [r for r in mine if r.get("mate") is value]
+            counts[name] = (sum(bool(r["certified"]) for r in decided), len(decided))
+        reasons: dict[str, int] = {}
+        for r in mine:
+            if not r["certified"] and r.get("certify_reason"):
+                why = "too large" if r["certify_reason"].startswith("too large") else (
+                    "timeout" if "timeout" in r["certify_reason"] else "solver error")
+                reasons[why] = reasons.get(why, 0) + 1
+        counts["not_certified"] = reasons
+        out.append(counts)
+    return out
 
 
 def expected_mismatches(rows: list[dict]) -> list[dict]:

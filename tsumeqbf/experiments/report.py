@@ -22,8 +22,8 @@ import statistics
 from pathlib import Path
 
 from ..rules import TsumeError
-from .analysis import (certificate_errors, disagreements, expected_mismatches, labels_in, meta,
-                       pair_counts, status_counts, verdict)
+from .analysis import (certificate_errors, certification_counts, disagreements,
+                       expected_mismatches, labels_in, meta, pair_counts, status_counts, verdict)
 from .config import Experiment
 from .nagai import nagai_context, nagai_rows
 from .cells import board_order, fmt, no_paths
@@ -56,7 +56,18 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
                         "mate" if meta(r)["mate"] else "no mate"] for r in expected_mismatches(rows)],
         "certificate_errors": [[fmt(r["instance"]), fmt(r["label"]), fmt(no_paths(r["error"]))]
                                for r in certificate_errors(rows)],
+        "certification": certification_rows(rows, labels),
     }
+
+
+def certification_rows(rows: list[dict], labels: list[str]) -> list[list]:
+    """The certified-verdicts table: a row per engine whose cells were certified."""
+    out = []
+    for c in certification_counts(rows, labels):
+        why = ", ".join(f"{k} {v}" for k, v in sorted(c["not_certified"].items()))
+        out.append([fmt(c["label"]), "{}/{}".format(*c["mate"]), "{}/{}".format(*c["nomate"]),
+                    c["failed"], why or "-"])
+    return out
 
 
 def error_groups(rows: list[dict]) -> list[list]:

@@ -35,7 +35,8 @@ from .store import SHRUNK_COLUMNS, Store, read_csv
 
 #: result keys copied into a cell's row (the rest of an engine's answer is dropped)
 RESULT_KEYS = ("status", "mate", "first_move", "time_s", "encode_s", "solve_s", "vars",
-               "clauses", "blocks", "nodes", "error")
+               "clauses", "blocks", "nodes", "certified", "strategy_nodes", "certify_s",
+               "certify_reason", "error")
 
 
 def cell_key(instance_id: str, engine: str, options: dict) -> str:
@@ -122,10 +123,11 @@ def lost_row(cell: dict, lost: Lost, elapsed_s: float) -> dict:
 
 def kill_after(cells: list[dict]) -> float | None:
     """When the pool kills a worker: the longest timeout plus grace (never, if a cell
-    has no timeout)."""
+    has no timeout); a certified cell may take its timeout again to certify."""
     if any(c["timeout"] is None for c in cells):
         return None
-    return max((c["timeout"] for c in cells), default=0) + GRACE_S
+    return max((c["timeout"] * (2 if c["options"].get("certify") else 1) for c in cells),
+               default=0) + GRACE_S
 
 
 def local_results(cells: list[dict], jobs: int) -> Iterator[tuple]:

@@ -26,7 +26,8 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("options", "TEXT"), ("timeout", "REAL"), ("status", "TEXT"), ("mate", "BOOLEAN"),
     ("first_move", "TEXT"), ("time_s", "REAL"), ("encode_s", "REAL"), ("solve_s", "REAL"),
     ("vars", "INTEGER"), ("clauses", "INTEGER"), ("blocks", "INTEGER"), ("nodes", "INTEGER"),
-    ("error", "TEXT"), ("code_version", "TEXT"), ("machine", "TEXT"), ("finished_at", "TEXT"),
+    ("certified", "BOOLEAN"), ("strategy_nodes", "INTEGER"), ("certify_s", "REAL"),
+    ("certify_reason", "TEXT"), ("error", "TEXT"), ("code_version", "TEXT"), ("machine", "TEXT"), ("finished_at", "TEXT"),
 )
 #: one row per shrunk disagreement (instance, the two engines that disagree)
 SHRUNK_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -92,7 +93,15 @@ class Store:
         self.db = sqlite3.connect(path, timeout=30)
         with self.db:
             self.db.execute(_create("cells", COLUMNS, "key"))
+            self._add_missing_columns("cells", COLUMNS)
             self.db.execute(_create("shrunk", SHRUNK_COLUMNS, "instance, label_a, label_b"))
+
+    def _add_missing_columns(self, table: str, columns) -> None:
+        """A store begun by an older version resumes: columns added since are added empty."""
+        have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+        for name, kind in columns:
+            if name not in have:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
     def close(self) -> None:
         self.db.close()

@@ -1,4 +1,4 @@
-"""The QBF engines: encode Mate(P, n), run a solver, certify a true verdict's first move.
+"""The QBF engines: encode Mate(P, n), run a solver, check its answer with the rules.
 
 The engine's ``timeout`` and ``memory_mb`` bound the whole question: the encoder and the
 QDIMACS writer run inside :func:`tsumeqbf.limits.limits` (the deadline, this
@@ -7,10 +7,13 @@ memory left available), and the solver gets the seconds that remain and ``memory
 address space. Past a limit the answer is ``unknown`` with the reason (``timeout while
 encoding``, ``memory limit while writing the QDIMACS``, ``timeout in the solver``...).
 
-A true verdict is certified by decoding the outermost block's assignment into the
-attacker's first move and checking with the rules engine that it is a legal check. A
+A true verdict's first move is always checked: the outermost block's assignment is
+decoded into the attacker's first move, which the rules engine must find a legal check. A
 certificate that decodes to anything else is a disagreement between the encoder, the
-solver and the rules: it is reported as an error, never hidden.
+solver and the rules: it is reported as an error, never hidden. With option ``certify``
+the whole strategy behind either verdict is checked (:mod:`tsumeqbf.solvers.certify`):
+sub-questions of the positions reached are encoded and solved again, and every node is
+judged by the rules.
 
 >>> from tsumeqbf.rules import Position
 >>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, 30, {"solver": "depqbf"})
@@ -32,6 +35,8 @@ from ..encoder.shogi import ENCODINGS, encode
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
+from .certify import (DEFAULT_MAX_NODES, Answer, CertificateFailure, CertificateIncomplete,
+                      certify)
 from .runner import SOLVERS, SolverError, find_solver, run_solver
 
 #: solvers whose output carries the outermost block's assignment on a true verdict
@@ -40,7 +45,8 @@ CERTIFYING = {"depqbf", "rareqs", "caqe", "qute"}
 
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
     """Engine function (see tsumeqbf.engines): options ``solver``, ``encoding``,
-    ``memory_mb``, ``used_kinds_only``."""
+    ``memory_mb``, ``used_kinds_only``, and ``certify`` (with ``certify_timeout``,
+    ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
     solver = options.get("solver", "depqbf")
     encoding = options.get("encoding") or "compact"
     if encoding not in ENCODINGS:
@@ -50,8 +56,17 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
         find_solver(solver)  # a missing solver is said before any encoding
     except SolverError as exc:
         return _error(str(exc))
+    deadline = None if timeout is None else time.monotonic() + timeout
+    result = _solve(pos, n, solver, encoding, options, deadline)
+    if options.get("certify") and result["status"] in ("mate", "nomate"):
+        result.update(_certify(pos, n, result, solver, encoding, timeout, options))
+    return result
+
+
+def _solve(pos: Position, n: int, solver: str, encoding: str, options: dict,
+           deadline: float | None) -> dict:
+    """Encode Mate(pos, n), run the solver within the deadline, read its verdict."""
     start = time.monotonic()
-    deadline = None if timeout is None else start + timeout
     memory_mb = options.get("memory_mb")
     try:
         with limits(deadline, memory_mb) as budget:
@@ -71,6 +86,47 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
     finally:
         os.unlink(path)
     return _verdict(pos, enc, solver, res, old_of_new, {**sizes, "solve_s": round(res.time_s, 6)})
+
+
+def _certify(pos: Position, n: int, result: dict, solver: str, encoding: str,
+             timeout: float | None, options: dict) -> dict:
+    """The fields a certification adds to the engine's answer: ``certified``,
+    ``strategy_nodes``, ``certify_s`` and, when it cannot finish, ``certify_reason``; a
+    strategy that fails the rules turns the answer into an error naming the node. Its
+    seconds are ``certify_timeout``, by default the question's timeout again."""
+    start = time.monotonic()
+    limit = options.get("certify_timeout", timeout)
+    deadline = None if limit is None else start + limit
+
+    def ask(sub: Position, k: int) -> Answer:
+        if deadline is not None and time.monotonic() >= deadline:
+            return Answer(None, reason=f"timeout after {limit:.1f} s")
+        res = _solve(sub, k, solver, encoding, options, deadline)
+        if res["status"] == "error" and res.get("solver_verdict") is not None:
+            return Answer(None, lie=res["error"])
+        if res["status"] in ("unknown", "error"):
+            return Answer(None, reason=res.get("error", ""))
+        return Answer(res["mate"], sub.parse_usi(res["first_move"]) if res.get("first_move")
+                      else None)
+
+    root_move = pos.parse_usi(result["first_move"]) if result.get("first_move") else None
+    out = {"certified": False}
+    try:
+        cert = certify(pos, n, result["mate"], ask, root_move,
+                       options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
+    except CertificateFailure as exc:
+        out.update(status="error", mate=None, solver_verdict=result["mate"],
+                   error=f"certificate failed {exc}")
+    except CertificateIncomplete as exc:
+        out["certify_reason"] = exc.reason
+    else:
+        out.update(certified=True, strategy_nodes=cert.nodes, certify_calls=cert.calls)
+        if options.get("strategy"):
+            cert.write(options["strategy"], pos)
+        if cert.main_line:
+            out["main_line"] = cert.main_line
+    out["certify_s"] = round(time.monotonic() - start, 6)
+    return out
 
 
 def _write_question(enc, encoding: str) -> tuple[str, dict, list[int]]:
