@@ -1,9 +1,9 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths,along} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths,along,certify} [options]``."""
 
 import importlib
 import sys
 
-BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths", "along")
+BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths", "along", "certify")
 
 
 def main(argv: list[str]) -> int:
