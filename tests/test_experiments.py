@@ -739,3 +739,36 @@ def test_shrink_skips_invalid_positions_and_keeps_kings():
     pos = Position.from_sfen("1k1/1p1/1R1 b - 1", zone=1)
     assert [p.sfen() for p in removals(pos)] == ["1k1/1p1/3 b - 1"]
     assert shrink(pos, lambda p: True).position.sfen() == "1k1/3/3 b - 1"
+
+
+def test_certified_cells_are_counted_and_a_failed_certificate_is_loud(tmp_path):
+    from liar_solver import make_liar
+
+    liar = make_liar(tmp_path, "flip")
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2},
+                          {"id": "fig6", "sfen": FIG6, "n": 1, "zone": 2}])
+    path = write_experiment(tmp_path, f"""
+        [limits]
+        timeout = 30
+        [[instances]]
+        file = "cases.jsonl"
+        [[engines]]
+        engine = "qbf"
+        options = {{certify = true}}
+        matrix = {{solver = ["depqbf", "{liar}"]}}
+        [report]
+        kind = "agreement"
+    """)
+    run_experiment(load_experiment(path), progress=False)
+    rows = read_csv(tmp_path / "results" / "x.csv")
+    honest = [r for r in rows if r["label"] == "qbf/certify=true,solver=depqbf"]
+    assert len(honest) == 2 and all(r["certified"] and r["strategy_nodes"] >= 1 for r in honest)
+    assert all(r["status"] == "error" and r["error"].startswith(("certificate failed",
+                                                                 "disagreement"))
+               for r in rows if r not in honest)
+    md = render_report(load_experiment(path)).read_text()
+    assert "## Failed certificates: 2" in md and "## Certificates that fail the rules" in md
+    assert "| qbf/certify=true,solver=depqbf | 1/1 | 1/1 | 0 | - |" in md
+    lines, found = summarize("x", rows)
+    assert found == 2 and "QBF verdicts certified by the rules: 2 of 2" in lines[1]
+    assert sum("BAD CERTIFICATE" in line for line in lines) == 2
