@@ -1,0 +1,99 @@
+"""The formula as a circuit in QCIR-14 (closed prenex, ``#QCIR-G14``).
+
+The encoder builds a circuit and writes it as CNF; QCIR keeps the circuit. Each AND gate
+of the :class:`~tsumeqbf.encoder.formula.Formula` becomes an ``and`` gate over the same
+inputs, each clause that is not a gate's definition an ``or`` gate, and the output is the
+``and`` of those. Only the inputs (the quantified variables that the output depends on)
+appear in the prefix; gates are functions of them. Guarded and one-way (polarity)
+definitions are CNF devices that leave the formula's truth unchanged, so the circuit has
+full gates.
+
+>>> from tsumeqbf.encoder.formula import Formula
+>>> f = Formula()
+>>> x, y = f.var("x", 0), f.var("y", 1)
+>>> f.add_clause([f.and_([x, y]), -x])
+>>> print(qcir_text(f))
+#QCIR-G14
+exists(1)
+forall(2)
+output(5)
+3 = and(1, 2)
+4 = or(3, -1)
+5 = and(4)
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from .formula import Formula, _chunks
+
+
+def circuit(f: Formula) -> tuple[list[tuple[str, list[int]]], list[tuple[int, str, list[int]]], int]:
+    """(prefix, gates, output), renumbered: inputs 1..m in prefix order, then the gates in
+    an order where each comes after its inputs. ``gates`` holds (id, "and"|"or", lits)."""
+    in_def = bytearray(len(f.clauses))
+    inputs_of: dict[int, list[int]] = {}
+    for g, (start, k) in f._defs.items():
+        in_def[start:start + k + 1] = b"\1" * (k + 1)
+        inputs_of[g] = [c[1] for c in f.clauses[start:start + k]]
+    top = [c for chunk in _chunks(f.clauses) for c, d in zip(chunk, in_def) if not d]
+    used_gates, used_inputs = _reached(top, inputs_of)
+    order = sorted(used_inputs, key=lambda v: (f.levels[v], v))
+    new_of = {v: i + 1 for i, v in enumerate(order)}
+    for g in sorted(used_gates):  # a gate's inputs are made before it: ids follow
+        new_of[g] = len(new_of) + 1
+
+    def lit(x: int) -> int:
+        return new_of[x] if x > 0 else -new_of[-x]
+
+    prefix: list[tuple[str, list[int]]] = []
+    for v in order:
+        q = "forall" if f.levels[v] & 1 else "exists"
+        if prefix and prefix[-1][0] == q:
+            prefix[-1][1].append(new_of[v])
+        else:
+            prefix.append((q, [new_of[v]]))
+    gates = [(new_of[g], "and", [lit(x) for x in inputs_of[g]]) for g in sorted(used_gates)]
+    next_id = len(new_of) + 1
+    outputs = []
+    for clause in top:
+        if len(clause) == 1:
+            outputs.append(lit(clause[0]))
+        else:  # an empty clause is an empty ``or``: false
+            gates.append((next_id, "or", [lit(x) for x in clause]))
+            outputs.append(next_id)
+            next_id += 1
+    out_id = next_id
+    gates.append((out_id, "and", outputs))
+    return prefix, gates, out_id
+
+
+def _reached(clauses: list[list[int]], inputs_of: dict[int, list[int]]) -> tuple[set, set]:
+    """The gates and the input variables that the clauses depend on."""
+    gates, inputs = set(), set()
+    stack = [abs(x) for c in clauses for x in c]
+    while stack:
+        v = stack.pop()
+        if v in gates or v in inputs:
+            continue
+        if v in inputs_of:
+            gates.add(v)
+            stack += [abs(x) for x in inputs_of[v]]
+        else:
+            inputs.add(v)
+    return gates, inputs
+
+
+def qcir_pieces(f: Formula, comments=()):
+    """QCIR-14 text in pieces (the prefix, then runs of gates)."""
+    prefix, gates, out = circuit(f)
+    head = ["#QCIR-G14", *(f"# {line}" for text in comments for line in text.splitlines())]
+    head += [f"{q}({', '.join(map(str, vs))})" for q, vs in prefix]
+    head.append(f"output({out})")
+    yield "\n".join(head) + "\n"
+    for chunk in _chunks(gates):
+        yield "".join(f"{g} = {op}({', '.join(map(str, lits))})\n" for g, op, lits in chunk)
+
+
+def qcir_text(f: Formula) -> str:
+    return "".join(qcir_pieces(f))
