@@ -166,6 +166,32 @@ def test_config_errors_name_file_and_key(tmp_path, body, message):
     assert "\n" not in str(err.value)
 
 
+def test_a_plain_file_name_not_beside_the_toml_is_package_data(tmp_path):
+    body = """
+        [[instances]]
+        file = "zukou.jsonl"
+        [[engines]]
+        engine = "tsume"
+    """
+    exp = load_experiment(write_experiment(tmp_path, body))
+    assert len(exp.instances) == 99 and exp.instances[0]["id"] == "zukou-001"
+    # a file beside the TOML comes first: a checkout's own file is never shadowed
+    (tmp_path / "experiments" / "zukou.jsonl").write_text(
+        '{"id": "mine", "sfen": "2k/3/1GP b - 1", "n": 1}\n')
+    assert [i["id"] for i in load_experiment(write_experiment(tmp_path, body)).instances] == ["mine"]
+
+
+def test_package_data_is_named_by_a_plain_name_only(tmp_path):
+    path = write_experiment(tmp_path, """
+        [[instances]]
+        file = "sub/zukou.jsonl"
+        [[engines]]
+        engine = "tsume"
+    """)
+    with pytest.raises(TsumeError, match="no such file 'sub/zukou.jsonl'"):
+        load_experiment(path)
+
+
 def test_config_error_on_the_command_line_is_one_line(tmp_path, capsys, monkeypatch):
     write_experiment(tmp_path, """
         [[instances]]
