@@ -59,7 +59,7 @@ from pathlib import Path
 
 from ..batch import read_cases
 from ..data import data_file, is_data_file
-from ..engines import engine_names
+from ..engines import engine_names, engines_limited_by
 from ..rules import Position, TsumeError
 
 if sys.version_info >= (3, 11):
@@ -68,9 +68,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai")
-#: which limit becomes which engine option, for which engines
-QBF_ENGINES = ("caqe", "depqbf", "qbf", "qfun", "qute", "rareqs")
-LIMIT_OPTIONS = {"memory_mb": QBF_ENGINES, "max_nodes": ("brute", "dfpn", "tsume")}
+#: which limit becomes which engine option, for which engines (the engines' registry says)
+LIMIT_OPTIONS = {limit: engines_limited_by(limit) for limit in ("memory_mb", "max_nodes")}
 #: instance keys that are not kept in a cell's meta: the board size is kept as "board",
 #: and a free-text note would be copied into every row of every engine
 DROPPED_META = ("width", "height", "note")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from .errors import InvalidQuestion, SfenError
+from .errors import InvalidQuestion, SfenError, TsumeError
 from .geometry import Geometry, default_zone, geometry
 from .moves import DROP_BASE, board_move, drop_move
 from .pieces import (BASE_KIND, BLACK, HAND_KINDS, KING, KNIGHT, LANCE, LETTER_KIND,
@@ -574,6 +574,18 @@ class Position:
     def parse_usi(self, text: str) -> int:
         from .notation import parse_usi_move
         return parse_usi_move(self, text)
+
+
+def check_n(n) -> int:
+    """``n`` when it is the ply count of a mate question (odd, at least 1), else
+    TsumeError; engines and the encoder ask it before any work.
+
+    >>> check_n(3)
+    3
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n % 2 == 0:
+        raise TsumeError(f"n must be an odd number >= 1, got {n!r}")
+    return n
 
 
 def _parse_rank(row: str, rank: int) -> list[int]:

@@ -32,10 +32,10 @@ from ..encoder.shogi import ENCODINGS, encode
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
-from .runner import SOLVERS, SolverError, find_solver, run_solver
+from .runner import SOLVERS, SolverError, certifying_solvers, find_solver, run_solver
 
 #: solvers whose output carries the outermost block's assignment on a true verdict
-CERTIFYING = {"depqbf", "rareqs", "caqe", "qute"}
+CERTIFYING = set(certifying_solvers())
 
 
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
