@@ -4,6 +4,7 @@ along a problem's recorded line, and where an unsolved search spent its nodes.""
 import pytest
 
 from tsumeqbf.bench import along
+from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.core import INF
 from tsumeqbf.dfpn.game import TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer
@@ -15,11 +16,8 @@ pytest.importorskip("cshogi")
 
 @pytest.mark.parametrize("problem_id", sorted(along.recorded_lines()))
 def test_each_recorded_line_replays_to_mate_in_the_stated_length(problem_id):
-    import csv
-
     line = along.recorded_lines()[problem_id]
-    with open(along.DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
-        row = next(r for r in csv.DictReader(fh) if r["id"] == problem_id)
+    row = next(r for r in read_rows("open_tsume_zukou_musou.csv") if r["id"] == problem_id)
     assert len(line) == int(row["stated_length"])
     assert replay_answer(Position.from_sfen(row["sfen"]), line) == "ok"
 

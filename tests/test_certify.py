@@ -7,12 +7,12 @@ certified verdict must be the reference's.
 """
 
 import json
-from pathlib import Path
 
 import pytest
 
 from liar_solver import make_liar
 from tsumeqbf.cli import main
+from tsumeqbf.data import read_jsonl
 from tsumeqbf.engines import run_engine
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
@@ -21,8 +21,7 @@ from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.certify import (Answer, CertificateFailure, CertificateIncomplete,
                                       certify)
 
-FIGURES = [json.loads(line) for line in
-           (Path(__file__).parent / "data" / "figures.jsonl").read_text().splitlines()]
+FIGURES = read_jsonl("figures.jsonl")
 SOLVERS = ("depqbf", "rareqs", "caqe", "qfun", "qute")
 needs_solvers = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
 

@@ -1,21 +1,18 @@
 """Bounded df-pn: agreement with the reference solver and with brute force on AND/OR
 graphs, depth-tagged results, limits."""
 
-import csv
-import json
 import random
-from pathlib import Path
 
 import networkx as nx
 import pytest
 
+from tsumeqbf.data import read_jsonl, read_rows
 from tsumeqbf.dfpn import DfPn, GraphGame, ShogiGame
 from tsumeqbf.dfpn.engine import solve_mate
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mating_moves
 
-DATA = Path(__file__).parent / "data"
 
 
 def graph(edges, kinds):
@@ -127,7 +124,7 @@ def test_replies_count_start_saves_nodes_and_keeps_verdicts():
     assert nodes[True] < nodes[False] / 2
 
 
-@pytest.mark.parametrize("row", [json.loads(x) for x in (DATA / "figures.jsonl").read_text().splitlines()],
+@pytest.mark.parametrize("row", read_jsonl("figures.jsonl"),
                          ids=lambda r: r["id"])
 def test_paper_figures(row):
     got = solve_mate(Position.from_sfen(row["sfen"], zone=row["zone"]), row["n"], None, {})
@@ -135,8 +132,7 @@ def test_paper_figures(row):
 
 
 def _samples():
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+    return read_rows("yaneuraou_mate_samples.csv")
 
 
 @pytest.mark.parametrize("row", _samples(), ids=lambda r: f"{r['yaneuraou_file']}-{r['line_no']}")

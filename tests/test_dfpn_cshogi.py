@@ -2,15 +2,14 @@
 rules engine, same search when both list moves in one order, refusals where its rules
 differ from ours."""
 
-import csv
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from tsumeqbf.bench.along import recorded_lines
+from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.cshogi_backend import CshogiTsumeGame, make_game
 from tsumeqbf.dfpn.game import TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
@@ -19,12 +18,10 @@ from tsumeqbf.rules import Position, TsumeError
 
 pytest.importorskip("cshogi")
 
-DATA = Path(__file__).parent / "data"
 
 
 def edo_rows():
-    with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+    return read_rows("open_tsume_zukou_musou.csv")
 
 
 def walk_positions(count_per_problem=6, plies=14, seed=3):
@@ -59,8 +56,7 @@ def test_same_checks_and_replies_as_the_rules_engine():
 def test_same_checks_when_the_attacker_has_a_king_and_may_be_in_check():
     # YaneuraOu's samples give both sides a king; any legal move (not only checks) for the
     # attacker now and then lets the defender check it back
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = read_rows("yaneuraou_mate_samples.csv")
     rng = random.Random(2)
     compared = in_check = 0
     for row in rows:
@@ -138,8 +134,7 @@ def test_solve_with_the_cshogi_backend_gives_a_replayed_answer():
 
 def test_exact_shortest_mate_with_cshogi_moves_is_the_stated_length():
     # bounded df-pn on cshogi's generator finds the same exact shortest mates as on ours
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if int(r["stated_length"]) in (5, 7)][:6]
+    rows = [r for r in read_rows("yaneuraou_mate_samples.csv") if int(r["stated_length"]) in (5, 7)][:6]
     assert len(rows) == 6
     for r in rows:
         pos = Position.from_sfen(r["sfen"])

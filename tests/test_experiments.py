@@ -135,6 +135,12 @@ SMALL = """
      """, "instances[0].file: no such file 'nowhere.jsonl'"),
     ("""
      [[instances]]
+     file = "sub/zukou.jsonl"
+     [[engines]]
+     engine = "brute"
+     """, "instances[0].file: no such file 'sub/zukou.jsonl'"),  # package data: a plain name
+    ("""
+     [[instances]]
      paper = [1]
      [[engines]]
      engine = "brute"
@@ -164,6 +170,21 @@ def test_config_errors_name_file_and_key(tmp_path, body, message):
         load_experiment(path, quick="[quick]" in body)
     assert str(err.value).startswith(f"{path}: {message}"), str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_a_plain_file_name_not_beside_the_toml_is_package_data(tmp_path):
+    body = """
+        [[instances]]
+        file = "zukou.jsonl"
+        [[engines]]
+        engine = "tsume"
+    """
+    exp = load_experiment(write_experiment(tmp_path, body))
+    assert len(exp.instances) == 99 and exp.instances[0]["id"] == "zukou-001"
+    # a file beside the TOML comes first: a checkout's own file is never shadowed
+    (tmp_path / "experiments" / "zukou.jsonl").write_text(
+        '{"id": "mine", "sfen": "2k/3/1GP b - 1", "n": 1}\n')
+    assert [i["id"] for i in load_experiment(write_experiment(tmp_path, body)).instances] == ["mine"]
 
 
 def test_config_error_on_the_command_line_is_one_line(tmp_path, capsys, monkeypatch):

@@ -3,12 +3,11 @@
 Other libraries serve as independent writers and readers: cshogi writes the BOD diagrams
 and CSA positions we read, python-shogi reads the KIF records we write."""
 
-import csv
-from pathlib import Path
 
 import pytest
 
 from tsumeqbf.cli import main
+from tsumeqbf.data import read_rows
 from tsumeqbf.rules import Position, TsumeError, diagram
 from tsumeqbf.rules.problem_files import (ProblemFileError, STARTPOS, load_position,
                                          position_from_usi, read_problem)
@@ -17,9 +16,8 @@ cshogi = pytest.importorskip("cshogi")
 import cshogi.KIF  # noqa: E402
 import shogi.KIF  # noqa: E402  (python-shogi)
 
-DATA = Path(__file__).parent / "data"
-EDO = list(csv.DictReader(open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8")))
-YANE = list(csv.DictReader(open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8")))
+EDO = read_rows("open_tsume_zukou_musou.csv")
+YANE = read_rows("yaneuraou_mate_samples.csv")
 # Edo problems with the defender's hand written out, and YaneuraOu positions of either side
 SFENS = [Position.from_sfen(r["sfen"], tsume_hands=True).sfen() for r in EDO[::20]] + \
         [r["sfen"].rsplit(" ", 1)[0] + " 1" for r in YANE[::8]]

@@ -7,20 +7,18 @@ A solver timeout is allowed (counted, and bounded); a disagreement never is. A t
 verdict's certified first move must be one of the reference's mating moves.
 """
 
-import json
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
+from tsumeqbf.data import read_jsonl
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mating_moves
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
 
-FIGURES = [json.loads(line) for line in
-           (Path(__file__).parent / "data" / "figures.jsonl").read_text().splitlines()]
+FIGURES = read_jsonl("figures.jsonl")
 
 pytestmark = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
 

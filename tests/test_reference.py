@@ -1,6 +1,6 @@
 """The brute-force reference solver (tsumeqbf.rules.reference) against known verdicts.
 
-* the founding paper's figures (tests/data/figures.jsonl) must give the paper's verdicts;
+* the founding paper's figures (tsumeqbf/data/figures.jsonl) must give the paper's verdicts;
 * YaneuraOu's mate-n samples (real 9x9 game positions) must be mate at their stated
   length and not at the stated length minus 2;
 * mating moves must be legal checks that really force mate (checked move by move);
@@ -10,22 +10,18 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import time
-from pathlib import Path
 
 import pytest
 
+from tsumeqbf.data import read_jsonl, read_rows
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import (ReferenceSolver, SearchLimit, mate_within,
                                       mating_moves, minimal_mate_length)
 
-DATA = Path(__file__).parent / "data"
-FIGURES = [json.loads(line) for line in (DATA / "figures.jsonl").read_text().splitlines()
-           if line.strip()]
-SAMPLES = list(csv.DictReader((DATA / "yaneuraou_mate_samples.csv").open(encoding="utf-8")))
+FIGURES = read_jsonl("figures.jsonl")
+SAMPLES = read_rows("yaneuraou_mate_samples.csv")
 
 
 def figure_position(case: dict) -> Position:

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from tsumeqbf.data import read_rows
 from tsumeqbf.rules import (BLACK, WHITE, InvalidQuestion, MoveError, Position, SfenError,
                             TsumeError, diagram, drop_move, line_to_japanese,
                             move_to_japanese)
@@ -717,12 +718,8 @@ def test_legal_moves_agree_with_cshogi_on_9x9():
     # cshogi (an outside, full-rules 9x9 move generator) must produce exactly the same
     # legal-move sets on real game positions and random walks from them
     cshogi = pytest.importorskip("cshogi")
-    import csv
     import random
-    from pathlib import Path
-
-    rows = list(csv.DictReader((Path(__file__).parent / "data" / "yaneuraou_mate_samples.csv")
-                               .open(encoding="utf-8")))
+    rows = read_rows("yaneuraou_mate_samples.csv")
     rng = random.Random(5)
     compared = 0
     for row in rows:

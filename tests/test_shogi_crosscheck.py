@@ -22,16 +22,14 @@ drop after which python-shogi itself reports checkmate (RULES.md rule 5).
 
 from __future__ import annotations
 
-import csv
 import random
-from pathlib import Path
 
 import pytest
 import shogi
 
+from tsumeqbf.data import read_rows
 from tsumeqbf.rules import Position, is_drop, move_to
 
-DATA = Path(__file__).parent / "data"
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
 
@@ -209,17 +207,12 @@ def pawn_drop_checks(pos: Position) -> set[str]:
     return out
 
 
-def read_csv(name: str) -> list[dict]:
-    with open(DATA / name, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
 def tsume_rows() -> list[tuple[str, str]]:
     rows = [(f"yane-{r['yaneuraou_file']}-{r['line_no']}", r["sfen"])
-            for r in read_csv("yaneuraou_mate_samples.csv")]
+            for r in read_rows("yaneuraou_mate_samples.csv")]
     # the Edo problems' SFENs already give the defender's hand (39 pieces, no sente king),
     # so they are read as given (tsume_hands would add nothing)
-    rows += [(r["id"], r["sfen"]) for r in read_csv("open_tsume_zukou_musou.csv")]
+    rows += [(r["id"], r["sfen"]) for r in read_rows("open_tsume_zukou_musou.csv")]
     return rows
 
 
@@ -355,7 +348,7 @@ def test_python_shogi_uchifuzume_shortcut_is_filtered():
 def test_edo_problems_already_give_the_defender_hand():
     """The Edo SFENs list all 39 pieces (no sente king), so they are compared as given:
     the tsume-shogi hand convention would add nothing."""
-    for row in read_csv("open_tsume_zukou_musou.csv"):
+    for row in read_rows("open_tsume_zukou_musou.csv"):
         pos = Position.from_sfen(row["sfen"])
         assert pos.kings == [-1, pos.kings[1]] and pos.kings[1] >= 0, row["id"]
         assert Position.from_sfen(row["sfen"], tsume_hands=True) == pos, row["id"]

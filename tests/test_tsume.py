@@ -4,12 +4,12 @@ import csv
 import io
 import json
 import random
-from pathlib import Path
 
 import networkx as nx
 import pytest
 
 from tsumeqbf.cli import main
+from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.answer import principal_variation, rank_proven
 from tsumeqbf.dfpn.core import INF
 from tsumeqbf.dfpn.game import GraphGame, TsumeGame
@@ -20,7 +20,6 @@ from tsumeqbf.rules.moves import board_move
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mate_within, minimal_mate_length
 
-DATA = Path(__file__).parent / "data"
 
 
 def attractor(g):
@@ -356,13 +355,12 @@ def test_proof_pieces_keep_the_verdicts(seed):
 
 
 def test_yaneuraou_samples_shortest_mate_is_the_stated_length():
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        for r in csv.DictReader(fh):
-            pos = Position.from_sfen(r["sfen"])
-            out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21, shorten_nodes=0)
-            assert out["status"] == "mate"
-            replay_ok(pos, out["pv"])
-            assert out["shortest_plies"] == int(r["stated_length"]), r
+    for r in read_rows("yaneuraou_mate_samples.csv"):
+        pos = Position.from_sfen(r["sfen"])
+        out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21, shorten_nodes=0)
+        assert out["status"] == "mate"
+        replay_ok(pos, out["pv"])
+        assert out["shortest_plies"] == int(r["stated_length"]), r
 
 
 def test_solve_command_json(capsys):
@@ -380,8 +378,7 @@ def test_unbounded_statistics_count_table_hits():
 
 
 def test_solve_command_limits_and_bad_input(capsys):
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        sfen = [r["sfen"] for r in csv.DictReader(fh) if r["stated_length"] == "11"][0]
+    sfen = [r["sfen"] for r in read_rows("yaneuraou_mate_samples.csv") if r["stated_length"] == "11"][0]
     assert main(["solve", sfen, "--max-nodes", "5", "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["status"] == "unknown"
     assert main(["solve", "2k/3/1GP b - 1", "--heuristics", "XYZ"]) == 2
@@ -625,8 +622,7 @@ def test_mate_probes_keep_the_verdicts_and_the_answers(probe, seed):
 
 
 def test_probe_3_proves_a_mate_in_3_at_the_roots_first_expansion():
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if r["stated_length"] == "3"]
+    rows = [r for r in read_rows("yaneuraou_mate_samples.csv") if r["stated_length"] == "3"]
     for row in rows[:3]:
         pos = Position.from_sfen(row["sfen"])
         plain = solve_tsume(pos, shorten_nodes=0, backend="cshogi")
@@ -745,8 +741,7 @@ def test_a_sum_past_the_range_is_not_taken_for_a_solved_node():
 
 
 def _edo_sfen(problem_id: str) -> str:
-    with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
-        return next(r["sfen"] for r in csv.DictReader(fh) if r["id"] == problem_id)
+    return next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv") if r["id"] == problem_id)
 
 
 def test_a_checkpointed_search_goes_on_where_it_stopped(tmp_path):

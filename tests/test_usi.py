@@ -1,25 +1,23 @@
 """`tsumeqbf usi`: driven as a subprocess by cshogi's USI client, as a GUI would, and
 in-process for the protocol's corners."""
 
-import csv
 import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from tsumeqbf.cli import main
+from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.solve import replay_answer
 from tsumeqbf.rules import Position
 from tsumeqbf.usi.engine import UsiEngine
 
 cshogi_usi = pytest.importorskip("cshogi.usi")
 
-DATA = Path(__file__).parent / "data"
-YANE = list(csv.DictReader(open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8")))
-EDO = {r["id"]: r for r in csv.DictReader(open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8"))}
+YANE = read_rows("yaneuraou_mate_samples.csv")
+EDO = {r["id"]: r for r in read_rows("open_tsume_zukou_musou.csv")}
 # the defender's hand written out, as a GUI sends it
 PROBLEMS = {f"yaneuraou-{i}": Position.from_sfen(YANE[i]["sfen"]).sfen() for i in (0, 10, 25, 41)}
 PROBLEMS["musou-077"] = Position.from_sfen(EDO["musou-077"]["sfen"], tsume_hands=True).sfen()

@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 
+from .engines import ENGINES
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
@@ -109,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mate", help="answer Mate(P, n) with one engine")
     _position_args(p)
     p.add_argument("-n", type=int, required=True, help="odd number of plies")
-    p.add_argument("--engine", default="brute", help="brute, dfpn, depqbf, rareqs, caqe, qfun, qute, qbf")
+    p.add_argument("--engine", default="brute", help=", ".join(ENGINES))
     _qbf_args(p)
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds for the whole question (QBF: encoding, writing, solving)")

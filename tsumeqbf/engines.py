@@ -12,7 +12,14 @@ the search's), and every engine stops when the machine's memory reserve is reach
 adds ``engine`` and ``time_s`` (the whole call); an engine that times itself keeps its own
 seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the search alone, without
 the answer extraction). Engines are imported lazily so that ``brute`` never pays for the
-QBF or df-pn packages, and the sub-packages never import this module.
+QBF or df-pn packages.
+
+:data:`ENGINES` is the one list of engines that the command line and the experiment
+configurations read; its QBF solvers are :data:`tsumeqbf.solvers.SOLVERS`, which also says
+which of them certify a first move (the USI engine offers those). Layering: this module
+stands above the packages that answer questions (``rules``, ``encoder``, ``solvers``,
+``dfpn``), which never import it, since it imports them; what runs engines for a user
+(``experiments``, ``usi``, ``batch``, ``cli``) does.
 
 >>> from tsumeqbf.rules import Position
 >>> run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)["status"]
@@ -23,10 +30,12 @@ from __future__ import annotations
 
 import importlib
 import time
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import Callable
 
 from .limits import LimitReached, limits
-from .rules import Position, TsumeError
+from .rules import Position, TsumeError, check_n
+from .solvers.runner import SOLVERS
 
 EngineFn = Callable[[Position, int, "float | None", dict], dict]
 
@@ -35,15 +44,24 @@ class UnknownEngine(TsumeError):
     pass
 
 
-#: engine name -> ("module:function", fixed options); modules are imported on first use
-ENGINES: dict[str, tuple[str, dict]] = {
-    "brute": ("tsumeqbf.engines:_brute", {}),
-    "dfpn": ("tsumeqbf.dfpn.engine:solve_mate", {}),
+@dataclass(frozen=True)
+class EngineSpec:
+    target: str  # "module:function", imported on first use
+    fixed: dict = field(default_factory=dict)  # options the engine always gets
+    #: the limit of an experiment's [limits] that becomes this engine's option of that name:
+    #: the QBF engines' memory, the searches' node count
+    limit: str = "max_nodes"
+
+
+_QBF = "tsumeqbf.solvers.engine:solve_mate"
+#: every engine by name, in the order the command line's help lists them
+ENGINES: dict[str, EngineSpec] = {
+    "brute": EngineSpec("tsumeqbf.engines:_brute"),
+    "dfpn": EngineSpec("tsumeqbf.dfpn.engine:solve_mate"),
     # unbounded df-pn: n is not a bound, the verdict says whether any mate exists
-    "tsume": ("tsumeqbf.dfpn.solve:solve_engine", {}),
-    **{solver: ("tsumeqbf.solvers.engine:solve_mate", {"solver": solver})
-       for solver in ("depqbf", "rareqs", "caqe", "qfun", "qute")},
-    "qbf": ("tsumeqbf.solvers.engine:solve_mate", {}),  # --solver NAME or PATH
+    "tsume": EngineSpec("tsumeqbf.dfpn.solve:solve_engine"),
+    **{solver: EngineSpec(_QBF, {"solver": solver}, "memory_mb") for solver in SOLVERS},
+    "qbf": EngineSpec(_QBF, limit="memory_mb"),  # --solver NAME or PATH
 }
 
 
@@ -51,27 +69,30 @@ def engine_names() -> list[str]:
     return sorted(ENGINES)
 
 
+def engines_limited_by(limit: str) -> tuple[str, ...]:
+    """The engines that take ``limit`` (``memory_mb`` or ``max_nodes``) as an option.
+
+    >>> engines_limited_by("max_nodes")
+    ('brute', 'dfpn', 'tsume')
+    """
+    return tuple(name for name, spec in ENGINES.items() if spec.limit == limit)
+
+
 def is_qbf_engine(name: str) -> bool:
     """Whether engine ``name`` answers through a QBF solver (and so can be certified)."""
-    return name in ENGINES and ENGINES[name][0].startswith("tsumeqbf.solvers.")
+    return name in ENGINES and ENGINES[name].target == _QBF
 
 
 def get_engine(name: str) -> tuple[EngineFn, dict]:
     """The engine function and its fixed options; UnknownEngine for a bad name."""
     if name not in ENGINES:
         raise UnknownEngine(f"unknown engine {name!r}; choose one of {', '.join(sorted(ENGINES))}")
-    target, fixed = ENGINES[name]
-    module, func = target.split(":")
+    spec = ENGINES[name]
+    module, func = spec.target.split(":")
     try:
-        return getattr(importlib.import_module(module), func), fixed
+        return getattr(importlib.import_module(module), func), spec.fixed
     except (ModuleNotFoundError, AttributeError) as exc:
         raise UnknownEngine(f"engine {name!r} is not available in this build ({exc})") from None
-
-
-def check_n(n: Any) -> int:
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n % 2 == 0:
-        raise TsumeError(f"n must be an odd number >= 1, got {n!r}")
-    return n
 
 
 def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,

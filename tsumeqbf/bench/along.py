@@ -5,8 +5,8 @@
                                       [--mate-probe 0|1|3] [--group-interpositions]
                                       [--top K] [--csv FILE]
 
-The recorded lines are in ``tests/data/recorded_lines.csv`` (id, source, USI line). For
-each number of plies played k (the attacker to move: k even), from the end of the line
+The recorded lines are in ``tsumeqbf/data/recorded_lines.csv`` (id, source, USI line).
+For each number of plies played k (the attacker to move: k even), from the end of the line
 back to the start or as ``--plies`` lists them, the unbounded solver runs from the position
 after k plies with the node budget, and so does cshogi's DfPn when it is installed
 (maximum depth 1000; its own rules, not an oracle). Without ``--plies`` the walk back
@@ -31,34 +31,32 @@ from __future__ import annotations
 import argparse
 import csv
 import time
-from pathlib import Path
 
+from ..data import read_rows
 from ..dfpn.core import INF
 from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..dfpn.tsume import TsumeSearch
 from ..rules import Position, TsumeError
-from .dfpn import DATA, _cshogi_dfpn
+from .dfpn import _cshogi_dfpn
 
 CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
 FIELDS = ("id", "plies", "next", "status", "nodes", "time_s", "pn", "dn", "recorded_share",
           "busiest", "busiest_line", "cshogi_proven", "cshogi_nodes", "after")
 
 
-def recorded_lines(path: Path = DATA / "recorded_lines.csv") -> dict[str, list[str]]:
+def recorded_lines() -> dict[str, list[str]]:
     """id -> the recorded line (USI moves) of every problem that has one.
 
     >>> len(recorded_lines()["zukou-091"])
     27
     """
-    with open(path, encoding="utf-8") as fh:
-        return {r["id"]: r["line"].split() for r in csv.DictReader(fh)}
+    return {r["id"]: r["line"].split() for r in read_rows("recorded_lines.csv")}
 
 
 def problem_sfen(problem_id: str) -> str:
-    with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
-        for r in csv.DictReader(fh):
-            if r["id"] == problem_id:
-                return r["sfen"]
+    for r in read_rows("open_tsume_zukou_musou.csv"):
+        if r["id"] == problem_id:
+            return r["sfen"]
     raise TsumeError(f"unknown problem id {problem_id!r} (ids look like zukou-008)")
 
 
@@ -203,7 +201,7 @@ def parse_plies(text: str | None, length: int) -> list[int] | None:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench along")
-    ap.add_argument("id", help="a problem with a recorded line (tests/data/recorded_lines.csv)")
+    ap.add_argument("id", help="a problem with a recorded line (tsumeqbf/data/recorded_lines.csv)")
     ap.add_argument("--plies", default=None, help="plies played, e.g. 22,20,18 (default: walk back)")
     ap.add_argument("--after", action="append", default=None, metavar="MOVES",
                     help='instead: the position after these USI moves from the start, on '

@@ -11,7 +11,7 @@
    is the first proof's line before the search for shorter mates (``shorten_nodes``).
 
 cshogi's ``DfPn`` runs on the same positions with the same node budget (its own rules: not
-an oracle, see tests/data/SOURCES.md); the ratio is our nodes over cshogi's where both
+an oracle, see tsumeqbf/data/SOURCES.md); the ratio is our nodes over cshogi's where both
 solve. ``--csv`` writes one row per Edo problem as it finishes; ``--resume`` keeps the rows
 already there and solves the rest, and the closing summary (:func:`summary`) counts them all. ``--backend cshogi`` generates our solver's moves with
 cshogi's generator (same search, faster; see tsumeqbf/dfpn/cshogi_backend.py).
@@ -25,12 +25,11 @@ import statistics
 import time
 from pathlib import Path
 
+from ..data import read_rows
 from ..dfpn import DfPn, ShogiGame
 from ..dfpn.cshogi_backend import BACKENDS
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..rules import Position
-
-DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
@@ -241,11 +240,9 @@ def main(argv: list[str]) -> int:
     if args.tt_entries < 2:
         raise SystemExit("bench dfpn: --tt-entries must be at least 2")
     if not args.no_bounded:
-        with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-            bounded(list(csv.DictReader(fh)), args.max_nodes, cshogi)
+        bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
     if args.edo or args.ids:
-        with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
-            rows = pick_edo(list(csv.DictReader(fh)), args.edo, args.ids)
+        rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
         unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
                   args.backend, args.resume, args.tt_entries, args.mate_probe,
                   not args.no_inherit, args.group_interpositions)

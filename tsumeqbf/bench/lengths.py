@@ -4,7 +4,7 @@
                                      [--ids ID,...] [--backend rules|cshogi] [--csv FILE] [--resume]
 
 The stated lengths of the Edo records are the recorded lines' lengths, not verified minimax
-lengths (tests/data/SOURCES.md), and df-pn's answer is the best line its proofs hold, not
+lengths (tsumeqbf/data/SOURCES.md), and df-pn's answer is the best line its proofs hold, not
 always the shortest mate. For every solved problem in the unbounded rows (``bench dfpn``'s
 CSVs; a later file's row replaces an earlier one's) whose answer length differs from the
 stated one, bounded df-pn (exact Mate(P, n), every ply counted) answers, where n is at most
@@ -24,10 +24,11 @@ import argparse
 import csv
 from pathlib import Path
 
+from ..data import read_rows
 from ..dfpn import DfPn
 from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..rules import Position
-from .dfpn import DATA, open_rows, pick_edo
+from .dfpn import open_rows, pick_edo
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ROWS = "results/dfpn-edo-1m.csv,results/dfpn-zukou-10m.csv"
@@ -107,8 +108,7 @@ def main(argv: list[str]) -> int:
     if missing:
         raise SystemExit(f"bench lengths: no such rows file: {', '.join(missing)}")
     rows = differing(files)
-    with open(DATA / "open_tsume_zukou_musou.csv", encoding="utf-8") as fh:
-        problems = pick_edo(list(csv.DictReader(fh)), 200, args.ids)
+    problems = pick_edo(read_rows("open_tsume_zukou_musou.csv"), 200, args.ids)
     todo = [p for p in problems if p["id"] in rows]
     if args.resume and not args.csv:
         raise SystemExit("bench lengths: --resume needs --csv")

@@ -2,7 +2,7 @@
 
     python -m tsumeqbf.bench movegen [--positions N] [--shogi-positions M]
 
-Positions: the tsume problems shipped in ``tests/data`` (defender holding the rest of the
+Positions: the tsume problems shipped in ``tsumeqbf/data`` (defender holding the rest of the
 set, so drops abound) and positions a few random moves away from them. Figures are
 positions per second:
 
@@ -16,21 +16,16 @@ positions per second:
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import time
-from pathlib import Path
 
+from ..data import read_rows
 from ..rules import Position
-
-DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def bench_positions(limit: int, seed: int = 7) -> list[str]:
-    sfens = []
-    for name, column in (("open_tsume_zukou_musou.csv", "sfen"), ("yaneuraou_mate_samples.csv", "sfen")):
-        with open(DATA / name, encoding="utf-8") as fh:
-            sfens.extend(row[column] for row in csv.DictReader(fh))
+    sfens = [row["sfen"] for name in ("open_tsume_zukou_musou.csv", "yaneuraou_mate_samples.csv")
+             for row in read_rows(name)]
     rng = random.Random(seed)
     out = []
     for sfen in sfens:

@@ -3,7 +3,7 @@
     python -m tsumeqbf.bench qbf [--solvers depqbf,rareqs] [--encodings paper,compact]
                                  [--timeout S] [--yaneuraou K] [--paper-max-width W]
 
-Questions: the founding paper's figures (``experiments/data/figures.jsonl``) and the first K
+Questions: the founding paper's figures (``figures.jsonl`` in ``tsumeqbf/data``) and the first K
 mate-in-3 positions of YaneuraOu's samples (real 9x9 games, both sides holding pieces).
 Encoding ``paper`` asks the figures under the paper's no-hands rules and skips the samples
 (they hold pieces in hand).
@@ -16,18 +16,15 @@ shows ``timeout``; the run goes on.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
-from pathlib import Path
 
+from ..data import read_rows
 from ..encoder.command import formula_stats
 from ..encoder.shogi import ENCODINGS, encode
 from ..experiments.paper import figure_questions, paper_rows, question_key
 from ..rules import Position
 from ..solvers.engine import solve_mate
-
-DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def paper_index() -> dict[tuple, dict]:
@@ -41,8 +38,8 @@ def paper_index() -> dict[tuple, dict]:
 
 def questions(yaneuraou: int) -> list[dict]:
     out = figure_questions()
-    with open(DATA / "yaneuraou_mate_samples.csv", encoding="utf-8") as fh:
-        mate3 = [r for r in csv.DictReader(fh) if r["yaneuraou_file"] == "mate3.sfen"]
+    mate3 = [r for r in read_rows("yaneuraou_mate_samples.csv")
+             if r["yaneuraou_file"] == "mate3.sfen"]
     for r in mate3[:yaneuraou]:
         out.append({"id": f"yaneuraou-mate3-{r['line_no']}", "sfen": r["sfen"], "n": 3,
                     "zone": None, "width": 9, "height": 9, "mate": True})

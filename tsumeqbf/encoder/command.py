@@ -16,7 +16,7 @@ import sys
 import time
 
 from ..limits import LimitReached, limits
-from ..rules import Position, TsumeError
+from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
 from .formula import qdimacs_pieces
 from .shogi import ENCODINGS, encode
@@ -51,8 +51,6 @@ def formula_stats(prefix, clauses) -> dict:
 
 
 def cmd_encode(args) -> int:
-    from ..engines import check_n
-
     start = time.monotonic()
     check_n(args.n)
     check_plies(args.n)

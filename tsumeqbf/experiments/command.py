@@ -37,7 +37,8 @@ def _common(p) -> None:
     p.add_argument("experiment", help="NAME (experiments/NAME.toml) or a TOML path")
     p.add_argument("--quick", action="store_true", help="the [quick] subset, stored as NAME-quick")
     p.add_argument("--results", default=None,
-                   help="results folder (default: results/ beside the experiments/ folder)")
+                   help="results folder (default: results/ beside the experiments/ folder "
+                        "that holds the TOML, else beside the TOML)")
 
 
 def cmd_run(args) -> int:

@@ -16,6 +16,7 @@ Schema (only ``instances`` and ``engines`` are required)::
 
     [[instances]]                    # one source per entry: file, generate or paper
     file = "data/cases.jsonl"        # JSONL or CSV with id, sfen, n [, zone, ...]; relative to the TOML
+    file = "zukou.jsonl"             # a plain name not beside the TOML: a file of tsumeqbf/data
     [[instances]]
     generate = {seed = 1, count = 40, sizes = ["3x3", "9x9"], plies = [1, 3, 5]}
     [[instances]]
@@ -53,10 +54,12 @@ import itertools
 import json
 import sys
 from dataclasses import dataclass, field, replace
+from importlib import resources
 from pathlib import Path
 
 from ..batch import read_cases
-from ..engines import engine_names
+from ..data import data_file, is_data_file
+from ..engines import engine_names, engines_limited_by
 from ..rules import Position, TsumeError
 
 if sys.version_info >= (3, 11):
@@ -65,9 +68,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai")
-#: which limit becomes which engine option, for which engines
-QBF_ENGINES = ("caqe", "depqbf", "qbf", "qfun", "qute", "rareqs")
-LIMIT_OPTIONS = {"memory_mb": QBF_ENGINES, "max_nodes": ("brute", "dfpn", "tsume")}
+#: which limit becomes which engine option, for which engines (the engines' registry says)
+LIMIT_OPTIONS = {limit: engines_limited_by(limit) for limit in ("memory_mb", "max_nodes")}
 #: instance keys that are not kept in a cell's meta: the board size is kept as "board",
 #: and a free-text note would be copied into every row of every engine
 DROPPED_META = ("width", "height", "note")
@@ -328,10 +330,21 @@ def normalize_instance(case: dict) -> dict:
 
 
 def _file_cases(where: _Where, value, key: str) -> list[dict]:
+    """The cases of a file beside the TOML or, failing that, of the package's data (so that
+    an experiment of the checkout and one written anywhere else can name the same
+    collection, ``zukou.jsonl``, and an installed package runs either)."""
     rel = where.string(value, key)
     path = where.path.parent / rel
-    if not path.is_file():
-        raise where.fail(key, f"no such file {rel!r} (looked for {path})")
+    if path.is_file():
+        return _read_case_file(where, path, rel, key)
+    if is_data_file(rel):
+        with resources.as_file(data_file(rel)) as packaged:
+            return _read_case_file(where, packaged, rel, key)
+    raise where.fail(key, f"no such file {rel!r} (looked for {path}, and for {rel!r} "
+                          f"in the package data)")
+
+
+def _read_case_file(where: _Where, path: Path, rel: str, key: str) -> list[dict]:
     if path.suffix == ".jsonl":
         return read_cases(str(path))
     if path.suffix != ".csv":

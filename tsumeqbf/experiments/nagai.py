@@ -20,12 +20,10 @@ A combination is printed as ``none``, ``A``, ``B+A``, ``BC+A``, ``ABC+D`` or
 
 from __future__ import annotations
 
-import csv
 import json
-from pathlib import Path
 
+from ..data import read_rows
 from ..rules import TsumeError
-from .paper import DATA
 
 NAGAI_CSV = "nagai_tables.csv"
 #: Nagai's problem 1: 将棋図巧, all but No. 73
@@ -46,16 +44,15 @@ def nagai_set(printed: str) -> tuple[str, bool]:
     return ("" if name == "none" else letters(name)), dag
 
 
-def nagai_rows(data: Path = DATA) -> list[dict]:
+def nagai_rows() -> list[dict]:
     """Every printed number of Tables 2-9, typed, with its ``letters`` and ``dag``."""
-    with open(data / NAGAI_CSV, encoding="utf-8") as fh:
-        out = []
-        for r in csv.DictReader(fh):
-            found, dag = nagai_set(r["heuristics"])
-            out.append({"table": int(r["table"]), "measure": r["measure"],
-                        "heuristics": r["heuristics"], "letters": found, "dag": dag,
-                        "problem": int(r["problem"]), "problem_name": r["problem_name"],
-                        "value": int(r["value"])})
+    out = []
+    for r in read_rows(NAGAI_CSV):
+        found, dag = nagai_set(r["heuristics"])
+        out.append({"table": int(r["table"]), "measure": r["measure"],
+                    "heuristics": r["heuristics"], "letters": found, "dag": dag,
+                    "problem": int(r["problem"]), "problem_name": r["problem_name"],
+                    "value": int(r["value"])})
     return out
 
 

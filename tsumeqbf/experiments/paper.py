@@ -13,41 +13,32 @@ Shared by the experiments (the ``paper`` instance source, the ``paper-tables`` r
 
 from __future__ import annotations
 
-import csv
-import json
-from pathlib import Path
-
+from ..data import read_jsonl, read_rows
 from ..rules import TsumeError
 
-#: the repository's experiments/data (see experiments/data/SOURCES.md)
-DATA = Path(__file__).resolve().parents[2] / "experiments" / "data"
+#: package data files (see tsumeqbf/data/SOURCES.md)
 TABLES_CSV = "ishiwaki_tables.csv"
 FIGURES_JSONL = "figures.jsonl"
 #: tables 5 and 6 repeat 3 and 4 with the variables of unused piece kinds removed
 UNUSED_KINDS_REMOVED = (5, 6)
 
 
-def paper_rows(data: Path = DATA) -> list[dict]:
+def paper_rows() -> list[dict]:
     """Every printed row of Tables 1-6, typed (``mate`` is the paper's SAT/UNSAT)."""
-    with open(data / TABLES_CSV, encoding="utf-8") as fh:
-        return [{"table": int(r["table"]), "figure": r["figure"], "board": r["board"],
-                 "plies": int(r["plies"]), "variables": int(r["variables"]),
-                 "clauses": int(r["clauses"]), "result": r["result"],
-                 "mate": r["result"] == "SAT", "encoder_s": float(r["encoder_s"]),
-                 "solver_s": float(r["solver_s"]), "note": r["note"]}
-                for r in csv.DictReader(fh)]
+    return [{"table": int(r["table"]), "figure": r["figure"], "board": r["board"],
+             "plies": int(r["plies"]), "variables": int(r["variables"]),
+             "clauses": int(r["clauses"]), "result": r["result"],
+             "mate": r["result"] == "SAT", "encoder_s": float(r["encoder_s"]),
+             "solver_s": float(r["solver_s"]), "note": r["note"]}
+            for r in read_rows(TABLES_CSV)]
 
 
-def figure_questions(data: Path = DATA) -> list[dict]:
+def figure_questions() -> list[dict]:
     """The questions behind the tables, each with ``figure`` ("5".."8") and ``board`` ("3x3")."""
-    out = []
-    with open(data / FIGURES_JSONL, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                q = json.loads(line)
-                q["figure"] = q["id"].split("-")[1].removeprefix("fig")
-                q["board"] = f"{q['width']}x{q['height']}"
-                out.append(q)
+    out = read_jsonl(FIGURES_JSONL)
+    for q in out:
+        q["figure"] = q["id"].split("-")[1].removeprefix("fig")
+        q["board"] = f"{q['width']}x{q['height']}"
     return out
 
 
@@ -56,18 +47,18 @@ def question_key(q: dict) -> tuple[str, str, int]:
     return (q["figure"], q["board"], q.get("plies", q.get("n")))
 
 
-def table_questions(tables=range(1, 7), data: Path = DATA) -> list[dict]:
+def table_questions(tables=range(1, 7)) -> list[dict]:
     """Instances for the questions of the given tables, in table order, each once:
     ``id, sfen, n, zone, mate, figure, board, tables`` (the tables that print it)."""
     wanted = set(tables)
-    by_key = {question_key(q): q for q in figure_questions(data)}
+    by_key = {question_key(q): q for q in figure_questions()}
     out: dict[str, dict] = {}
-    for row in paper_rows(data):
+    for row in paper_rows():
         if row["table"] not in wanted:
             continue
         q = by_key.get(question_key(row))
         if q is None:
-            raise TsumeError(f"{data / FIGURES_JSONL}: no question for figure {row['figure']} "
+            raise TsumeError(f"{FIGURES_JSONL}: no question for figure {row['figure']} "
                              f"on {row['board']} at {row['plies']} plies (table {row['table']})")
         inst = out.setdefault(q["id"], {
             "id": q["id"], "sfen": q["sfen"], "n": q["n"], "zone": q["zone"], "mate": q["mate"],

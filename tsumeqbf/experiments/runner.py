@@ -70,6 +70,8 @@ def code_version() -> str:
         out = subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10)
         return out.stdout.strip() if out.returncode == 0 else None
 
+    if not (here.parents[1] / "pyproject.toml").is_file():
+        return text  # an installed package: a git folder around it would be another project's
     try:
         described = git("describe", "--always", "--tags")
         if described:

@@ -11,11 +11,11 @@ from .moves import (board_move, drop_kind, drop_move, is_drop, is_promotion, mov
                     move_to)
 from .notation import diagram, line_to_japanese, move_to_japanese, move_to_usi, parse_usi_move
 from .pieces import BLACK, WHITE
-from .position import Position
+from .position import Position, check_n
 
 __all__ = [
     "BLACK", "WHITE", "Geometry", "InvalidQuestion", "MoveError", "Position", "SfenError",
-    "TsumeError", "board_move", "default_zone", "diagram", "drop_kind", "drop_move",
+    "TsumeError", "board_move", "check_n", "default_zone", "diagram", "drop_kind", "drop_move",
     "geometry", "is_drop", "is_promotion", "line_to_japanese", "move_from", "move_to",
     "move_to_japanese", "move_to_usi", "parse_usi_move",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from .errors import InvalidQuestion, SfenError
+from .errors import InvalidQuestion, SfenError, TsumeError
 from .geometry import Geometry, default_zone, geometry
 from .moves import DROP_BASE, board_move, drop_move
 from .pieces import (BASE_KIND, BLACK, HAND_KINDS, KING, KNIGHT, LANCE, LETTER_KIND,
@@ -336,6 +336,22 @@ class Position:
         return safe
 
     # -- move generation -----------------------------------------------------------------
+    def _targets(self, frm: int, code: int, c: int) -> list[int]:
+        """The squares colour c's piece ``code`` on ``frm`` can move to, king safety aside:
+        its steps onto squares c does not hold, and along each of its rays the empty
+        squares up to and including the first of the opponent's pieces."""
+        b = self.board
+        targets = [t for t in self.geo.steps[code][frm] if not b[t] or b[t] >> 4 != c]
+        for ray in self.geo.rays[code][frm]:
+            for t in ray:
+                x = b[t]
+                if x:
+                    if x >> 4 != c:
+                        targets.append(t)
+                    break
+                targets.append(t)
+        return targets
+
     def _append_board_move(self, out: list, frm: int, to: int, code: int, c: int) -> None:
         """Append (frm, to) with its promotion variants, obeying the forced-promotion rule."""
         if _PROMOTABLE_CODE[code]:
@@ -387,20 +403,12 @@ class Position:
         g, b = self.geo, self.board
         out: list[int] = []
         line_k = g.line[k] if k >= 0 else None
-        steps, rays = g.steps, g.rays
+        targets_of = self._targets
         for frm in g.squares:
             code = b[frm]
             if not code or code >> 4 != c:
                 continue
-            targets = [t for t in steps[code][frm] if not b[t] or b[t] >> 4 != c]
-            for ray in rays[code][frm]:
-                for t in ray:
-                    x = b[t]
-                    if x:
-                        if x >> 4 != c:
-                            targets.append(t)
-                        break
-                    targets.append(t)
+            targets = targets_of(frm, code, c)
             # a non-king move can only expose the king along a line through its origin
             test = code & 15 == KING or (line_k is not None and line_k[frm] >= 0)
             for t in targets:
@@ -481,19 +489,12 @@ class Position:
         check_from = g.check_from
         between_ek = g.between[ek]
         out: list[int] = []
+        targets_of = self._targets
         for frm in g.squares:
             code = b[frm]
             if not code or code >> 4 != c:
                 continue
-            targets = [t for t in g.steps[code][frm] if not b[t] or b[t] >> 4 != c]
-            for ray in g.rays[code][frm]:
-                for t in ray:
-                    x = b[t]
-                    if x:
-                        if x >> 4 != c:
-                            targets.append(t)
-                        break
-                    targets.append(t)
+            targets = targets_of(frm, code, c)
             discover = line_ek[frm] >= 0
             test_safety = in_check or code & 15 == KING or (line_k is not None and line_k[frm] >= 0)
             for t in targets:
@@ -573,6 +574,18 @@ class Position:
     def parse_usi(self, text: str) -> int:
         from .notation import parse_usi_move
         return parse_usi_move(self, text)
+
+
+def check_n(n) -> int:
+    """``n`` when it is the ply count of a mate question (odd, at least 1), else
+    TsumeError; engines and the encoder ask it before any work.
+
+    >>> check_n(3)
+    3
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n % 2 == 0:
+        raise TsumeError(f"n must be an odd number >= 1, got {n!r}")
+    return n
 
 
 def _parse_rank(row: str, rank: int) -> list[int]:

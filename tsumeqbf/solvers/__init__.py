@@ -4,8 +4,8 @@
 True
 """
 
-from .runner import (SOLVERS, SolverError, SolverResult, SolverSpec, find_solver,
-                     is_installed, parse_certificate, run_solver, solver_names)
+from .runner import (SOLVERS, SolverError, SolverResult, SolverSpec, certifying_solvers,
+                     find_solver, is_installed, parse_certificate, run_solver, solver_names)
 
-__all__ = ["SOLVERS", "SolverError", "SolverResult", "SolverSpec", "find_solver",
-           "is_installed", "parse_certificate", "run_solver", "solver_names"]
+__all__ = ["SOLVERS", "SolverError", "SolverResult", "SolverSpec", "certifying_solvers",
+           "find_solver", "is_installed", "parse_certificate", "run_solver", "solver_names"]

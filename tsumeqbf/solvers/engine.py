@@ -37,10 +37,10 @@ from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
 from .certify import (DEFAULT_MAX_NODES, Answer, CertificateFailure, CertificateIncomplete,
                       certify)
-from .runner import SOLVERS, SolverError, find_solver, run_solver
+from .runner import SOLVERS, SolverError, certifying_solvers, find_solver, run_solver
 
 #: solvers whose output carries the outermost block's assignment on a true verdict
-CERTIFYING = {"depqbf", "rareqs", "caqe", "qute"}
+CERTIFYING = set(certifying_solvers())
 
 
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:

@@ -42,14 +42,16 @@ class SolverSpec:
     name: str
     binaries: tuple[str, ...]  # looked up next to the interpreter first, then on PATH
     args: tuple[str, ...] = ()  # flags that make the solver print its certificate
+    certifies: bool = True  # prints the outermost block's assignment on a true verdict
 
 
-#: the solvers that pyqbf builds, plus Debian's ``depqbf`` as a fallback binary name
+#: The solvers that pyqbf builds, plus Debian's ``depqbf`` as a fallback binary name. Each
+#: is an engine of its own name (tsumeqbf.engines), in this order wherever they are listed.
 SOLVERS: dict[str, SolverSpec] = {
     "depqbf": SolverSpec("depqbf", ("pyqbf_depqbf", "depqbf"), ("--qdo", "--no-dynamic-nenofex")),
     "rareqs": SolverSpec("rareqs", ("pyqbf_rareqs", "rareqs")),
     "caqe": SolverSpec("caqe", ("pyqbf_caqe", "caqe"), ("--qdo",)),
-    "qfun": SolverSpec("qfun", ("pyqbf_qfun", "qfun")),
+    "qfun": SolverSpec("qfun", ("pyqbf_qfun", "qfun"), certifies=False),
     "qute": SolverSpec("qute", ("pyqbf_qute", "qute"), ("--partial-certificate",)),
 }
 
@@ -77,6 +79,15 @@ class SolverResult:
 
 def solver_names() -> list[str]:
     return sorted(SOLVERS)
+
+
+def certifying_solvers() -> tuple[str, ...]:
+    """The solvers whose true verdict comes with the attacker's first move, in order.
+
+    >>> certifying_solvers()
+    ('depqbf', 'rareqs', 'caqe', 'qute')
+    """
+    return tuple(name for name, spec in SOLVERS.items() if spec.certifies)
 
 
 def find_solver(name: str) -> tuple[SolverSpec, str]:

@@ -25,9 +25,11 @@ import time
 from dataclasses import dataclass
 
 from ..rules import Position, TsumeError
+from ..solvers.runner import certifying_solvers
 
-#: engines that answer a bounded question (QFun prints no certificate, so no first move)
-BOUNDED_ENGINES = ("brute", "depqbf", "rareqs", "caqe", "qute")
+#: engines that answer a bounded question with a first move (a QBF solver that prints no
+#: certificate gives none, so it cannot spell out a line)
+BOUNDED_ENGINES = ("brute", *certifying_solvers())
 ENGINES = ("dfpn",) + BOUNDED_ENGINES
 STOP_GRACE_S = 0.5  # after SIGTERM, the child is killed if still alive after this
 TIME_GRACE_S = 1.0  # a timed search is stopped this long after its limit, at the latest

@@ -1,0 +1,113 @@
+"""The package as a user gets it: a wheel, installed (not editable), run outside a checkout.
+
+The slow test builds the wheel from a copy of the sources, installs it with ``--no-deps``
+into a fresh virtual environment whose only other packages are this interpreter's
+site-packages (a ``.pth`` file: nothing but the build's setuptools comes from the package
+index, and the QBF solvers that pyqbf builds from source are not built again), checks that the checkout is not what it imports, and
+runs a bench and a quick experiment from a temporary folder. The fast test checks that the
+wheel's package-data patterns take every data file.
+"""
+
+from __future__ import annotations
+
+import csv
+import fnmatch
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tsumeqbf" / "data"
+
+
+def test_every_data_file_ships_in_the_wheel():
+    with open(ROOT / "pyproject.toml", "rb") as fh:
+        patterns = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["tsumeqbf.data"]
+    files = sorted(p.name for p in DATA.iterdir() if p.is_file() and p.suffix != ".py")
+    assert {"figures.jsonl", "ishiwaki_tables.csv", "SOURCES.md"} <= set(files)
+    assert [f for f in files if not any(fnmatch.fnmatch(f, p) for p in patterns)] == []
+
+
+def _run(args, cwd, env, timeout=300):
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{args}: {proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+    return proc
+
+
+def _outside_sys_path() -> list[str]:
+    """This interpreter's package folders (site-packages and what its .pth files added)
+    that are not in the checkout."""
+    return [p for p in sys.path
+            if p and ("site-packages" in p or "dist-packages" in p) and Path(p).is_dir()
+            and not Path(p).resolve().is_relative_to(ROOT)]
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_runs_a_bench_and_an_experiment_outside_the_checkout(tmp_path):
+    src = tmp_path / "src"  # a copy: building in the checkout would leave build/ there
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "tsumeqbf", src / "tsumeqbf",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    wheels = tmp_path / "wheels"
+    # pip's own build environment: setuptools from the package index or pip's cache
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(src)],
+         tmp_path, env)
+    wheel = next(wheels.glob("tsumeqbf-*.whl"))
+
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)], tmp_path, env)
+    python = venv / "bin" / "python"
+    _run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+         tmp_path, env)
+    site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                     tmp_path, env).stdout.strip())
+    # plain lines: the folders are appended, their own .pth files (among them an editable
+    # install of this checkout) are not run
+    (site / "zz_outside.pth").write_text("\n".join(_outside_sys_path()) + "\n")
+
+    work = tmp_path / "work"
+    work.mkdir()
+    where = _run([str(python), "-c", "import tsumeqbf; print(tsumeqbf.__file__)"], work, env)
+    assert Path(where.stdout.strip()).is_relative_to(venv)
+
+    bench = _run([str(python), "-m", "tsumeqbf.bench", "movegen", "--positions", "40",
+                  "--shogi-positions", "5", "--repeat", "1"], work, env)
+    assert "tsumeqbf: all legal moves" in bench.stdout and " 40 " in bench.stdout
+
+    (work / "small.toml").write_text(textwrap.dedent("""
+        title = "from the wheel"
+        [limits]
+        timeout = 60
+        max_nodes = 20_000
+        [[instances]]
+        paper = [1]                  # the paper's figures and tables: package data
+        [[instances]]
+        file = "zukou.jsonl"         # a plain name: package data
+        [[engines]]
+        engine = "brute"
+        max_plies = 3
+        [[engines]]
+        engine = "dfpn"
+        [report]
+        kind = "agreement"
+        [quick]
+        instances = ["paper-fig5-n1", "paper-fig6-n3", "zukou-002"]
+    """))
+    tsumeqbf = str(venv / "bin" / "tsumeqbf")
+    _run([tsumeqbf, "experiment", "run", "small.toml", "--quick", "--quiet"], work, env)
+    _run([tsumeqbf, "experiment", "report", "small.toml", "--quick", "--no-plots"], work, env)
+    with open(work / "results" / "small-quick.csv", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    verdicts = {(r["instance"], r["label"]): r["status"] for r in rows}
+    assert verdicts[("paper-fig5-n1", "brute")] == verdicts[("paper-fig5-n1", "dfpn")] == "mate"
+    assert ("zukou-002", "dfpn") in verdicts and ("zukou-002", "brute") not in verdicts
+    assert (work / "results" / "small-quick.md").is_file()

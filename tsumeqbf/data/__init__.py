@@ -1,0 +1,43 @@
+"""The problem collections and the papers' published figures, shipped in the package.
+
+``SOURCES.md`` beside this module says what each file holds and where it comes from. Every
+reader goes through :func:`data_file` (``importlib.resources``) rather than a path worked
+out from a source file's place in a checkout, so that an installed wheel finds the same
+files as the checkout does.
+
+>>> read_rows("long_classics.csv")[0]["key"]
+'microcosmos'
+>>> read_jsonl("figures.jsonl")[0]["id"]
+'paper-fig5-n1'
+>>> is_data_file("figures.jsonl"), is_data_file("nothing.csv"), is_data_file("../cli.py")
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+
+def data_file(name: str) -> Traversable:
+    """A packaged data file by name (``figures.jsonl``); open it with ``.open()``."""
+    return resources.files(__name__) / name
+
+
+def is_data_file(name: str) -> bool:
+    """Whether ``name`` is a file of this package's data (a plain name, no folders)."""
+    return "/" not in name and "\\" not in name and data_file(name).is_file()
+
+
+def read_rows(name: str) -> list[dict]:
+    """The rows of a packaged CSV file, as :class:`csv.DictReader` reads them."""
+    with data_file(name).open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def read_jsonl(name: str) -> list[dict]:
+    """The objects of a packaged JSON Lines file, blank lines skipped."""
+    with data_file(name).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
