@@ -244,7 +244,7 @@ ZUKOU_091_LINE = recorded_lines()["zukou-091"]
 
 @pytest.mark.slow
 def test_zukou_091_from_its_fourteenth_ply_is_the_recorded_mate():
-    # the whole problem takes tens of millions of nodes (README); 14 plies in, the
+    # the whole problem takes tens of millions of nodes (docs/dfpn-notebook.md); 14 plies in, the
     # unbounded solver proves the mate and answers with the recorded continuation
     row = next(r for r in edo_rows() if r["id"] == "zukou-091")
     pos = Position.from_sfen(row["sfen"])

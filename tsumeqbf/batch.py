@@ -14,11 +14,11 @@ import functools
 import json
 import multiprocessing as mp
 import os
-import sys
 import time
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, NamedTuple
 
+from .progress import Progress
 from .rules import Position, TsumeError
 from .stop import Stopped, signals_held, worker_signals
 
@@ -217,10 +217,11 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     work = functools.partial(solve_case, engine=engine, timeout=timeout, options=dict(options or {}))
     counts: dict[str, int] = {}
     _drop_torn_line(output_path)
-    with open(output_path, "a", encoding="utf-8") as out:
+    with open(output_path, "a", encoding="utf-8") as out, \
+            Progress("batch", len(todo), unit="case", enabled=progress and bool(todo)) as meter:
         pool = iter_pool(todo, work, jobs, timeout + GRACE_S if timeout else None)
         try:
-            for finished, end in enumerate(pool, 1):
+            for end in pool:
                 row = end.result
                 if isinstance(row, Lost):
                     row = merge_row(end.task, {
@@ -230,12 +231,7 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()
                 counts[row["status"]] = counts.get(row["status"], 0) + 1
-                if progress:
-                    print(f"\r[{finished}/{len(todo)}] "
-                          + " ".join(f"{k}={v}" for k, v in sorted(counts.items())),
-                          end="", file=sys.stderr, flush=True)
+                meter.update(**dict(sorted(counts.items())))
         finally:
             pool.close()  # kills the workers still running (Ctrl-C, a write error)
-            if progress and todo:
-                print(file=sys.stderr)
     return counts

@@ -31,7 +31,7 @@ from ..rules import Position
 from .dfpn import open_rows, pick_edo
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_ROWS = "results/dfpn-edo-1m.csv,results/dfpn-zukou-10m.csv"
+DEFAULT_ROWS = "results/runs/dfpn-edo/dfpn-edo-1m.csv,results/runs/dfpn-edo/dfpn-zukou-10m.csv"
 FIELDS = ["id", "stated_length", "length", "plies", "max_nodes", "stated_mate", "stated_nodes",
           "shorter_n", "shorter_mate", "shorter_nodes", "finding"]
 _WORD = {True: "mate", False: "nomate", None: "unknown"}

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..batch import GRACE_S, Lost, iter_pool, solve_case
+from ..progress import Progress
 from ..rules import Position, TsumeError
 from ..stop import stop_on_signals
 from .analysis import disagreements
@@ -181,50 +182,6 @@ def dask_results(cells: list[dict], client) -> Iterator[tuple]:
         client.cancel(list(futures))  # Ctrl-C: nothing left running on the cluster
 
 
-# -- progress ----------------------------------------------------------------------------
-
-class Progress:
-    """One line on stderr: cells done/total, running, failed, ETA."""
-
-    def __init__(self, name: str, total: int, before: int, jobs: int, enabled: bool):
-        self.name, self.total, self.done, self.jobs, self.enabled = name, total, before, jobs, enabled
-        self.before, self.failed, self.start = before, 0, time.monotonic()
-        # on a terminal the line is redrawn in place; in a log, one line per tenth of the run
-        self.tty = sys.stderr.isatty()
-        self.step = max(1, (total - before) // 10)
-
-    def update(self, row: dict) -> None:
-        self.done += 1
-        self.failed += row["status"] == "error"
-        if not self.enabled:
-            return
-        now_done = self.done - self.before
-        left = self.total - self.done
-        eta = (time.monotonic() - self.start) / now_done * left
-        running = min(self.jobs, left)
-        text = (f"[{self.name}] cells {self.done}/{self.total}, running {running}, "
-                f"failed {self.failed}, ETA {_duration(eta)}")
-        if self.tty:
-            print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
-        elif now_done % self.step == 0 or left == 0:
-            print(text, file=sys.stderr, flush=True)
-
-    def end(self) -> None:
-        if self.enabled and self.tty and self.done > self.before:
-            print(file=sys.stderr)
-
-
-def _duration(seconds: float) -> str:
-    """Seconds as ``1h02m05s`` or ``2m07s``.
-
-    >>> _duration(3725), _duration(127.4)
-    ('1h02m05s', '2m07s')
-    """
-    s = int(seconds + 0.5)
-    h, m = divmod(s // 60, 60)
-    return f"{h}h{m:02d}m{s % 60:02d}s" if h else f"{m}m{s % 60:02d}s"
-
-
 # -- the run -----------------------------------------------------------------------------
 
 def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", scheduler=None,
@@ -260,17 +217,20 @@ def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv
                   f"(no store here yet)", file=sys.stderr, flush=True)
         finished = store.finished_keys()
         todo = [c for c in cells if c["key"] not in finished]
-        meter = Progress(exp.name, len(cells), len(cells) - len(todo), jobs, progress)
+        meter = Progress(f"[{exp.name}] cells", len(cells), initial=len(cells) - len(todo),
+                         unit="cell", enabled=progress)
         stream = dask_results(todo, client[0]) if client else local_results(todo, jobs)
+        failed = 0
         try:
-            for cell, result, elapsed in stream:
+            for done, (cell, result, elapsed) in enumerate(stream, 1):
                 row = lost_row(cell, result, elapsed) if isinstance(result, Lost) else result
                 store.record(row)
                 counts[row["status"]] = counts.get(row["status"], 0) + 1
-                meter.update(row)
+                failed += row["status"] == "error"
+                meter.update(running=min(jobs, len(todo) - done), failed=failed)
         finally:
             stream.close()  # an exception here (Ctrl-C while storing) still stops the workers
-            meter.end()
+            meter.close()
         if exp.report["shrink"]:
             counts["shrunk"] = shrink_disagreements(exp, store, jobs, progress)
     finally:

@@ -1,0 +1,84 @@
+"""Progress of a long command on stderr: a bar on a terminal, plain lines in a log.
+
+The bar is tqdm's. Where stderr is not a terminal (a log file, a batch system, a pipe) a
+redrawn bar would fill the file with carriage returns, so the same figures are written as
+whole lines instead, at a tenth of the run or after ``LOG_EVERY_S`` seconds, whichever
+comes first, and once at the end.
+
+>>> import io
+>>> log = io.StringIO()
+>>> with Progress("[x] cells", 4, unit="cell", file=log, clock=iter(range(0, 100, 5)).__next__) as p:
+...     for _ in range(4):
+...         p.update(failed=0)
+>>> print(log.getvalue(), end="")
+[x] cells:  25% 1/4 [00:05<00:15,  5.00s/cell, failed=0]
+[x] cells:  50% 2/4 [00:10<00:10,  5.00s/cell, failed=0]
+[x] cells:  75% 3/4 [00:15<00:05,  5.00s/cell, failed=0]
+[x] cells: 100% 4/4 [00:20<00:00,  5.00s/cell, failed=0]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from tqdm import tqdm
+
+LOG_EVERY_S = 300.0
+LOG_FORMAT = "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+
+
+class Progress:
+    """``total`` items of which ``initial`` were done before (a resumed run: the rate and
+    the time left count only this run's). ``update(**fields)`` counts one more item and
+    shows ``fields`` (say running=2, failed=0) after the figures. ``enabled=False`` shows
+    nothing (``--quiet``)."""
+
+    def __init__(self, desc: str, total: int, *, initial: int = 0, unit: str = "it",
+                 enabled: bool = True, file=None, clock=time.monotonic):
+        self.desc, self.total, self.unit, self.initial = desc, total, unit, initial
+        self.file = file if file is not None else sys.stderr
+        self.enabled = enabled
+        self.tty = enabled and _isatty(self.file)
+        self.clock = clock
+        self.n, self.fields = initial, {}
+        self.start = self.last_line = clock()
+        self.step = max(1, (total - initial) // 10)
+        self.bar = tqdm(total=total, initial=initial, desc=desc, unit=unit, file=self.file,
+                        disable=not self.tty, dynamic_ncols=True)
+
+    def update(self, **fields) -> None:
+        self.n += 1
+        self.fields = fields
+        if self.tty:
+            self.bar.set_postfix(fields, refresh=False)
+            self.bar.update(1)
+        elif self.enabled:
+            now = self.clock()
+            done = self.n - self.initial
+            if done % self.step == 0 or self.n >= self.total or now - self.last_line >= LOG_EVERY_S:
+                self.last_line = now
+                print(self.line(now), file=self.file, flush=True)
+
+    def line(self, now: float) -> str:
+        """The figures as one plain line (what a log shows)."""
+        postfix = ", ".join(f"{k}={v}" for k, v in self.fields.items())
+        return tqdm.format_meter(self.n, self.total, now - self.start, prefix=self.desc,
+                                 unit=self.unit, postfix=postfix or None, initial=self.initial,
+                                 bar_format=LOG_FORMAT)
+
+    def close(self) -> None:
+        self.bar.close()
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no such method, or the stream is closed
+        return False
