@@ -1,8 +1,8 @@
-"""``tsumeqbf encode SFEN -n N [--zone Z] [--encoding E] [--no-hands] -o FILE.qdimacs``.
+"""``tsumeqbf encode SFEN -n N [--zone Z] [--encoding E] [--no-hands] [--format F] -o FILE``.
 
-Writes the QDIMACS file, a sidecar ``FILE.qdimacs.names.json`` that maps each variable
-number to its name (gates are named by their role where they have one), and prints the
-formula's statistics. ``--timeout`` and ``--memory-mb`` bound the encoding and the
+Writes the QDIMACS file (or with ``--format qcir`` the QCIR-14 circuit), a sidecar
+``FILE.names.json`` that maps each variable number to its name (gates are named by their
+role where they have one), and prints the formula's statistics. ``--timeout`` and ``--memory-mb`` bound the encoding and the
 writing (:func:`tsumeqbf.limits.limits`); past one the command says ``unknown`` with the
 reason, exits 1 and leaves no partial file.
 """
@@ -19,6 +19,7 @@ from ..limits import LimitReached, limits
 from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
 from .formula import qdimacs_pieces
+from .qcir import circuit, qcir_pieces
 from .shogi import ENCODINGS, encode
 from .size import check_plies
 
@@ -35,7 +36,9 @@ def register(sub) -> None:
     p.add_argument("--encoding", default="compact", choices=ENCODINGS)
     p.add_argument("--used-kinds-only", action="store_true",
                    help="paper encoding: variables only for piece kinds in the position")
-    p.add_argument("-o", "--output", required=True, help="QDIMACS file to write")
+    p.add_argument("--format", default="qdimacs", choices=("qdimacs", "qcir"),
+                   help="QDIMACS (prenex CNF) or QCIR-14 (the circuit: gates and an output)")
+    p.add_argument("-o", "--output", required=True, help="file to write")
     p.add_argument("--timeout", type=float, default=None, help="seconds for encoding and writing")
     p.add_argument("--memory-mb", type=int, default=None,
                    help="memory limit (MB) of the encoder (this process's resident memory)")
@@ -62,13 +65,16 @@ def cmd_encode(args) -> int:
     try:
         with limits(deadline, args.memory_mb) as budget:
             enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
-            budget.stage = "writing the QDIMACS"
-            stats = _write(args, pos, enc)
+            budget.stage = f"writing the {args.format.upper()}"
+            stats = (_write_qcir if args.format == "qcir" else _write)(args, pos, enc)
     except LimitReached as exc:
         print(f"tsumeqbf: unknown: {exc.reason}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(stats))
+    elif args.format == "qcir":
+        print(f"wrote {args.output}: {stats['vars']} variables, {stats['gates']} gates, "
+              f"{stats['blocks']} blocks, encoded in {stats['encode_s']:.3f} s")
     else:
         print(f"wrote {args.output}: {stats['vars']} variables, {stats['clauses']} clauses, "
               f"{stats['blocks']} blocks, {stats['literals']} literals, "
@@ -77,19 +83,36 @@ def cmd_encode(args) -> int:
 
 
 def _write(args, pos: Position, enc) -> dict:
-    """Write the QDIMACS file and its names sidecar; both are removed if writing stops
-    (a limit, Ctrl-C, a full disk). Returns the statistics."""
+    """Write the QDIMACS file and its names sidecar. Returns the statistics."""
     prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()
+    _write_files(args, pos, enc, qdimacs_pieces(prefix, clauses, enc.formula.comments),
+                 {new: old for new, old in enumerate(old_of_new) if new and old})
+    return {"file": args.output, "encoding": args.encoding, **formula_stats(prefix, clauses),
+            "encode_s": round(enc.encode_s, 6)}
+
+
+def _write_qcir(args, pos: Position, enc) -> dict:
+    """Write the QCIR-14 file and its names sidecar. Returns the statistics."""
+    prefix, gates, _, old_of = circuit(enc.formula)
+    _write_files(args, pos, enc, qcir_pieces(prefix, gates, enc.formula.comments), old_of)
+    return {"file": args.output, "encoding": args.encoding, "format": "qcir",
+            "vars": sum(len(vs) for _, vs in prefix), "gates": len(gates),
+            "blocks": len(prefix), "universals": sum(len(vs) for q, vs in prefix if q == "forall"),
+            "encode_s": round(enc.encode_s, 6)}
+
+
+def _write_files(args, pos: Position, enc, pieces, old_of: dict) -> None:
+    """The formula's file and its names sidecar; both are removed if writing stops (a
+    limit, Ctrl-C, a full disk)."""
     files = (args.output, args.output + ".names.json")
     try:
         with open(args.output, "w") as fh:
-            for piece in qdimacs_pieces(prefix, clauses, enc.formula.comments):
+            for piece in pieces:
                 fh.write(piece)
-        names = {str(new): enc.formula.names[old] or f"g{old}"
-                 for new, old in enumerate(old_of_new) if new and old}
+        names = {str(new): enc.formula.names[old] or f"g{old}" for new, old in old_of.items()}
         with open(files[1], "w") as fh:
             json.dump({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
-                       "encoding": args.encoding, "names": names,
+                       "encoding": args.encoding, "format": args.format, "names": names,
                        "first_moves": [pos.usi(c.move()) for c in enc.first_moves]}, fh)
     except OSError as exc:
         _remove(files)
@@ -97,8 +120,6 @@ def _write(args, pos: Position, enc) -> dict:
     except BaseException:
         _remove(files)
         raise
-    return {"file": args.output, "encoding": args.encoding, **formula_stats(prefix, clauses),
-            "encode_s": round(enc.encode_s, 6)}
 
 
 def _remove(paths) -> None:

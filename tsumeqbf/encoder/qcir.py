@@ -28,9 +28,10 @@ from __future__ import annotations
 from .formula import Formula, _chunks
 
 
-def circuit(f: Formula) -> tuple[list[tuple[str, list[int]]], list[tuple[int, str, list[int]]], int]:
-    """(prefix, gates, output), renumbered: inputs 1..m in prefix order, then the gates in
-    an order where each comes after its inputs. ``gates`` holds (id, "and"|"or", lits)."""
+def circuit(f: Formula):
+    """(prefix, gates, output, old_of), renumbered: inputs 1..m in prefix order, then the
+    gates in an order where each comes after its inputs. ``gates`` holds (id, "and"|"or",
+    lits); ``old_of`` maps the new number of an input or a formula gate to the formula's."""
     in_def = bytearray(len(f.clauses))
     inputs_of: dict[int, list[int]] = {}
     for g, (start, k) in f._defs.items():
@@ -65,7 +66,7 @@ def circuit(f: Formula) -> tuple[list[tuple[str, list[int]]], list[tuple[int, st
             next_id += 1
     out_id = next_id
     gates.append((out_id, "and", outputs))
-    return prefix, gates, out_id
+    return prefix, gates, out_id, {new: old for old, new in new_of.items()}
 
 
 def _reached(clauses: list[list[int]], inputs_of: dict[int, list[int]]) -> tuple[set, set]:
@@ -84,16 +85,16 @@ def _reached(clauses: list[list[int]], inputs_of: dict[int, list[int]]) -> tuple
     return gates, inputs
 
 
-def qcir_pieces(f: Formula, comments=()):
-    """QCIR-14 text in pieces (the prefix, then runs of gates)."""
-    prefix, gates, out = circuit(f)
+def qcir_pieces(prefix, gates, comments=()):
+    """QCIR-14 text in pieces (the prefix, then runs of gates; the last gate is the output)."""
     head = ["#QCIR-G14", *(f"# {line}" for text in comments for line in text.splitlines())]
     head += [f"{q}({', '.join(map(str, vs))})" for q, vs in prefix]
-    head.append(f"output({out})")
+    head.append(f"output({gates[-1][0]})")
     yield "\n".join(head) + "\n"
     for chunk in _chunks(gates):
         yield "".join(f"{g} = {op}({', '.join(map(str, lits))})\n" for g, op, lits in chunk)
 
 
 def qcir_text(f: Formula) -> str:
-    return "".join(qcir_pieces(f))
+    prefix, gates, _, _ = circuit(f)
+    return "".join(qcir_pieces(prefix, gates, f.comments))
