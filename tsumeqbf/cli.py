@@ -60,6 +60,8 @@ def _engine_options(args) -> dict:
         options["memory_mb"] = args.memory_mb
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
+    if getattr(args, "deepen", False):
+        options["deepen"] = True
     if getattr(args, "strategy", None):
         options["strategy"] = args.strategy
         args.certify = True
@@ -94,6 +96,9 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
+    p.add_argument("--deepen", action="store_true",
+                   help="ask 1, 3, 5, ... n plies and stop at the first mate (the shortest); "
+                        "one timeout for all")
     p.add_argument("--certify", action="store_true",
                    help="QBF engines: check the solver side's whole strategy with the rules "
                         "engine (sub-questions re-encoded and re-solved); a strategy that "
@@ -161,8 +166,8 @@ def cmd_mate(args) -> int:
         print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone, **result},
                          ensure_ascii=False))
     else:
-        verdict = {"mate": f"mate within {args.n}", "nomate": f"no mate within {args.n}"}.get(
-            result["status"], result["status"])
+        verdict = {"mate": f"mate within {result.get('mate_length', args.n)}",
+                   "nomate": f"no mate within {args.n}"}.get(result["status"], result["status"])
         print(f"{verdict}  [{result['engine']}, {result['time_s']:.3f} s]")
         moves = result.get("mating_moves") or ([result["first_move"]] if result.get("first_move") else [])
         if moves:

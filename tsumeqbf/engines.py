@@ -100,7 +100,10 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
     """Answer Mate(pos, n) with engine ``name``; raises TsumeError on bad input.
 
     Option ``no_hands`` asks the question under the no-hands rules of RULES.md (every
-    engine reads them from the position)."""
+    engine reads them from the position). Option ``deepen`` asks Mate(pos, 1), Mate(pos, 3),
+    ... up to n within the one timeout and stops at the first mate: the answer is that
+    question's, with ``mate_length`` the shortest mate and ``deepened`` the status and
+    seconds of each question asked."""
     start = time.perf_counter()
     check_n(n)
     if (options or {}).get("no_hands") and not pos.no_hands:
@@ -110,12 +113,36 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
     if timeout is not None:
         # never 0: engines read a timeout of 0 as none
         timeout = max(0.001, timeout - (time.perf_counter() - start))
-    result = _within_memory(fn, pos, n, timeout, {**(options or {}), **fixed})
+    options = {**(options or {}), **fixed}
+    if options.pop("deepen", False):
+        result = _deepening(fn, pos, n, timeout, options)
+    else:
+        result = _within_memory(fn, pos, n, timeout, options)
     result.setdefault("first_move", None)
     result["engine"] = name
     if result.get("time_s") is not None:  # the engine's own clock (tsume: the search alone,
         result.setdefault("solve_s", result["time_s"])  # not the answer extraction after it)
     result["time_s"] = round(time.perf_counter() - start, 6)
+    return result
+
+
+def _deepening(fn: EngineFn, pos: Position, n: int, timeout: float | None,
+               options: dict) -> dict:
+    """The first of Mate(pos, 1), Mate(pos, 3), ..., Mate(pos, n) that is a mate, or the
+    last answer (no mate within n, or the first question that was not decided)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    asked = []
+    for k in range(1, n + 1, 2):
+        left = None if deadline is None else max(0.001, deadline - time.monotonic())
+        start = time.monotonic()
+        result = _within_memory(fn, pos, k, left, options)
+        asked.append({"n": k, "status": result["status"],
+                      "time_s": round(time.monotonic() - start, 6)})
+        if result["status"] != "nomate":
+            break
+    result["deepened"] = asked
+    if result["status"] == "mate":
+        result["mate_length"] = asked[-1]["n"]
     return result
 
 
