@@ -253,6 +253,7 @@ class NextState:
             self.by_to.setdefault(m.to, []).append(i)
             self.arrive.setdefault((m.to, m.result), []).append(i)
         self._cache: dict = {}
+        self._rays: dict = {}  # (state, "ray", square, colour, direction) -> literals
 
     def _memo(self, key, build):
         v = self._cache.get(key)
@@ -318,6 +319,7 @@ class Rules:
         # keyed by the state object itself (identity hash): the key keeps the state alive,
         # so a freed state's id can never be reused for another and hit a stale entry
         self._cache: dict = {}
+        self._rays: dict = {}  # (state, "ray", square, colour, direction) -> literals
 
     def _memo(self, key, build):
         v = self._cache.get(key)
@@ -337,30 +339,51 @@ class Rules:
     def attacked(self, st, s, by):
         """Square ``s`` is attacked by colour ``by`` in state ``st``."""
         def build():
-            f, geo, R = self.f, self.geo, st.reach.codes
+            geo = self.geo
             terms = []
-            for d, ray in enumerate(geo.ray8[s]):
-                if not ray:
-                    continue
-                near, far = geo.near[by][d], geo.far[by][d]
-                terms += [st.piece(ray[0], q) for q in R[ray[0]] if q in near]
-                # the path is built only up to the last square a slider may stand on
-                clear, pending = True, []
-                for prev_sq, x in zip(ray, ray[1:]):
-                    pending.append(prev_sq)
-                    hits = [st.piece(x, q) for q in R[x] if q in far]
-                    if not hits:
-                        continue
-                    for z in pending:
-                        clear = f.and_([clear, neg(self.occ(st, z))])
-                    pending = []
-                    if clear is False:
-                        break
-                    terms.append(f.and_([clear, f.or_(hits)]))
+            for d in range(len(geo.ray8[s])):
+                terms += self._ray_terms(st, s, by, d)
             knight = piece_code(KNIGHT, by)
-            terms += [st.piece(x, knight) for x in geo.knight_from[by][s] if knight in R[x]]
-            return f.or_(terms)
+            terms += [st.piece(x, knight) for x in geo.knight_from[by][s]
+                      if knight in st.reach.codes[x]]
+            return self.f.or_(terms)
         return self._memo((st, "att", s, by), build)
+
+    def _ray_terms(self, st, s, by, d):
+        """The attacks on ``s`` by ``by`` along direction ``d``: a list of literals. A state
+        that one known move changes (a :class:`MovedView`) shares those of its base state
+        on every ray that does not pass through the move's two squares: on a 9x9 board at
+        the last ply this is most of the encoder's work, repeated for every reply."""
+        key = (st, "ray", s, by, d)
+        terms = self._rays.get(key)
+        if terms is None:
+            ray = self.geo.ray8[s][d]
+            if isinstance(st, MovedView) and st.m.to not in ray and st.m.frm not in ray:
+                terms = self._ray_terms(st.st, s, by, d)
+            else:
+                terms = self._build_ray_terms(st, ray, self.geo.near[by][d], self.geo.far[by][d])
+            self._rays[key] = terms
+        return terms
+
+    def _build_ray_terms(self, st, ray, near, far) -> list:
+        if not ray:
+            return []
+        f, R = self.f, st.reach.codes
+        terms = [st.piece(ray[0], q) for q in R[ray[0]] if q in near]
+        # the path is built only up to the last square a slider may stand on
+        clear, pending = True, []
+        for prev_sq, x in zip(ray, ray[1:]):
+            pending.append(prev_sq)
+            hits = [st.piece(x, q) for q in R[x] if q in far]
+            if not hits:
+                continue
+            for z in pending:
+                clear = f.and_([clear, neg(self.occ(st, z))])
+            pending = []
+            if clear is False:
+                break
+            terms.append(f.and_([clear, f.or_(hits)]))
+        return terms
 
     def in_check(self, st, c):
         king = piece_code(KING, c)
