@@ -83,7 +83,7 @@ def test_the_report_leaves_the_tables_alone():
     game = TsumeGame(pos.copy())
     game.play(mates[0])
     board, att, dfn = game.dominance()
-    search._store_numbers("richer", 5, 1, 0, 1, (board, tuple(a + 1 for a in att), dfn))
+    search.tables.store_numbers("richer", 5, 1, 0, 1, (board, tuple(a + 1 for a in att), dfn))
     assert [m for m, pn, dn, _ in search.children_numbers() if pn == 0 and dn >= INF] == mates
 
 

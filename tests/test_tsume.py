@@ -14,6 +14,7 @@ from tsumeqbf.dfpn.answer import principal_variation, rank_proven
 from tsumeqbf.dfpn.core import INF
 from tsumeqbf.dfpn.game import GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
+from tsumeqbf.dfpn.tables import TsumeTables
 from tsumeqbf.dfpn.tsume import TsumeSearch
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.moves import board_move
@@ -52,11 +53,15 @@ GHI_EDGES = [(0, 1), (1, 4), (1, 8), (2, 3), (3, 4), (4, 5), (4, 9), (5, 2), (8,
              (10, 1), (11, 0), (11, 4)]
 
 
-class NaiveSearch(TsumeSearch):
+class NaiveTables(TsumeTables):
     """The GHI mistake on purpose: repetition-based disproofs stored for every path."""
 
-    def _store_disproof(self, key, dom, path_key, path_dependent, pieces=None):
-        super()._store_disproof(key, dom, path_key, False, pieces)
+    def store_disproof(self, key, dom, path_key, path_dependent, pieces=None):
+        super().store_disproof(key, dom, path_key, False, pieces)
+
+
+class NaiveSearch(TsumeSearch):
+    tables_type = NaiveTables
 
 
 def test_ghi_graph_where_a_naive_table_is_wrong():
@@ -339,7 +344,7 @@ def test_disproof_pieces_never_cover_a_stronger_attacker_with_new_checks():
     # it lacks might (a drop); the defender's hand does not matter
     board, _, _ = dom("2k/3/3 b P 1")
     att, dfn = (1, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0, 0)
-    allow, need = search._disproof_pieces((board, att, dfn), True, [])
+    allow, need = search.tables.disproof_pieces((board, att, dfn), True, [])
     assert allow[0] > 1 and allow[1:] == (0,) * 6 and need == (0,) * 7
 
 
@@ -658,20 +663,20 @@ def test_a_new_position_starts_from_the_same_boards_numbers_with_other_hands():
     other = ("board", (0, 1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0))
     for key, dom, pn, dn in [("r", richer, 9, 2), ("p", poorer, 3, 6), ("o", other, 50, 50),
                              ("s", richer, 70, 70)]:
-        search._store_numbers(key, pn, dn, 0, 1, dom)
-    search._store_proof("s", richer)
-    assert search._inherited(here, (1, 1)) == (9, 6)
+        search.tables.store_numbers(key, pn, dn, 0, 1, dom)
+    search.tables.store_proof("s", richer)
+    assert search.tables.inherited(here, (1, 1), search._on_path) == (9, 6)
     search._on_path.add("r")  # an ancestor's number is not fed back to it
-    assert search._inherited(here, (1, 1)) == (1, 6)
+    assert search.tables.inherited(here, (1, 1), search._on_path) == (1, 6)
     search._on_path.clear()
-    assert search._inherited(here, (12, 7)) == (12, 7)  # only ever raised
-    assert search._inherited(("board", (0, 2, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0)), (1, 1)) == (1, 50)
-    assert search._inherited(("board", (3, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0)), (1, 1)) == (1, 6)
+    assert search.tables.inherited(here, (12, 7), search._on_path) == (12, 7)  # only ever raised
+    assert search.tables.inherited(("board", (0, 2, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0)), (1, 1), search._on_path) == (1, 50)
+    assert search.tables.inherited(("board", (3, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0)), (1, 1), search._on_path) == (1, 6)
 
 
 def _boards_of(search) -> dict:
     """board key -> set of the unsolved table's keys with that board, from the index."""
-    return {b: set(search._same_board(b)) for b in search._boards}
+    return {b: set(search.tables.same_board(b)) for b in search.tables._boards}
 
 
 def test_the_board_index_lists_exactly_the_unsolved_positions_of_each_board():
@@ -680,17 +685,17 @@ def test_the_board_index_lists_exactly_the_unsolved_positions_of_each_board():
     search = TsumeSearch(TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2)))
     hands = [(n, 0, 0, 0, 0, 0, 0) for n in range(3)]
     for n, att in enumerate(hands):
-        search._store_numbers(f"k{n}", 2, 2, 0, 1, ("board", att, hands[0]))
-    search._store_numbers("lone", 2, 2, 0, 1, ("other", hands[0], hands[0]))
+        search.tables.store_numbers(f"k{n}", 2, 2, 0, 1, ("board", att, hands[0]))
+    search.tables.store_numbers("lone", 2, 2, 0, 1, ("other", hands[0], hands[0]))
     assert _boards_of(search) == {"board": {"k0", "k1", "k2"}, "other": {"lone"}}
-    assert search._boards["other"] == "lone"
+    assert search.tables._boards["other"] == "lone"
     for gone, left in (("k1", {"k0", "k2"}), ("k0", {"k2"})):
-        search._store_proof(gone, ("board", hands[int(gone[1])], hands[0]))
+        search.tables.store_proof(gone, ("board", hands[int(gone[1])], hands[0]))
         assert _boards_of(search)["board"] == left
-    assert search._boards["board"] == "k2"
-    search._store_disproof("k2", ("board", hands[2], hands[0]), 0, False)
-    search._store_proof("lone", ("other", hands[0], hands[0]))
-    assert search._boards == {} and search.table == {}
+    assert search.tables._boards["board"] == "k2"
+    search.tables.store_disproof("k2", ("board", hands[2], hands[0]), 0, False)
+    search.tables.store_proof("lone", ("other", hands[0], hands[0]))
+    assert search.tables._boards == {} and search.table == {}
     # after a real search, and after the table dropped its least-worked half, the index
     # still matches the table
     for limit in (1_000_000, 300):
@@ -701,7 +706,7 @@ def test_the_board_index_lists_exactly_the_unsolved_positions_of_each_board():
         for key, e in search.table.items():
             expected.setdefault(e.board, set()).add(key)
         assert _boards_of(search) == expected and len(expected) > 1
-        assert all(type(v) is not list or len(v) > 1 for v in search._boards.values())
+        assert all(type(v) is not list or len(v) > 1 for v in search.tables._boards.values())
 
 
 def test_solve_and_bench_take_no_inherit(monkeypatch, capsys):
@@ -733,7 +738,7 @@ def test_a_sum_past_the_range_is_not_taken_for_a_solved_node():
     g.add_edges_from([("R", "A1"), ("R", "A2"), ("A2", "X")])  # A1: no reply, mate
     search = TsumeSearch(GraphGame(g, "R"), max_nodes=100)
     for child in ("A1", "A2"):
-        search._store_numbers(child, 2, INF - 1, 1, 1, (child, (), ()))
+        search.tables.store_numbers(child, 2, INF - 1, 1, 1, (child, (), ()))
     res = search.solve()
     assert res.proven is True and search.root_status()[0] == 0
 

@@ -138,22 +138,17 @@ def _capture_length(game, m, order, memo):
     whose value would need a node still being valued (a cycle) is left out."""
     to = move_to(m)
     best = None
-    game.play(m)
-    try:
+    with game.played(m):
         for c in game.moves():
             if move_to(c) != to:
                 continue
-            game.play(c)
-            try:
-                if order() is not None:
-                    length = 2 + _value(game, order, memo)[0]
-                    best = length if best is None else min(best, length)
-            except (_OnStack, AnswerError):
-                pass
-            finally:
-                game.undo()
-    finally:
-        game.undo()
+            with game.played(c):
+                try:
+                    if order() is not None:
+                        length = 2 + _value(game, order, memo)[0]
+                        best = length if best is None else min(best, length)
+                except (_OnStack, AnswerError):
+                    pass
     return best
 
 
@@ -219,10 +214,9 @@ def _expand(search, game, key, parents, is_or, waiting, mated) -> list:
         return []
     follow, children = [], []
     for m in moves:
-        game.play(m)
-        proven = search.proof_seq(dominance_of(game)) is not None
-        child = game.key()
-        game.undo()
+        with game.played(m):
+            proven = search.proof_seq(dominance_of(game)) is not None
+            child = game.key()
         if proven:
             follow.append(m)
             children.append(child)
@@ -293,9 +287,8 @@ def _rank_line(game, rank) -> list:
         best, best_r = None, None
         is_or = game.is_or()
         for m in game.moves():
-            game.play(m)
-            r = rank.get(game.key())
-            game.undo()
+            with game.played(m):
+                r = rank.get(game.key())
             if r is not None and (best_r is None or (r < best_r if is_or else r > best_r)):
                 best, best_r = m, r
         if best is None:
@@ -318,14 +311,13 @@ def _candidates(search, game, rank, reach: int) -> list:
                 for m in game.moves():
                     if m == step:
                         continue
-                    game.play(m)
-                    key, dom = game.key(), dominance_of(game)
-                    if search.proof_seq(dom) is None:
-                        if not search.is_disproven(dom):
-                            out.append((key, prefix + line[:i] + [m]))
-                    elif reach_left and key in rank:
-                        walk(prefix + line[:i] + [m], reach_left - 1)
-                    game.undo()
+                    with game.played(m):
+                        key, dom = game.key(), dominance_of(game)
+                        if search.proof_seq(dom) is None:
+                            if not search.is_disproven(dom):
+                                out.append((key, prefix + line[:i] + [m]))
+                        elif reach_left and key in rank:
+                            walk(prefix + line[:i] + [m], reach_left - 1)
             game.play(step)
         for _ in line:
             game.undo()
@@ -401,9 +393,8 @@ def shortest_line(pos, bound: int, max_nodes: int | None = None, deadline: float
             else:
                 longest = -1
                 for m in moves:
-                    game.play(m)
-                    k = next(k for k in range(1, n, 2) if mate(k))
-                    game.undo()
+                    with game.played(m):
+                        k = next(k for k in range(1, n, 2) if mate(k))
                     if k > longest:
                         choice, longest = m, k
                 n = longest

@@ -10,7 +10,7 @@ import time
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
 from .cshogi_backend import BACKENDS
-from .tsume import check_heuristics
+from .options import check_heuristics
 
 
 def register(sub) -> None:

@@ -183,9 +183,8 @@ class DfPn:
         best = None
         if pn == 0:
             for m in game.moves():
-                game.play(m)
-                ok = self.lookup(game.key(), n - 1)[0] == 0
-                game.undo()
+                with game.played(m):
+                    ok = self.lookup(game.key(), n - 1)[0] == 0
                 if ok:
                     best = m
                     break
@@ -270,8 +269,5 @@ class DfPn:
             cpn, cdn = local[best_i]
             c_th_pn, c_th_dn = child_thresholds(is_or, th_pn, th_dn, pn, dn, cpn, cdn, second,
                                                 self.epsilon)
-            game.play(moves[best_i])
-            try:
+            with game.played(moves[best_i]):
                 local[best_i] = self._mid(child_depth, c_th_pn, c_th_dn)
-            finally:
-                game.undo()

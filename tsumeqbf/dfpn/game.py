@@ -2,7 +2,8 @@
 
 A game has a current node and answers ``key()`` (hashable, different for OR and AND
 nodes), ``is_or()``, ``moves()`` (an OR node's attacking moves, an AND node's replies),
-``play(move)`` and ``undo()``.
+``play(move)`` and ``undo()``; ``with game.played(move):`` plays a move for the block and
+undoes it on leaving, however the block ends.
 
 >>> from tsumeqbf.rules import Position
 >>> g = ShogiGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))
@@ -25,6 +26,31 @@ def grouped_count(moves, group_drops: bool, drop_base: int = DROP_BASE) -> int:
     return len({m if (m >> 7) & 127 < drop_base else ~(m & 127) for m in moves})
 
 
+class Played:
+    """The context manager of :meth:`Moves.played` (a class, not a generator: searches
+    enter one per expanded node)."""
+
+    __slots__ = ("game", "move")
+
+    def __init__(self, game, move):
+        self.game, self.move = game, move
+
+    def __enter__(self):
+        self.game.play(self.move)
+        return self.game
+
+    def __exit__(self, *exc) -> None:
+        self.game.undo()
+
+
+class Moves:
+    """What every game adds to its ``play`` and ``undo``."""
+
+    def played(self, move) -> Played:
+        """``with game.played(move):`` the game is at the node ``move`` leads to."""
+        return Played(self, move)
+
+
 def dominance_of(game):
     """(board key, attacker's hand, defender's hand) of a game's current node; games
     without hands (graphs) give (key, (), ())."""
@@ -32,7 +58,17 @@ def dominance_of(game):
     return dominance() if dominance else (game.key(), (), ())
 
 
-class ShogiGame:
+def peek_child(game, m):
+    """(key, dominance triple) of the node move ``m`` leads to; the game is left at its
+    node (games that can tell it without playing the move do)."""
+    peek = getattr(game, "child_dominance", None)
+    if peek is not None:
+        return peek(m)
+    with game.played(m):
+        return game.key(), dominance_of(game)
+
+
+class ShogiGame(Moves):
     """A tsume position: OR nodes are the attacker's turns (moves: legal checks), AND
     nodes the defender's (moves: every legal reply)."""
 
@@ -88,7 +124,7 @@ class ShogiGame:
         return twin
 
 
-class GraphGame:
+class GraphGame(Moves):
     """An AND/OR graph: a networkx DiGraph whose nodes carry ``kind`` "or" or "and"; an
     OR node without successors is a failure for the attacker, an AND node without
     successors a success (the defender has no move)."""
@@ -143,6 +179,7 @@ class TsumeGame(ShogiGame):
     def reply_count_after(self, m, group_drops: bool = True,
                           group_interpositions: bool = False) -> int:
         """:meth:`reply_count` at the node move ``m`` leads to (the game is left as it is)."""
+        # asked of every check of every expanded OR node: no context manager here
         self.play(m)
         try:
             return self.reply_count(group_drops, group_interpositions)

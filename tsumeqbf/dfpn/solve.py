@@ -15,7 +15,8 @@ from ..rules import Position, TsumeError, line_to_japanese
 from .answer import AnswerError, principal_variation, shorten, shortest_check, shortest_line
 from .cshogi_backend import make_game
 from .game import TsumeGame
-from .tsume import TsumeSearch, read_checkpoint
+from .checkpoint import read_checkpoint
+from .tsume import TsumeSearch
 
 
 def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
@@ -42,7 +43,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
     in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
     positions the probes asked for a mate in 1. ``inherit`` starts a new position from the
-    numbers of the same board with other hands (:meth:`TsumeSearch._inherited`).
+    numbers of the same board with other hands (:meth:`TsumeTables.inherited`).
 
     ``checkpoint`` (a file) keeps a long search: when the file exists the search goes on
     from it (``resumed_nodes``; ``nodes`` and ``max_nodes`` then count from the first
@@ -51,7 +52,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
 
     ``seeds`` (checkpoint files of other problems or of positions of this one, written
     with the same hashing and attacker) add their proofs before the search starts
-    (:meth:`TsumeSearch.add_proofs`; ``seeded_proofs``): a hard position solved apart,
+    (:meth:`TsumeTables.add_proofs`; ``seeded_proofs``): a hard position solved apart,
     say on another machine, then counts as proven. The answer is still read off the
     whole proof tree with the rules, so a seed's proofs are checked where used.
 
@@ -88,7 +89,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
            "tt_hits": res.tt_hits,
-           "heuristics": search.heuristics, "dag": dag, "mobility": mobility,
+           "heuristics": search.options.heuristics, "dag": dag, "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
            "proof_pieces": proof_pieces, "group_drops": group_drops,
            "group_promotions": group_promotions, "group_interpositions": group_interpositions,
@@ -136,7 +137,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
 
 
 def _add_seeds(search, seeds, pos) -> int:
-    return sum(search.add_proofs(_seed_proofs(path, pos)) for path in seeds)
+    return sum(search.tables.add_proofs(_seed_proofs(path, pos)) for path in seeds)
 
 
 def _seed_proofs(path, pos) -> dict:
