@@ -21,13 +21,13 @@ from tsumeqbf.rules.generate import question_set
 
 HERE = Path(__file__).parent
 
-# YaneuraOu's mate samples (tests/data/yaneuraou_mate_samples.csv)
+# YaneuraOu's mate samples (tsumeqbf/data/yaneuraou_mate_samples.csv)
 MATE7_7 = "l6nl/3k2+B2/p1n1g2pp/2G1ppp2/2P2N1P1/3P2P1P/Ps1GP4/1+rSK2R2/LN6L b G3Pb2s2p 77"
 MATE9_1 = "ln2k3l/1Rs1gsgb1/2pppp3/p5Npp/5PP2/PP2P3P/2PPS4/1Bs2K3/LN3G1+rL w 2Pgnp 56"
 MATE9_3 = "l4kb1+R/4gs1+P1/2+Pp2p1n/p3pS2p/9/P1pP2PbP/4PPN2/2+pS1K1s1/L+r3G1NL b GL2Pgnp 59"
 MATE11_1 = "+P2+Rb1gnl/7k1/n1p1+Bp1pp/p5p2/1p1pP2P1/2+s6/PsNGSPP1P/3KG4/L5RNL b SL3Pg 83"
 
-# 将棋図巧 (tests/data/open_tsume_zukou_musou.csv)
+# 将棋図巧 (tsumeqbf/data/open_tsume_zukou_musou.csv)
 ZUKOU = {
     "zukou-002": "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
     "zukou-005": "n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1",
