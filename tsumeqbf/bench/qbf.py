@@ -1,10 +1,12 @@
 """QBF sizes and times per question, encoding and solver, beside the founding paper's figures.
 
     python -m tsumeqbf.bench qbf [--solvers depqbf,rareqs] [--encodings paper,compact]
-                                 [--timeout S] [--yaneuraou K] [--paper-max-width W]
+                                 [--timeout S] [--yaneuraou K] [--samples 5,7] [--no-figures]
+                                 [--paper-max-width W]
 
-Questions: the founding paper's figures (``figures.jsonl`` in ``tsumeqbf/data``) and the first K
-mate-in-3 positions of YaneuraOu's samples (real 9x9 games, both sides holding pieces).
+Questions: the founding paper's figures (``figures.jsonl`` in ``tsumeqbf/data``), the first K
+mate-in-3 positions of YaneuraOu's samples (real 9x9 games, both sides holding pieces) and,
+with ``--samples``, every sample of the stated lengths given, asked at its length.
 Encoding ``paper`` asks the figures under the paper's no-hands rules and skips the samples
 (they hold pieces in hand).
 For each it prints variables, clauses, encode and solve seconds and the verdict, and for the
@@ -36,12 +38,17 @@ def paper_index() -> dict[tuple, dict]:
     return rows
 
 
-def questions(yaneuraou: int) -> list[dict]:
-    out = figure_questions()
-    mate3 = [r for r in read_rows("yaneuraou_mate_samples.csv")
-             if r["yaneuraou_file"] == "mate3.sfen"]
-    for r in mate3[:yaneuraou]:
-        out.append({"id": f"yaneuraou-mate3-{r['line_no']}", "sfen": r["sfen"], "n": 3,
+def questions(yaneuraou: int, lengths: list[int] = (), figures: bool = True) -> list[dict]:
+    """The paper's figures, the first ``yaneuraou`` mate-in-3 samples, and every sample
+    whose stated length is in ``lengths`` (asked at that length)."""
+    out = figure_questions() if figures else []
+    samples = read_rows("yaneuraou_mate_samples.csv")
+    mate3 = [r for r in samples if r["yaneuraou_file"] == "mate3.sfen"]
+    chosen = mate3[:yaneuraou] + [r for r in samples if int(r["stated_length"]) in lengths
+                                  and r not in mate3[:yaneuraou]]
+    for r in chosen:
+        n = int(r["stated_length"])
+        out.append({"id": f"yaneuraou-mate{n}-{r['line_no']}", "sfen": r["sfen"], "n": n,
                     "zone": None, "width": 9, "height": 9, "mate": True})
     return out
 
@@ -52,6 +59,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--encodings", default="paper,compact")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per solver call")
     ap.add_argument("--yaneuraou", type=int, default=5, help="how many mate-in-3 samples")
+    ap.add_argument("--samples", default="",
+                    help="stated lengths (e.g. 5,7): every YaneuraOu sample of those lengths, "
+                         "asked at its length")
+    ap.add_argument("--no-figures", action="store_true", help="leave out the paper's figures")
     ap.add_argument("--paper-max-width", type=int, default=9,
                     help="skip the paper encoding on wider boards (it is slow to solve)")
     ap.add_argument("--max-plies", type=int, default=11)
@@ -68,7 +79,8 @@ def main(argv: list[str]) -> int:
               f"{'clauses':>8s} {'solve_s':>8s} | {'vars%':>6s} {'cls%':>6s}")
     print(header)
     print("-" * len(header))
-    for q in questions(args.yaneuraou):
+    lengths = [int(x) for x in args.samples.split(",") if x]
+    for q in questions(args.yaneuraou, lengths, not args.no_figures):
         if q["n"] > args.max_plies:
             continue
         full_rules = Position.from_sfen(q["sfen"], zone=q["zone"])

@@ -178,13 +178,7 @@ class Formula:
         used = sorted(occurring, key=lambda v: (self.levels[v], v))
         del occurring
         new_of = {v: i + 1 for i, v in enumerate(used)}
-        prefix: list[tuple[str, list[int]]] = []
-        for v in used:
-            q = "a" if self.levels[v] & 1 else "e"
-            if prefix and prefix[-1][0] == q:
-                prefix[-1][1].append(new_of[v])
-            else:
-                prefix.append((q, [new_of[v]]))
+        prefix = self.blocks(used, new_of)
         clauses = self.renumbered(new_of, clauses)
         # innermost universals quantify nothing below them: drop them (universal reduction)
         if prefix and prefix[-1][0] == "a":
@@ -192,6 +186,19 @@ class Formula:
             clauses = [[x for x in c if abs(x) not in dropped]
                        for chunk in _chunks(clauses) for c in chunk]
         return self._finish(prefix, clauses, used)
+
+    def blocks(self, order: list[int], new_of: dict, words=("e", "a")) -> list:
+        """The prefix of the variables ``order`` (sorted by level), renumbered by
+        ``new_of``: (quantifier, [vars]) blocks, same quantifiers merged; ``words`` names
+        the existential and universal quantifier."""
+        prefix: list[tuple[str, list[int]]] = []
+        for v in order:
+            q = words[self.levels[v] & 1]
+            if prefix and prefix[-1][0] == q:
+                prefix[-1][1].append(new_of[v])
+            else:
+                prefix.append((q, [new_of[v]]))
+        return prefix
 
     def renumbered(self, new_of, clauses=None) -> list[list[int]]:
         return [[new_of[x] if x > 0 else -new_of[-x] for x in c]

@@ -47,13 +47,7 @@ def circuit(f: Formula):
     def lit(x: int) -> int:
         return new_of[x] if x > 0 else -new_of[-x]
 
-    prefix: list[tuple[str, list[int]]] = []
-    for v in order:
-        q = "forall" if f.levels[v] & 1 else "exists"
-        if prefix and prefix[-1][0] == q:
-            prefix[-1][1].append(new_of[v])
-        else:
-            prefix.append((q, [new_of[v]]))
+    prefix = f.blocks(order, new_of, ("exists", "forall"))
     gates = [(new_of[g], "and", [lit(x) for x in inputs_of[g]]) for g in sorted(used_gates)]
     next_id = len(new_of) + 1
     outputs = []
