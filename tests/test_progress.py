@@ -97,3 +97,19 @@ def test_experiment_progress_in_a_log_is_plain_lines(tmp_path, capsys):
     assert lines and all(line.startswith("[x] cells: ") for line in lines)
     assert lines[-1].startswith("[x] cells: 100% 2/2 [") and lines[-1].endswith("running=0, failed=0]")
     assert summary.startswith("x: mate 2")
+
+
+def test_a_count_without_an_end_logs_every_step_it_crosses():
+    # solve's nodes: the search reports every 100,000 nodes, the log has a line a million
+    log = io.StringIO()
+    with Progress("solve", None, unit="node", file=log, clock=ticks(), log_step=1_000_000) as p:
+        for nodes in range(100_000, 3_100_000, 100_000):
+            p.advance_to(nodes, root="3/5")
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 3 and "\r" not in log.getvalue()
+    assert lines[0].startswith("solve: 1000000 nodes [") and lines[0].endswith("root=3/5]")
+
+
+def test_solve_shows_no_progress_when_quiet(capsys):
+    assert main(["solve", FIG5, "--zone", "2", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

@@ -26,16 +26,20 @@ from tqdm import tqdm
 
 LOG_EVERY_S = 300.0
 LOG_FORMAT = "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+#: a count without an end (a search's nodes): no share, no time left
+COUNT_FORMAT = "{desc}: {n_fmt} {unit}s [{elapsed}, {rate_fmt}{postfix}]"
 
 
 class Progress:
     """``total`` items of which ``initial`` were done before (a resumed run: the rate and
     the time left count only this run's). ``update(**fields)`` counts one more item and
-    shows ``fields`` (say running=2, failed=0) after the figures. ``enabled=False`` shows
-    nothing (``--quiet``)."""
+    shows ``fields`` (say running=2, failed=0) after the figures; ``advance_to(n,
+    **fields)`` sets the count (a search's nodes). ``total=None`` is a count without an
+    end, logged every ``log_step`` items. ``enabled=False`` shows nothing (``--quiet``)."""
 
-    def __init__(self, desc: str, total: int, *, initial: int = 0, unit: str = "it",
-                 enabled: bool = True, file=None, clock=time.monotonic):
+    def __init__(self, desc: str, total: int | None, *, initial: int = 0, unit: str = "it",
+                 enabled: bool = True, file=None, clock=time.monotonic,
+                 log_step: int | None = None):
         self.desc, self.total, self.unit, self.initial = desc, total, unit, initial
         self.file = file if file is not None else sys.stderr
         self.enabled = enabled
@@ -43,20 +47,24 @@ class Progress:
         self.clock = clock
         self.n, self.fields = initial, {}
         self.start = self.last_line = clock()
-        self.step = max(1, (total - initial) // 10)
+        self.step = log_step or max(1, ((total or 0) - initial) // 10)
         self.bar = tqdm(total=total, initial=initial, desc=desc, unit=unit, file=self.file,
                         disable=not self.tty, dynamic_ncols=True)
 
     def update(self, **fields) -> None:
-        self.n += 1
+        self.advance_to(self.n + 1, **fields)
+
+    def advance_to(self, n: int, **fields) -> None:
+        before, self.n = self.n, n
         self.fields = fields
         if self.tty:
             self.bar.set_postfix(fields, refresh=False)
-            self.bar.update(1)
+            self.bar.update(n - before)
         elif self.enabled:
             now = self.clock()
-            done = self.n - self.initial
-            if done % self.step == 0 or self.n >= self.total or now - self.last_line >= LOG_EVERY_S:
+            crossed = (n - self.initial) // self.step > (before - self.initial) // self.step
+            ended = self.total is not None and n >= self.total
+            if crossed or ended or now - self.last_line >= LOG_EVERY_S:
                 self.last_line = now
                 print(self.line(now), file=self.file, flush=True)
 
@@ -65,7 +73,7 @@ class Progress:
         postfix = ", ".join(f"{k}={v}" for k, v in self.fields.items())
         return tqdm.format_meter(self.n, self.total, now - self.start, prefix=self.desc,
                                  unit=self.unit, postfix=postfix or None, initial=self.initial,
-                                 bar_format=LOG_FORMAT)
+                                 bar_format=COUNT_FORMAT if self.total is None else LOG_FORMAT)
 
     def close(self) -> None:
         self.bar.close()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
+from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
 from .cshogi_backend import BACKENDS
@@ -82,33 +82,25 @@ def cmd_solve(args) -> int:
         raise TsumeError("--shorten-nodes must not be negative")
     heuristics = check_heuristics(args.heuristics)
     pos = load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
-    start = time.monotonic()
-
-    tty = sys.stderr.isatty()
-
-    def progress(search):
-        # on a terminal the line is redrawn; in a log, one line per million nodes
-        if not tty and search.nodes % 1_000_000:
-            return
-        took = time.monotonic() - start
-        pn, dn = search.root_status()
-        text = (f"{search.nodes:,} nodes  {search.nodes / max(took, 1e-9):,.0f}/s  "
-                f"proofs {sum(map(len, search.proofs.values())):,}  root pn/dn {pn}/{dn}")
-        print(f"\r{text}" if tty else text, end="" if tty else "\n", file=sys.stderr, flush=True)
-
     show = not args.quiet
-    out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout, heuristics=heuristics,
-                      dag=not args.no_dag, group_drops=not args.no_group_drops,
-                      group_promotions=args.group_promotions, mate_probe=args.mate_probe,
-                      group_interpositions=args.group_interpositions,
-                      inherit=not args.no_inherit,
-                      simulation=args.simulation, check_shortest=args.check_shortest,
-                      shorten_nodes=args.shorten_nodes, backend=args.backend,
-                      tt_limit=args.tt_entries, progress=progress if show else None,
-                      checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every,
-                      seeds=tuple(args.seed))
-    if show and tty and out["nodes"] >= 100_000:
-        print(file=sys.stderr)
+
+    with Progress("solve", args.max_nodes, unit="node", enabled=show,
+                  log_step=1_000_000) as bar:
+        def progress(search):
+            pn, dn = search.root_status()
+            bar.advance_to(search.nodes, proofs=f"{sum(map(len, search.proofs.values())):,}",
+                           root=f"{pn}/{dn}")
+
+        out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout,
+                          heuristics=heuristics, dag=not args.no_dag,
+                          group_drops=not args.no_group_drops,
+                          group_promotions=args.group_promotions, mate_probe=args.mate_probe,
+                          group_interpositions=args.group_interpositions,
+                          inherit=not args.no_inherit, simulation=args.simulation,
+                          check_shortest=args.check_shortest, shorten_nodes=args.shorten_nodes,
+                          backend=args.backend, tt_limit=args.tt_entries,
+                          progress=progress if show else None, checkpoint=args.checkpoint,
+                          checkpoint_every=args.checkpoint_every, seeds=tuple(args.seed))
     if args.kif:  # the diagram alone when there is no answer: the problem still imports
         write_kif(args.kif, pos, out["pv"] or [])
     if args.json:
