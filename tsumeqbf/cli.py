@@ -60,6 +60,9 @@ def _engine_options(args) -> dict:
         options["memory_mb"] = args.memory_mb
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
+    for side in ("attacker_moves", "defender_moves"):
+        if getattr(args, side, None):
+            options[side] = getattr(args, side)
     if getattr(args, "deepen", False):
         options["deepen"] = True
     if getattr(args, "strategy", None):
@@ -84,6 +87,7 @@ def no_hands_arg(p: argparse.ArgumentParser) -> None:
 
 
 def _qbf_args(p: argparse.ArgumentParser) -> None:
+    from .encoder.command import move_choice_args
     from .encoder.shogi import ENCODINGS
 
     no_hands_arg(p)
@@ -91,6 +95,7 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                    help="QBF encoding (QBF engines only; default compact)")
     p.add_argument("--used-kinds-only", action="store_true",
                    help="encoding paper: variables only for the piece kinds in the position")
+    move_choice_args(p)
     p.add_argument("--solver", default=None,
                    help="engine qbf: a solver name or the path of any QDIMACS solver executable")
     p.add_argument("--memory-mb", type=int, default=None,

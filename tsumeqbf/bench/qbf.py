@@ -2,7 +2,7 @@
 
     python -m tsumeqbf.bench qbf [--solvers depqbf,rareqs] [--encodings paper,compact]
                                  [--timeout S] [--yaneuraou K] [--samples 5,7] [--no-figures]
-                                 [--paper-max-width W]
+                                 [--attacker-moves C] [--defender-moves C] [--paper-max-width W]
 
 Questions: the founding paper's figures (``figures.jsonl`` in ``tsumeqbf/data``), the first K
 mate-in-3 positions of YaneuraOu's samples (real 9x9 games, both sides holding pieces) and,
@@ -63,6 +63,8 @@ def main(argv: list[str]) -> int:
                     help="stated lengths (e.g. 5,7): every YaneuraOu sample of those lengths, "
                          "asked at its length")
     ap.add_argument("--no-figures", action="store_true", help="leave out the paper's figures")
+    ap.add_argument("--attacker-moves", default="binary", help="move choice axis (see encode)")
+    ap.add_argument("--defender-moves", default="binary", help="move choice axis (see encode)")
     ap.add_argument("--paper-max-width", type=int, default=9,
                     help="skip the paper encoding on wider boards (it is slow to solve)")
     ap.add_argument("--max-plies", type=int, default=11)
@@ -93,11 +95,14 @@ def main(argv: list[str]) -> int:
                 if any(any(h) for h in full_rules.hands):
                     continue
                 pos = full_rules.with_no_hands()
-            enc = encode(pos, q["n"], encoding)
+            axes = {} if encoding == "paper" else {"attacker_moves": args.attacker_moves,
+                                                   "defender_moves": args.defender_moves}
+            enc = encode(pos, q["n"], encoding, **axes)
             stats = formula_stats(*enc.formula.prefix_and_matrix()[:2])
             for solver in solvers:
                 started = time.monotonic()
-                r = solve_mate(pos, q["n"], args.timeout, {"solver": solver, "encoding": encoding})
+                r = solve_mate(pos, q["n"], args.timeout,
+                               {"solver": solver, "encoding": encoding, **axes})
                 verdict = {"mate": "mate", "nomate": "no mate", "unknown": "timeout"}.get(
                     r["status"], "ERROR")
                 if r["status"] in ("mate", "nomate") and r["mate"] != q["mate"]:

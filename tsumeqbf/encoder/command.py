@@ -20,7 +20,8 @@ from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
 from .formula import qdimacs_pieces
 from .qcir import circuit, qcir_pieces
-from .shogi import ENCODINGS, encode
+from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
+from .shogi import ENCODINGS, encode, encoding_options
 from .size import check_plies
 
 
@@ -36,6 +37,7 @@ def register(sub) -> None:
     p.add_argument("--encoding", default="compact", choices=ENCODINGS)
     p.add_argument("--used-kinds-only", action="store_true",
                    help="paper encoding: variables only for piece kinds in the position")
+    move_choice_args(p)
     p.add_argument("--format", default="qdimacs", choices=("qdimacs", "qcir"),
                    help="QDIMACS (prenex CNF) or QCIR-14 (the circuit: gates and an output)")
     p.add_argument("-o", "--output", required=True, help="file to write")
@@ -44,6 +46,15 @@ def register(sub) -> None:
                    help="memory limit (MB) of the encoder (this process's resident memory)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=cmd_encode)
+
+
+def move_choice_args(p) -> None:
+    p.add_argument("--attacker-moves", default=None, choices=ATTACKER_CHOICES,
+                   help="how the attacker's move is chosen: binary codes (default) or one "
+                        "variable per candidate with PySAT's at-most-one encoding named")
+    p.add_argument("--defender-moves", default=None, choices=DEFENDER_CHOICES,
+                   help="how the defender's move is chosen: binary codes (default) or one "
+                        "variable per candidate, at most one as a circuit the reply needs")
 
 
 def formula_stats(prefix, clauses) -> dict:
@@ -64,7 +75,7 @@ def cmd_encode(args) -> int:
     deadline = None if args.timeout is None else start + args.timeout
     try:
         with limits(deadline, args.memory_mb) as budget:
-            enc = encode(pos, args.n, args.encoding, used_kinds_only=args.used_kinds_only)
+            enc = encode(pos, args.n, args.encoding, **encoding_options(args.encoding, vars(args)))
             budget.stage = f"writing the {args.format.upper()}"
             stats = (_write_qcir if args.format == "qcir" else _write)(args, pos, enc)
     except LimitReached as exc:

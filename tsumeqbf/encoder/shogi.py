@@ -46,6 +46,7 @@ from ..rules.moves import board_move, drop_move
 from ..rules.pieces import (BASE_KIND, HAND_KINDS, KING, KNIGHT, LANCE, PAWN, PROMOTED,
                             piece_code)
 from ..rules.position import Position
+from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES, MoveChoice, make_choice
 from .formula import Formula, neg
 
 ENCODINGS = ("compact", "nested", "paper", "paper-hands")
@@ -214,26 +215,6 @@ class InitialState:
         if j > self.reach.hand_max[c][k]:
             return False
         return self._const(("h", c, k, j), f"s0_h{c}_{k}_{j}", self.hands[c][k] >= j)
-
-
-class MoveChoice:
-    """Binary code over a candidate list; ``sel(i)`` is the minterm of candidate i."""
-
-    def __init__(self, f: Formula, cands: list[Cand], level: int, name: str):
-        self.f, self.cands, self.name = f, cands, name
-        nbits = (len(cands) - 1).bit_length() if len(cands) > 1 else 0
-        self.bits = [f.var(f"{name}_bit{i}", level) for i in range(nbits)]
-        self._sel: dict[int, object] = {}
-
-    def sel(self, i: int):
-        g = self._sel.get(i)
-        if g is None:
-            g = self._sel[i] = self.f.and_(b if i >> j & 1 else -b for j, b in enumerate(self.bits))
-        return g
-
-    def decode(self, values: dict[int, bool]) -> Cand | None:
-        i = sum(1 << j for j, b in enumerate(self.bits) if values.get(b, False))
-        return self.cands[i] if i < len(self.cands) else None
 
 
 class NextState:
@@ -454,9 +435,30 @@ def _full_reach(pos: Position, totals: dict[int, int], used_kinds_only: bool) ->
                   for _ in (0, 1)])
 
 
+def encoding_options(encoding: str, options: dict) -> dict:
+    """The keyword arguments of :func:`encode` that an engine's or a command's options
+    ask for (``used_kinds_only``, ``attacker_moves``, ``defender_moves``), checked:
+    ValueError with one line for a choice that does not exist or does not apply."""
+    out = {"used_kinds_only": bool(options.get("used_kinds_only"))}
+    for side, allowed in (("attacker_moves", ATTACKER_CHOICES),
+                          ("defender_moves", DEFENDER_CHOICES)):
+        kind = options.get(side) or "binary"
+        if kind not in allowed:
+            raise ValueError(f"unknown {side.replace('_', ' ')} choice {kind!r}; choose one "
+                             f"of {', '.join(allowed)}")
+        if kind != "binary" and encoding == "paper":
+            raise ValueError(f"encoding paper chooses moves by (from, to) pairs; "
+                             f"{side.replace('_', ' ')} {kind!r} does not apply")
+        out[side] = kind
+    return out
+
+
 def encode(pos: Position, n: int, encoding: str = "compact", *,
-           used_kinds_only: bool = False) -> Encoded:
-    """The QBF that is true exactly when Mate(pos, n) holds."""
+           used_kinds_only: bool = False, attacker_moves: str = "binary",
+           defender_moves: str = "binary") -> Encoded:
+    """The QBF that is true exactly when Mate(pos, n) holds. ``attacker_moves`` and
+    ``defender_moves`` say how each side's move is chosen (:mod:`.choice`; not for
+    ``paper``, which has its own)."""
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     if encoding == "paper":
@@ -493,12 +495,13 @@ def encode(pos: Position, n: int, encoding: str = "compact", *,
             _no_legal_reply(f, rules, geo, state, cands, defender, act, t - 1, totals)
             break
         next_reach = reach if paper else advance(state.reach, cands, mover, totals)
-        choice = MoveChoice(f, cands, t - 1, f"m{t}")
+        choice = make_choice(f, cands, t - 1, f"m{t}",
+                             attacker_moves if t % 2 else defender_moves)
         if t == 1:
             first_choice = choice
         nxt = NextState(f, state, choice, mover, next_reach)
         if t % 2:  # the attacker: a legal move that gives check
-            parts = [rules.chosen_valid(state, choice, mover),
+            parts = [choice.well_formed(act), rules.chosen_valid(state, choice, mover),
                      rules.in_check(nxt, defender), neg(rules.in_check(nxt, attacker))]
             pawn_drops = [i for i, m in enumerate(cands) if m.frm < 0 and m.code & 15 == PAWN]
             if pawn_drops:
@@ -507,7 +510,8 @@ def encode(pos: Position, n: int, encoding: str = "compact", *,
                     f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper)]))
             f.add_clause([neg(act), f.and_(parts)])
         else:  # the defender: a legal reply
-            parts = [rules.chosen_valid(state, choice, mover), neg(rules.in_check(nxt, defender))]
+            parts = [choice.well_formed(), rules.chosen_valid(state, choice, mover),
+                     neg(rules.in_check(nxt, defender))]
             king_a = piece_code(KING, attacker)
             pdc_terms = []
             for i, m in enumerate(cands):

@@ -31,7 +31,7 @@ import tempfile
 import time
 
 from ..encoder.formula import qdimacs_pieces
-from ..encoder.shogi import ENCODINGS, encode
+from ..encoder.shogi import ENCODINGS, encode, encoding_options
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
@@ -45,7 +45,8 @@ CERTIFYING = set(certifying_solvers())
 
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
     """Engine function (see tsumeqbf.engines): options ``solver``, ``encoding``,
-    ``memory_mb``, ``used_kinds_only``, and ``certify`` (with ``certify_timeout``,
+    ``memory_mb``, ``used_kinds_only``, ``attacker_moves`` and ``defender_moves``
+    (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
     ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
     solver = options.get("solver", "depqbf")
     encoding = options.get("encoding") or "compact"
@@ -53,8 +54,9 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
         return _error(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     check_plies(n)
     try:
+        encoding_options(encoding, options)
         find_solver(solver)  # a missing solver is said before any encoding
-    except SolverError as exc:
+    except (ValueError, SolverError) as exc:
         return _error(str(exc))
     deadline = None if timeout is None else time.monotonic() + timeout
     result = _solve(pos, n, solver, encoding, options, deadline)
@@ -70,7 +72,7 @@ def _solve(pos: Position, n: int, solver: str, encoding: str, options: dict,
     memory_mb = options.get("memory_mb")
     try:
         with limits(deadline, memory_mb) as budget:
-            enc = encode(pos, n, encoding, used_kinds_only=bool(options.get("used_kinds_only")))
+            enc = encode(pos, n, encoding, **encoding_options(encoding, options))
             budget.stage = "writing the QDIMACS"
             path, sizes, old_of_new = _write_question(enc, encoding)
     except LimitReached as exc:
