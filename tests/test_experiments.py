@@ -466,23 +466,30 @@ def test_a_fresh_clone_continues_from_the_committed_csv_when_asked(tmp_path):
     assert all(again[k]["finished_at"] != after[k]["finished_at"] for k in after)
 
 
-def test_a_disagreement_is_shrunk_and_reported(tmp_path):
-    # two fake QBF solvers that always disagree: every removal keeps the disagreement
-    for name, code in (("yes", 10), ("no", 20)):
-        (tmp_path / name).write_text(f"#!/bin/sh\nexit {code}\n")
-        (tmp_path / name).chmod(0o755)
-    cases_file(tmp_path, [{"id": "q", "sfen": "k2/1P1/GS1 b P 1", "n": 1, "zone": 1}])
-    path = write_experiment(tmp_path, f"""
+def qbf_solvers_experiment(tmp_path, solvers, options="{}"):
+    """An agreement experiment of engine ``qbf`` under each of ``solvers`` on cases.jsonl."""
+    listed = ", ".join(f'"{s}"' for s in solvers)
+    return write_experiment(tmp_path, f"""
         [limits]
         timeout = 30
         [[instances]]
         file = "cases.jsonl"
         [[engines]]
         engine = "qbf"
-        matrix = {{solver = ["{tmp_path / 'yes'}", "{tmp_path / 'no'}"]}}
+        options = {options}
+        matrix = {{solver = [{listed}]}}
         [report]
         kind = "agreement"
     """)
+
+
+def test_a_disagreement_is_shrunk_and_reported(tmp_path):
+    # two fake QBF solvers that always disagree: every removal keeps the disagreement
+    for name, code in (("yes", 10), ("no", 20)):
+        (tmp_path / name).write_text(f"#!/bin/sh\nexit {code}\n")
+        (tmp_path / name).chmod(0o755)
+    cases_file(tmp_path, [{"id": "q", "sfen": "k2/1P1/GS1 b P 1", "n": 1, "zone": 1}])
+    path = qbf_solvers_experiment(tmp_path, [tmp_path / "yes", tmp_path / "no"])
     exp = load_experiment(path)
     labels = [e.label for e in exp.engines]
     assert labels == ["qbf/solver=yes", "qbf/solver=no"]  # a path by its last part
@@ -769,18 +776,7 @@ def test_certified_cells_are_counted_and_a_failed_certificate_is_loud(tmp_path):
     liar = make_liar(tmp_path, "flip")
     cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2},
                           {"id": "fig6", "sfen": FIG6, "n": 1, "zone": 2}])
-    path = write_experiment(tmp_path, f"""
-        [limits]
-        timeout = 30
-        [[instances]]
-        file = "cases.jsonl"
-        [[engines]]
-        engine = "qbf"
-        options = {{certify = true}}
-        matrix = {{solver = ["depqbf", "{liar}"]}}
-        [report]
-        kind = "agreement"
-    """)
+    path = qbf_solvers_experiment(tmp_path, ["depqbf", liar], options="{certify = true}")
     run_experiment(load_experiment(path), progress=False)
     rows = read_csv(tmp_path / "results" / "x.csv")
     honest = [r for r in rows if r["label"] == "qbf/certify=true,solver=depqbf"]
