@@ -234,7 +234,6 @@ class NextState:
             self.by_to.setdefault(m.to, []).append(i)
             self.arrive.setdefault((m.to, m.result), []).append(i)
         self._cache: dict = {}
-        self._rays: dict = {}  # (state, "ray", square, colour, direction) -> literals
 
     def _memo(self, key, build):
         v = self._cache.get(key)
@@ -301,6 +300,7 @@ class Rules:
         # so a freed state's id can never be reused for another and hit a stale entry
         self._cache: dict = {}
         self._rays: dict = {}  # (state, "ray", square, colour, direction) -> literals
+        self._sight: dict = {}  # (square, colour) -> the squares seen from it
 
     def _memo(self, key, build):
         v = self._cache.get(key)
@@ -319,6 +319,9 @@ class Rules:
 
     def attacked(self, st, s, by):
         """Square ``s`` is attacked by colour ``by`` in state ``st``."""
+        if isinstance(st, MovedView) and not self._seen_from(s, by) & {st.m.frm, st.m.to}:
+            return self.attacked(st.st, s, by)  # the move is out of sight: the same gate
+
         def build():
             geo = self.geo
             terms = []
@@ -329,6 +332,15 @@ class Rules:
                       if knight in st.reach.codes[x]]
             return self.f.or_(terms)
         return self._memo((st, "att", s, by), build)
+
+    def _seen_from(self, s, by) -> frozenset:
+        """The squares whose content can change whether ``s`` is attacked by ``by``."""
+        key = (s, by)
+        seen = self._sight.get(key)
+        if seen is None:
+            seen = self._sight[key] = frozenset(
+                [x for ray in self.geo.ray8[s] for x in ray] + list(self.geo.knight_from[by][s]))
+        return seen
 
     def _ray_terms(self, st, s, by, d):
         """The attacks on ``s`` by ``by`` along direction ``d``: a list of literals. A state
