@@ -42,10 +42,12 @@ def _run(args, cwd, env, timeout=300):
 
 def _outside_sys_path() -> list[str]:
     """This interpreter's package folders (site-packages and what its .pth files added)
-    that are not in the checkout."""
+    from which ``tsumeqbf`` itself cannot be imported. The virtual environment may sit
+    inside the checkout (``make`` puts it in .venv): its site-packages still count, since
+    an editable install's path hook is a .pth file that a plain path entry never runs."""
     return [p for p in sys.path
             if p and ("site-packages" in p or "dist-packages" in p) and Path(p).is_dir()
-            and not Path(p).resolve().is_relative_to(ROOT)]
+            and not (Path(p) / "tsumeqbf" / "__init__.py").is_file()]
 
 
 @pytest.mark.slow
