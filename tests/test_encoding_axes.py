@@ -52,7 +52,12 @@ def test_one_hot_on_nested():
     assert decided >= 4
 
 
-def test_a_choice_that_does_not_apply_is_one_line(capsys):
+def test_a_choice_that_does_not_apply_is_one_line(capsys, tmp_path):
+    out = tmp_path / "q.qdimacs"
+    assert main(["encode", "1k1/3/PG1 b - 1", "--zone", "2", "-n", "1", "--no-hands",
+                 "--encoding", "paper", "--attacker-moves", "onehot-ladder", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "does not apply" in err and "internal error" not in err and not out.exists()
     assert main(["mate", "1k1/3/PG1 b - 1", "--zone", "2", "-n", "1", "--engine", "depqbf",
                  "--encoding", "paper", "--no-hands", "--attacker-moves", "onehot-ladder"]) == 1
     assert "does not apply" in capsys.readouterr().err

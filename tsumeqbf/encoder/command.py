@@ -2,9 +2,9 @@
 
 Writes the QDIMACS file (or with ``--format qcir`` the QCIR-14 circuit), a sidecar
 ``FILE.names.json`` that maps each variable number to its name (gates are named by their
-role where they have one), and prints the formula's statistics. ``--timeout`` and ``--memory-mb`` bound the encoding and the
-writing (:func:`tsumeqbf.limits.limits`); past one the command says ``unknown`` with the
-reason, exits 1 and leaves no partial file.
+role where they have one), and prints the formula's statistics. ``--timeout`` and
+``--memory-mb`` bound the encoding and the writing (:func:`tsumeqbf.limits.limits`); past
+one the command says ``unknown`` with the reason, exits 1 and leaves no partial file.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import time
 from ..limits import LimitReached, limits
 from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
+from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .formula import qdimacs_pieces
 from .qcir import circuit, qcir_pieces
-from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .shogi import ENCODINGS, encode, encoding_options
 from .size import check_plies
 
@@ -72,10 +72,14 @@ def cmd_encode(args) -> int:
     if args.no_hands:
         pos = pos.with_no_hands()
     pos.validate_question()
+    try:
+        choices = encoding_options(args.encoding, vars(args))
+    except ValueError as exc:
+        raise TsumeError(str(exc)) from None
     deadline = None if args.timeout is None else start + args.timeout
     try:
         with limits(deadline, args.memory_mb) as budget:
-            enc = encode(pos, args.n, args.encoding, **encoding_options(args.encoding, vars(args)))
+            enc = encode(pos, args.n, args.encoding, **choices)
             budget.stage = f"writing the {args.format.upper()}"
             stats = (_write_qcir if args.format == "qcir" else _write)(args, pos, enc)
     except LimitReached as exc:
