@@ -21,7 +21,7 @@ import os
 import signal
 import sys
 
-from .engines import ENGINES
+from .engines import ENGINES, is_qbf_engine
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
@@ -69,8 +69,6 @@ def _engine_options(args) -> dict:
         options["strategy"] = args.strategy
         args.certify = True
     if getattr(args, "certify", False):
-        from .engines import is_qbf_engine
-
         if not is_qbf_engine(args.engine):
             raise TsumeError(f"--certify checks a QBF verdict; engine {args.engine!r} is not a "
                              f"QBF engine")

@@ -187,7 +187,7 @@ class _StrategyWalk:
             if not replies:
                 return {"move": usi, "mate": True}
             if k == 1:
-                raise self.fail(f"not mate, and no plies are left")
+                raise self.fail("not mate, and no plies are left")
             return {"move": usi, "replies": {self.pos.usi(r): self._after(r, self.prove, k - 2)
                                              for r in replies}}
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
 from ..encoder.shogi import ENCODINGS, encode, encoding_options
@@ -54,44 +55,53 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
         return _error(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     check_plies(n)
     try:
-        encoding_options(encoding, options)
+        choices = encoding_options(encoding, options)
         find_solver(solver)  # a missing solver is said before any encoding
     except (ValueError, SolverError) as exc:
         return _error(str(exc))
     deadline = None if timeout is None else time.monotonic() + timeout
-    result = _solve(pos, n, solver, encoding, options, deadline)
+    question = _Question(solver, encoding, choices, options.get("memory_mb"))
+    result = _solve(pos, n, question, deadline)
     if options.get("certify") and result["status"] in ("mate", "nomate"):
-        result.update(_certify(pos, n, result, solver, encoding, timeout, options))
+        result.update(_certify(pos, n, result, question, timeout, options))
     return result
 
 
-def _solve(pos: Position, n: int, solver: str, encoding: str, options: dict,
-           deadline: float | None) -> dict:
+@dataclass(frozen=True)
+class _Question:
+    """How every question of one engine call is asked: the root's and, when certifying,
+    its sub-questions'."""
+    solver: str
+    encoding: str
+    choices: dict  # encode's keyword arguments (encoding_options)
+    memory_mb: int | None
+
+
+def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
     """Encode Mate(pos, n), run the solver within the deadline, read its verdict."""
     start = time.monotonic()
-    memory_mb = options.get("memory_mb")
     try:
-        with limits(deadline, memory_mb) as budget:
-            enc = encode(pos, n, encoding, **encoding_options(encoding, options))
+        with limits(deadline, q.memory_mb) as budget:
+            enc = encode(pos, n, q.encoding, **q.choices)
             budget.stage = "writing the QDIMACS"
-            path, sizes, old_of_new = _write_question(enc, encoding)
+            path, sizes, old_of_new = _write_question(enc, q.encoding)
     except LimitReached as exc:
-        return {"encoding": encoding, "encode_s": round(time.monotonic() - start, 6),
+        return {"encoding": q.encoding, "encode_s": round(time.monotonic() - start, 6),
                 "status": "unknown", "mate": None, "error": exc.reason}
     try:
         enc.formula.release()  # written out: the solver should not share the machine with it
         remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
-        res = run_solver(solver, path, timeout=remaining, memory_mb=memory_mb,
+        res = run_solver(q.solver, path, timeout=remaining, memory_mb=q.memory_mb,
                          num_vars=sizes["vars"])
     except SolverError as exc:
         return {**_error(str(exc)), **sizes}
     finally:
         os.unlink(path)
-    return _verdict(pos, enc, solver, res, old_of_new, {**sizes, "solve_s": round(res.time_s, 6)})
+    return _verdict(pos, enc, q.solver, res, old_of_new, {**sizes, "solve_s": round(res.time_s, 6)})
 
 
-def _certify(pos: Position, n: int, result: dict, solver: str, encoding: str,
-             timeout: float | None, options: dict) -> dict:
+def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float | None,
+             options: dict) -> dict:
     """The fields a certification adds to the engine's answer: ``certified``,
     ``strategy_nodes``, ``certify_s`` and, when it cannot finish, ``certify_reason``; a
     strategy that fails the rules turns the answer into an error naming the node. Its
@@ -103,7 +113,7 @@ def _certify(pos: Position, n: int, result: dict, solver: str, encoding: str,
     def ask(sub: Position, k: int) -> Answer:
         if deadline is not None and time.monotonic() >= deadline:
             return Answer(None, reason=f"timeout after {limit:.1f} s")
-        res = _solve(sub, k, solver, encoding, options, deadline)
+        res = _solve(sub, k, q, deadline)
         if res["status"] == "error" and res.get("solver_verdict") is not None:
             return Answer(None, lie=res["error"])
         if res["status"] in ("unknown", "error"):

@@ -40,7 +40,8 @@ class SolverError(Exception):
 @dataclass(frozen=True)
 class SolverSpec:
     name: str
-    binaries: tuple[str, ...]  # looked up next to the interpreter first, then on PATH
+    #: looked up in pyqbf's build (PYQBF_PREFIX), next to the interpreter, then on PATH
+    binaries: tuple[str, ...]
     args: tuple[str, ...] = ()  # flags that make the solver print its certificate
     certifies: bool = True  # prints the outermost block's assignment on a true verdict
 
