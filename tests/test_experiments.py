@@ -262,7 +262,8 @@ def test_a_source_can_stay_out_of_the_quick_subset(tmp_path):
     assert [i["id"] for i in quick.instances] == ["g1-0000", "g1-0001"]
 
 
-@pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "dfpn-vs-qbf", "nagai-heuristics"])
+@pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "dfpn-vs-qbf", "nagai-heuristics",
+                                  "qbf-real"])
 def test_shipped_experiments_load(name):
     for quick in (False, True):
         exp = load_experiment(ROOT / experiment_path(name), quick=quick)
@@ -321,7 +322,7 @@ def test_nagai_experiment_expands_to_every_variant():
                                                 ("none", "A", "B", "C", "D", "E", "F", "ABC")]
     assert len(quick.instances) == 8 and quick.engines[0].timeout == 60
     assert quick.engines[0].options["max_nodes"] == 10_000
-    assert quick.report == {"kind": "nagai", "shrink": False}
+    assert quick.report == {"kind": "nagai", "shrink": False, "notes": ""}
 
 
 # -- running ------------------------------------------------------------------------------

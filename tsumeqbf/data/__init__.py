@@ -11,6 +11,9 @@ files as the checkout does.
 'paper-fig5-n1'
 >>> is_data_file("figures.jsonl"), is_data_file("nothing.csv"), is_data_file("../cli.py")
 (True, False, False)
+>>> case = collection_cases("yaneuraou_mate_samples.csv")[0]
+>>> case["id"], case["n"], case["collection"]
+('yaneuraou-mate3-1', 3, 'yaneuraou-mate3')
 """
 
 from __future__ import annotations
@@ -41,3 +44,25 @@ def read_jsonl(name: str) -> list[dict]:
     """The objects of a packaged JSON Lines file, blank lines skipped."""
     with data_file(name).open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+#: packaged CSV collections whose rows are problems but not in the ``id, sfen, n`` form
+COLLECTIONS = ("yaneuraou_mate_samples.csv", "open_tsume_zukou_musou.csv")
+
+
+def collection_cases(name: str) -> list[dict]:
+    """The problems of a packaged collection as mate questions (``id``, ``sfen``, ``n``,
+    ``collection``, ``mate``), each asked at its stated length: the YaneuraOu samples
+    (ids ``yaneuraou-mate5-3``: file and line, grouped by length) and the Edo problems of
+    ``open_tsume_zukou_musou.csv``. A JSON Lines file's objects are returned as they are."""
+    if name.endswith(".jsonl"):
+        return read_jsonl(name)
+    rows = read_rows(name)
+    if name == COLLECTIONS[0]:
+        return [{"id": f"yaneuraou-mate{r['stated_length']}-{r['line_no']}", "sfen": r["sfen"],
+                 "n": int(r["stated_length"]), "collection": f"yaneuraou-mate{r['stated_length']}",
+                 "mate": True} for r in rows]
+    if name == COLLECTIONS[1]:
+        return [{"id": r["id"], "sfen": r["sfen"], "n": int(r["stated_length"]),
+                 "collection": r["collection"]} for r in rows]
+    raise ValueError(f"{name}: not a collection of problems")

@@ -17,6 +17,8 @@ Schema (only ``instances`` and ``engines`` are required)::
     [[instances]]                    # one source per entry: file, generate or paper
     file = "data/cases.jsonl"        # JSONL or CSV with id, sfen, n [, zone, ...]; relative to the TOML
     file = "zukou.jsonl"             # a plain name not beside the TOML: a file of tsumeqbf/data
+    file = "yaneuraou_mate_samples.csv"   # ... or a packaged collection, asked at stated lengths
+    max_plies = 9                    # only this source's questions with n <= 9
     [[instances]]
     generate = {seed = 1, count = 40, sizes = ["3x3", "9x9"], plies = [1, 3, 5]}
     [[instances]]
@@ -34,8 +36,9 @@ Schema (only ``instances`` and ``engines`` are required)::
     instances = ["paper-fig5-n1"]    # ... or only these ids
 
     [report]
-    kind = "paper-tables"            # paper-tables | agreement | scaling | nagai
+    kind = "paper-tables"            # paper-tables | agreement | scaling | nagai | qbf
     shrink = true                    # shrink every position on which engines disagree
+    notes = '''...'''                # qbf: what the figures say, under the tables
 
     [quick]                          # --quick: a small subset, stored apart as NAME-quick
     limits = {timeout = 20}          # overrides [limits]
@@ -58,7 +61,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..batch import read_cases
-from ..data import data_file, is_data_file
+from ..data import COLLECTIONS, collection_cases, data_file, is_data_file
 from ..engines import engine_names, engines_limited_by
 from ..rules import Position, TsumeError
 
@@ -67,7 +70,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai")
+REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai", "qbf")
 #: which limit becomes which engine option, for which engines (the engines' registry says)
 LIMIT_OPTIONS = {limit: engines_limited_by(limit) for limit in ("memory_mb", "max_nodes")}
 #: instance keys that are not kept in a cell's meta: the board size is kept as "board",
@@ -255,14 +258,17 @@ def _limits(where: _Where, table, key: str) -> dict:
 
 def _report(where: _Where, table) -> dict:
     table = where.table(table, "report")
-    where.keys(table, "report", ("kind", "shrink"))
+    where.keys(table, "report", ("kind", "shrink", "notes"))
     kind = table.get("kind", "scaling")
     if kind not in REPORT_KINDS:
         raise where.fail("report.kind", f"unknown report {kind!r}; choose one of {', '.join(REPORT_KINDS)}")
     shrink = table.get("shrink", True)
     if not isinstance(shrink, bool):
         raise where.fail("report.shrink", f"must be true or false, got {_kind(shrink)}")
-    return {"kind": kind, "shrink": shrink}
+    notes = table.get("notes", "")
+    if not isinstance(notes, str):
+        raise where.fail("report.notes", f"must be a string, got {_kind(notes)}")
+    return {"kind": kind, "shrink": shrink, "notes": notes.strip()}
 
 
 # -- instances ---------------------------------------------------------------------------
@@ -283,13 +289,15 @@ def _instances(where: _Where, doc: dict, generate_overrides: dict, quick: bool =
     for i, source in enumerate(sources):
         key = f"instances[{i}]"
         source = where.table(source, key)
-        where.keys(source, key, ("file", "generate", "paper", "in_quick"))
+        where.keys(source, key, ("file", "generate", "paper", "in_quick", "max_plies"))
         kinds = [k for k in ("file", "generate", "paper") if k in source]
         if len(kinds) != 1:
             raise where.fail(key, "give exactly one of file, generate, paper")
         in_quick = where.flag(source.get("in_quick", True), f"{key}.in_quick")
         if quick and not in_quick:
             continue
+        max_plies = (where.number(source["max_plies"], f"{key}.max_plies", integer=True, low=1)
+                     if "max_plies" in source else None)
         kind = kinds[0]
         if kind == "file":
             cases = _file_cases(where, source["file"], f"{key}.file")
@@ -299,6 +307,8 @@ def _instances(where: _Where, doc: dict, generate_overrides: dict, quick: bool =
         else:
             cases = _paper_cases(where, source["paper"], f"{key}.paper")
         for case in cases:
+            if max_plies is not None and isinstance(case.get("n"), int) and case["n"] > max_plies:
+                continue
             inst = normalize_instance(case)
             if not isinstance(inst["n"], int) or isinstance(inst["n"], bool):
                 raise where.fail(key, f"instance {inst['id']!r}: n must be an integer, got {inst['n']!r}")
@@ -337,6 +347,8 @@ def _file_cases(where: _Where, value, key: str) -> list[dict]:
     path = where.path.parent / rel
     if path.is_file():
         return _read_case_file(where, path, rel, key)
+    if rel in COLLECTIONS:
+        return collection_cases(rel)
     if is_data_file(rel):
         with resources.as_file(data_file(rel)) as packaged:
             return _read_case_file(where, packaged, rel, key)

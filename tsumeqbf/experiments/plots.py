@@ -95,3 +95,36 @@ def loglog_plot(path: Path, title: str, xlabel: str, ylabel: str,
     fig.savefig(path, dpi=100, metadata={"Software": None})
     plt.close(fig)
     return True
+
+
+def cactus_plot(path: Path, title: str, series: dict[str, list[float]],
+                limit: float | None = None) -> bool:
+    """The QBF field's cactus plot: per label, its sorted solving times (the k-th point is
+    the seconds needed to decide k questions), seconds on a log scale; a dotted line at the
+    time ``limit``. False without matplotlib."""
+    if not have_matplotlib():
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for i, (label, times) in enumerate(series.items()):
+        if times:
+            ax.plot(range(1, len(times) + 1), [max(t, FLOOR_S) for t in times],
+                    label=f"{label} ({len(times)})", marker="o", markersize=2,
+                    linestyle=("-", "--", ":", "-.")[i // 10 % 4])
+    if limit:
+        ax.axhline(limit, color="grey", linestyle=":", linewidth=0.8)
+    ax.set_yscale("log")
+    ax.set_xlabel("questions decided")
+    ax.set_ylabel("seconds per question (log scale)")
+    ax.set_title(title)
+    ax.grid(True, which="major", alpha=0.3)
+    if any(series.values()):
+        ax.legend(fontsize=7, ncol=2 if len(series) > 8 else 1)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return True

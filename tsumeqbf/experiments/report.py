@@ -8,11 +8,12 @@ could be drawn or not (it always links ``NAME-plies.png`` and ``NAME-boards.png`
 the ``nagai`` kind, which has none).
 
 Tables are prepared here as lists of strings; the Jinja templates in ``templates/`` lay
-them out. Four kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
+them out. Five kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
 ``agreement`` (verdicts compared engine by engine, every disagreement shrunk),
 ``scaling`` (which engine answers fastest where, and median time against plies and
-board size) and ``nagai`` (df-pn heuristic
-variants beside Nagai's published ratios, ``nagai.py``; no plots).
+board size), ``nagai`` (df-pn heuristic variants beside Nagai's published ratios,
+``nagai.py``; no plots) and ``qbf`` (solvers and encodings on real problems: PAR-2, a
+cactus plot, formula sizes per encoding; ``qbf_report.py``).
 
 """
 
@@ -29,7 +30,8 @@ from .nagai import nagai_context, nagai_rows
 from .cells import board_order, fmt, no_paths
 from .paper import paper_rows
 from .paper_report import PAPER_SERIES, paper_tables_context, paper_time_points
-from .plots import line_plot, loglog_plot
+from .plots import cactus_plot, line_plot, loglog_plot
+from .qbf_report import qbf_context
 from .store import SHRUNK_COLUMNS, read_csv
 
 #: the plots every report links: (file suffix and series key, x-axis label)
@@ -201,6 +203,12 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
     elif kind == "nagai":
         ctx.update(nagai_context(rows, labels, nagai_rows()))
         ctx["plots"], ctx["plot_series"] = [], {}  # tables only
+    elif kind == "qbf":
+        ctx.update(qbf_context(rows, labels), notes=exp.report.get("notes", ""))
+        ctx["scaling"] = scaling(rows, labels)
+        ctx["plots"] = ctx["plots"][:1]  # time against plies; the boards are all 9x9 but a few
+        ctx["plot_series"] = ctx["scaling"]
+        ctx["cactus_file"] = f"{exp.name}-cactus.png"
     else:
         ctx["scaling"] = scaling(rows, labels)
         ctx["winners"] = winners(rows, labels)
@@ -227,6 +235,9 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
             loglog_plot(results / f"{exp.name}-vs-paper.png",
                         f"{exp.title}: our solver seconds against the paper's",
                         "paper's DepQBF 6.0 seconds", "our seconds", paper_time_points(ctx))
+        if exp.report["kind"] == "qbf":
+            cactus_plot(results / ctx["cactus_file"], f"{exp.title}: questions decided against time",
+                        ctx["cactus"], max((r["timeout"] for r in rows if r.get("timeout")), default=None))
         for plot in ctx["plots"]:
             data = ctx["plot_series"][plot["axis"]]
             line_plot(results / plot["file"], f"{exp.title}: solver time vs {plot['x']}",

@@ -1,0 +1,138 @@
+"""The qbf-real experiment's pieces: packaged collections as sources, a source's own
+length filter, and the ``qbf`` report (PAR-2, cactus points, sizes per encoding)."""
+
+import json
+import textwrap
+
+from tsumeqbf.data import collection_cases
+from tsumeqbf.experiments.config import load_experiment
+from tsumeqbf.experiments.qbf_report import cactus_points, encoding_name, par2
+from tsumeqbf.experiments.report import render_report
+from tsumeqbf.experiments.store import COLUMNS, write_csv
+from tsumeqbf.rules import Position
+
+
+def _experiment(tmp_path, body):
+    folder = tmp_path / "experiments"
+    folder.mkdir(exist_ok=True)
+    path = folder / "q.toml"
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def test_yaneuraou_samples_are_questions_at_their_stated_length():
+    cases = collection_cases("yaneuraou_mate_samples.csv")
+    assert len(cases) == 42 == len({c["id"] for c in cases})
+    lengths = {c["n"] for c in cases}
+    assert lengths == {3, 5, 7, 9, 11}
+    for c in cases:
+        pos = Position.from_sfen(c["sfen"])
+        assert (pos.geo.width, pos.geo.height) == (9, 9)
+        assert c["collection"] == f"yaneuraou-mate{c['n']}" and c["id"].startswith(c["collection"] + "-")
+
+
+def test_a_collection_source_and_its_length_filter(tmp_path):
+    exp = load_experiment(_experiment(tmp_path, """
+        [[instances]]
+        file = "open_tsume_zukou_musou.csv"
+        max_plies = 9
+        [[instances]]
+        file = "yaneuraou_mate_samples.csv"
+        max_plies = 5
+        [[engines]]
+        engine = "dfpn"
+    """))
+    assert all(i["n"] <= 5 for i in exp.instances if i["id"].startswith("yaneuraou"))
+    assert sum(i["id"].startswith("yaneuraou") for i in exp.instances) == 21
+    edo = [i for i in exp.instances if not i["id"].startswith("yaneuraou")]
+    assert {i["meta"]["collection"] for i in edo} == {"zukou", "musou"}
+    assert len(edo) == 2 and all(i["n"] == 9 for i in edo)  # one of each is stated 9 plies
+
+
+def test_a_bad_source_length_is_one_error(tmp_path):
+    import pytest
+    from tsumeqbf.rules import TsumeError
+
+    path = _experiment(tmp_path, """
+        [[instances]]
+        file = "figures.jsonl"
+        max_plies = 0
+        [[engines]]
+        engine = "dfpn"
+    """)
+    with pytest.raises(TsumeError, match=r"instances\[0\]\.max_plies: must be at least 1"):
+        load_experiment(path)
+
+
+def test_par2_counts_an_undecided_cell_at_twice_its_limit():
+    rows = [{"mate": True, "time_s": 2.0, "timeout": 60.0},
+            {"mate": False, "time_s": 4.0, "timeout": 60.0},
+            {"mate": None, "status": "unknown", "time_s": 60.2, "timeout": 60.0},
+            {"mate": None, "status": "error", "time_s": 0.5, "timeout": 60.0}]
+    assert par2(rows) == (2.0 + 4.0 + 120.0 + 120.0) / 4
+    assert cactus_points(rows) == [2.0, 4.0]
+    assert par2([]) is None
+
+
+def test_encoding_names_show_the_axes_set():
+    assert encoding_name({"options": json.dumps({"solver": "caqe", "encoding": "compact"}),
+                          "vars": 10}) == "compact"
+    assert encoding_name({"options": json.dumps({"encoding": "compact", "attacker_moves": "binary",
+                                                 "defender_moves": "onehot-sequential"})}) == \
+        "compact defender_moves=onehot-sequential"
+    assert encoding_name({"options": json.dumps({"max_nodes": 5})}) is None  # df-pn
+
+
+def _row(instance, label, mate, time_s, collection, **extra):
+    row = {name: None for name, _ in COLUMNS}
+    options = {"encoding": "compact"} if label != "dfpn" else {}
+    row.update(key=f"{instance}|{label}", instance=instance, sfen="2k/3/1GP b - 1", n=3, zone=2,
+               meta=json.dumps({"board": "9x9", "collection": collection}), engine=label,
+               label=label, options=json.dumps(options), timeout=60.0,
+               status={True: "mate", False: "nomate", None: "unknown"}[mate], mate=mate,
+               time_s=time_s, code_version="tsumeqbf test", machine="test machine",
+               finished_at="2026-01-01T00:00:00Z")
+    row.update(extra)
+    return row
+
+
+def test_qbf_report_scores_plots_and_sizes(tmp_path):
+    path = _experiment(tmp_path, """
+        title = "q"
+        [[instances]]
+        file = "figures.jsonl"
+        [[engines]]
+        engine = "dfpn"
+        [[engines]]
+        engine = ["depqbf", "caqe"]
+        options = {encoding = "compact"}
+        label = "{engine}/{encoding}"
+        [report]
+        kind = "qbf"
+        notes = "compact wins because it is compact."
+    """)
+    results = tmp_path / "results"
+    results.mkdir()
+    sizes = {"vars": 100, "clauses": 900, "encode_s": 0.5}
+    rows = [_row("a1", "dfpn", True, 0.01, "m3"), _row("a2", "dfpn", True, 0.02, "m5"),
+            _row("a1", "depqbf/compact", True, 1.0, "m3", **sizes),
+            _row("a2", "depqbf/compact", None, 60.0, "m5", error="timeout in the solver",
+                 vars=300, clauses=2000, encode_s=3.0),
+            _row("a1", "caqe/compact", True, 0.5, "m3", **sizes),
+            _row("a2", "caqe/compact", None, 60.0, "m5", error="timeout while encoding")]
+    write_csv(results / "q.csv", rows)
+    md = render_report(load_experiment(path, with_instances=False), plots=True).read_text()
+    # best PAR-2 first: dfpn 0.015, caqe (0.5 + 120) / 2, depqbf (1 + 120) / 2
+    order = [line.split(" | ")[0] for line in md.splitlines() if line.startswith("| ") and "PAR" not in line]
+    assert order.index("| dfpn") < order.index("| caqe/compact") < order.index("| depqbf/compact")
+    assert "| caqe/compact | 2 | 1 | 1 | 0 | 0.500 | 60.250 |" in md
+    assert "| m3 | 1 | 1/1 | 1/1 | 1/1 |" in md and "| m5 | 1 | 1/1 | 0/1 | 0/1 |" in md
+    # one formula per question: depqbf's m5 formula was written, caqe's was not
+    assert "| compact | m3 | 1 | 100 | 900 | 0.500 | 0.500 | 0 |" in md
+    assert "| compact | m5 | 1 | 300 | 2000 | 3.000 | 3.000 | 0 |" in md
+    assert "## What the figures say\n\ncompact wins because it is compact." in md
+    assert "![questions decided against time](q-cactus.png)" in md
+    assert "## Agreement: 0 disagreements" in md
+    from tsumeqbf.experiments.plots import have_matplotlib
+    if have_matplotlib():
+        assert (results / "q-cactus.png").stat().st_size > 0

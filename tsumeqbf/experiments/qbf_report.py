@@ -1,0 +1,196 @@
+"""The ``qbf`` report kind: QBF solvers and encodings on real problems, as the QBF field
+compares solvers.
+
+- **PAR-2**: the mean over an engine's cells of its seconds when it decided the question,
+  and twice the cell's time limit when it did not (a timeout, an error, an encoding that
+  did not finish): one number that rewards both solving more and solving faster.
+- **Cactus plot** (``NAME-cactus.png``): per engine, its decided cells sorted by time; the
+  k-th point is the seconds it needed to decide k questions. A line further right decides
+  more; a lower line decides as many sooner.
+- **Per collection**: how many questions of each collection every engine decided.
+- **Sizes per encoding**: the median variables, clauses and encoding seconds of the
+  formulas an encoding wrote, per collection (the solver does not change the formula).
+- **Who wins where**: per collection, the engine that decided the most questions fastest.
+
+>>> rows = [{"label": "a", "mate": True, "time_s": 1.0, "timeout": 10.0},
+...         {"label": "a", "mate": None, "time_s": 10.0, "timeout": 10.0}]
+>>> par2(rows)
+10.5
+>>> cactus_points(rows)
+[1.0]
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+
+from .analysis import by_question, disagreements, meta, verdict
+from .cells import fmt, fmt_s
+
+#: option keys that say how the formula is built (the solver and the limits do not)
+ENCODING_KEYS = ("encoding", "attacker_moves", "defender_moves", "used_kinds_only",
+                 "no_hands", "preprocess")
+
+
+def par2(rows: list[dict]) -> float | None:
+    """Penalised average runtime: decided cells at their time, the others at twice their
+    time limit (a cell without a limit counts at twice its own time)."""
+    if not rows:
+        return None
+    total = 0.0
+    for r in rows:
+        spent = r.get("time_s") or 0.0
+        if r.get("mate") is not None:
+            total += spent
+        else:
+            total += 2 * (r.get("timeout") or spent)
+    return total / len(rows)
+
+
+def cactus_points(rows: list[dict]) -> list[float]:
+    """The seconds of the decided cells, sorted: the cactus plot's line of one engine."""
+    return sorted(r["time_s"] for r in rows if r.get("mate") is not None
+                  and r.get("time_s") is not None)
+
+
+def collection(row: dict) -> str:
+    """The set a question belongs to: its ``collection``, else the paper's figures, else
+    its board size."""
+    m = meta(row)
+    if m.get("collection"):
+        return str(m["collection"])
+    if str(row.get("instance", "")).startswith("paper-"):
+        return "paper figures"
+    return m.get("board", "?")
+
+
+def encoding_name(row: dict) -> str | None:
+    """How a QBF cell's formula was built: the encoding and every axis set away from its
+    default (``compact defender_moves=onehot-sequential``); None for other engines."""
+    options = row.get("options") or {}
+    if isinstance(options, str):
+        options = json.loads(options or "{}")
+    if "encoding" not in options and row.get("vars") is None:
+        return None
+    name = options.get("encoding") or "compact"
+    extra = [f"{k}={options[k]}" for k in ENCODING_KEYS[1:]
+             if options.get(k) not in (None, False, "binary", "none")]
+    return " ".join([name, *extra])
+
+
+def _collections(rows: list[dict]) -> list[str]:
+    first: dict[str, int] = {}
+    for i, r in enumerate(rows):
+        first.setdefault(collection(r), i)
+    return sorted(first, key=lambda c: (_length_order(c), first[c]))
+
+
+def _length_order(name: str) -> tuple:
+    """Collections by name, a length in the name by its number (mate11 after mate9).
+
+    >>> sorted(["y-mate11", "y-mate9", "paper figures"], key=_length_order)
+    ['paper figures', 'y-mate9', 'y-mate11']
+    """
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (name.rstrip("0123456789"), int(digits) if digits else 0)
+
+
+def qbf_context(rows: list[dict], labels: list[str]) -> dict:
+    by_label = {label: [r for r in rows if r["label"] == label] for label in labels}
+    limits = sorted({r["timeout"] for r in rows if r.get("timeout")})
+    scores = []
+    for label in labels:
+        mine = by_label[label]
+        decided = cactus_points(mine)
+        scores.append([fmt(label), len(mine), len(decided),
+                       sum(r.get("mate") is True for r in mine),
+                       sum(r.get("mate") is False for r in mine),
+                       fmt_s(statistics.median(decided)) if decided else "",
+                       fmt_s(par2(mine))])
+    ranked = sorted(scores, key=lambda s: (float(s[-1]) if s[-1] else float("inf"), s[0]))
+    sets = _collections(rows)
+    asked = {c: len({r["instance"] for r in rows if collection(r) == c}) for c in sets}
+    per_set = []
+    for c in sets:
+        line = [fmt(c), asked[c]]
+        for label in labels:
+            mine = [r for r in by_label[label] if collection(r) == c]
+            line.append(f"{sum(r.get('mate') is not None for r in mine)}/{len(mine)}" if mine else "")
+        per_set.append(line)
+    return {
+        "time_limits": [fmt_s(t) for t in limits],
+        "par2_header": ["engine", "cells", "decided", "mate", "no mate",
+                        "median s (decided)", "PAR-2 s"],
+        "par2_rows": ranked,
+        "set_header": ["collection", "questions", *map(fmt, labels)],
+        "set_rows": per_set,
+        "sizes_header": ["encoding", "collection", "formulas", "median vars", "median clauses",
+                         "median encode s", "max encode s", "encoding unfinished"],
+        "sizes_rows": size_rows(rows, sets),
+        "set_wins_header": ["collection", "questions", "fastest (wins)", "decided most"],
+        "set_wins": collection_wins(rows, labels, sets),
+        "cactus": {label: cactus_points(by_label[label]) for label in labels},
+        "disagreements": [[fmt(d["instance"]), fmt(", ".join(
+            f"{label}: {verdict(r)}" for label in labels for r in rows
+            if r["instance"] == d["instance"] and r["label"] == label))]
+            for d in disagreements(rows, labels)],
+        "compared": sum(sum(r.get("mate") is not None for r in group) >= 2
+                        for group in by_question(rows).values()),
+    }
+
+
+def size_rows(rows: list[dict], sets: list[str]) -> list[list]:
+    """Per encoding and collection: the formulas written (one per question: the solvers
+    read the same one) and how many questions it could not encode within the limit."""
+    groups: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        name = encoding_name(r)
+        if name is not None:
+            groups.setdefault((name, collection(r)), {}).setdefault(r["instance"], r)
+    out = []
+    for name in sorted({k[0] for k in groups}):
+        for c in sets:
+            cells = list(groups.get((name, c), {}).values())
+            if not cells:
+                continue
+            written = [r for r in cells if r.get("vars") is not None]
+            unfinished = sum(r.get("vars") is None and "encoding" in str(r.get("error") or "")
+                             for r in cells)
+            line = [fmt(name), fmt(c), len(written)]
+            if written:
+                enc = [r["encode_s"] for r in written if r.get("encode_s") is not None]
+                line += [int(statistics.median(r["vars"] for r in written)),
+                         int(statistics.median(r["clauses"] for r in written)),
+                         fmt_s(statistics.median(enc)) if enc else "",
+                         fmt_s(max(enc)) if enc else ""]
+            else:
+                line += ["", "", "", ""]
+            out.append(line + [unfinished])
+    return out
+
+
+def collection_wins(rows: list[dict], labels: list[str], sets: list[str]) -> list[list]:
+    """Per collection: the engine that decided the most of its questions fastest, and the
+    engine that decided the most of them (ties: the earlier engine of the configuration)."""
+    place = {label: i for i, label in enumerate(labels)}
+    out = []
+    for c in sets:
+        mine = [r for r in rows if collection(r) == c and r["label"] in place]
+        questions: dict[str, list[dict]] = {}
+        for r in mine:
+            questions.setdefault(r["instance"], []).append(r)
+        wins: dict[str, int] = {}
+        for group in questions.values():
+            decided = [r for r in group if r.get("mate") is not None and r.get("time_s") is not None]
+            if decided:
+                best = min(decided, key=lambda r: (r["time_s"], place[r["label"]]))["label"]
+                wins[best] = wins.get(best, 0) + 1
+        counts = {label: sum(r.get("mate") is not None for r in mine if r["label"] == label)
+                  for label in labels}
+        most = min(labels, key=lambda lb: (-counts[lb], place[lb])) if labels else None
+        fastest = min(wins, key=lambda lb: (-wins[lb], place[lb])) if wins else None
+        out.append([fmt(c), len(questions),
+                    f"{fmt(fastest)} ({wins[fastest]})" if fastest else "none decided",
+                    f"{fmt(most)} ({counts[most]})" if most and counts[most] else "none decided"])
+    return out
