@@ -87,10 +87,9 @@ class OneHotChoice:
         f = self.f
         f.add_clause([neg(active), *self.bits])
         if len(self.bits) > 1:
-            cnf = CardEnc.atmost(lits=self.bits, bound=1, top_id=f.num_vars,
+            cnf = CardEnc.atmost(lits=self.bits, bound=1, vpool=f.pool,
                                  encoding=getattr(EncType, self.amo))
-            for k in range(f.num_vars + 1, cnf.nv + 1):  # its auxiliaries, numbered in order
-                f.var(f"{self.name}_amo{k}", self.level)
+            f.adopt(self.level, f"{self.name}_amo")  # its auxiliaries, in the attacker's block
             for clause in cnf.clauses:
                 f.add_clause(clause)
         return True

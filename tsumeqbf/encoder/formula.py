@@ -14,6 +14,17 @@ Greenbaum), plus the facts an encoding grounds for their own sake (``keep``). Co
 >>> print(f.to_qdimacs().splitlines()[:4])
 ['p cnf 3 4', 'e 1 0', 'a 2 0', 'e 3 0']
 
+Variable numbers come from a PySAT :class:`~pysat.formula.IDPool`: a named variable is
+the pool's id of its name, so a name given twice is an error rather than two variables
+under one name, and a library that takes the pool (PySAT's ``CardEnc``) draws its
+auxiliary variables from the same numbering (:meth:`Formula.adopt`).
+
+>>> f.pool.obj(x), f.pool.id("y") == y
+('x', True)
+>>> f.var("x", 2)
+Traceback (most recent call last):
+ValueError: variable name 'x' is given twice
+
 Building and writing a formula can be bounded from outside the encoder: inside
 ``with tsumeqbf.limits.limits(deadline=..., memory_mb=...)`` every formula checks the
 clock, this process's resident memory and the memory the machine has left every
@@ -26,7 +37,7 @@ raises :class:`tsumeqbf.limits.LimitReached` past a limit.
 >>> with limits(deadline=time.monotonic() + 60) as budget:
 ...     budget.deadline = time.monotonic() - 1  # past, as if the encoding had run long
 ...     for i in range(CHECK_EVERY + 1):
-...         _ = f.and_([f.var("x", 0), f.var("y", 0)])
+...         _ = f.and_([f.var(f"x{i}", 0), f.var(f"y{i}", 0)])
 Traceback (most recent call last):
 tsumeqbf.limits.LimitReached: timeout while encoding
 """
@@ -34,6 +45,8 @@ tsumeqbf.limits.LimitReached: timeout while encoding
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from pysat.formula import IDPool
 
 from ..limits import check_budget
 
@@ -51,7 +64,10 @@ CHECK_EVERY = 4096
 @dataclass
 class Formula:
     levels: list[int] = field(default_factory=lambda: [0])  # levels[v] for v >= 1
+    #: names[v]: the variable's name, or for a gate the role it was labelled with ("" if none)
     names: list[str] = field(default_factory=lambda: [""])
+    #: the variable numbering: named variables by name, gates and auxiliaries unnamed
+    pool: IDPool = field(default_factory=IDPool, repr=False)
     clauses: list[list[int]] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
     _gates: dict = field(default_factory=dict)
@@ -76,9 +92,21 @@ class Formula:
 
     # -- variables -----------------------------------------------------------------------
     def var(self, name: str, level: int) -> int:
+        """A new variable on ``level``: named (``name``, unique in the formula) or, with
+        ``""``, an unnamed one (a gate)."""
+        v = self.pool.id(name) if name else self.pool.id()
+        if v != len(self.levels):  # the pool knew the name: it returned the old number
+            raise ValueError(f"variable name {name!r} is given twice")
         self.levels.append(level)
         self.names.append(name)
-        return len(self.levels) - 1
+        return v
+
+    def adopt(self, level: int, prefix: str) -> None:
+        """Place on ``level`` the variables a library drew from :attr:`pool` since the last
+        one this formula made (CardEnc's auxiliaries), named ``prefix`` + number."""
+        while len(self.levels) <= self.pool.top:
+            self.levels.append(level)
+            self.names.append(f"{prefix}{len(self.levels) - 1}")
 
     def keep(self, lit, both: bool = True) -> None:
         """Keep the definition of a gate even where no clause uses it (a fact that the
