@@ -163,15 +163,15 @@ def test_the_deep_liar_is_caught_below_the_root(tmp_path):
 
 @needs_solvers
 def test_a_broken_encoding_is_caught(monkeypatch):
-    from tsumeqbf.encoder import shogi
+    from tsumeqbf.encoder import reach
     from tsumeqbf.rules.pieces import KING, piece_code
 
-    may_evade = shogi._may_evade
+    may_evade = reach._may_evade
 
     def no_king_escapes(geo, reach, c, cands):  # the defender's king forgets how to move
         return [m for m in may_evade(geo, reach, c, cands) if m.code != piece_code(KING, c)]
 
-    monkeypatch.setattr(shogi, "_may_evade", no_king_escapes)
+    monkeypatch.setattr(reach, "_may_evade", no_king_escapes)
     wrong = 0
     for pos, n in questions(40, plies=(1, 3), seed=3):
         got = certified("depqbf", pos, n)

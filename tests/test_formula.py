@@ -118,18 +118,19 @@ def test_encoding_never_depends_on_object_ids(monkeypatch):
     # Regression: the rule memo once keyed states by id(); a freed state's id reused by a
     # new one returned stale gates (a wrong "mate" on this very position, seen only in
     # long-running processes). With ids forced to collide the formula must not change.
-    from tsumeqbf.encoder import shogi
+    from tsumeqbf.encoder import facts, game, registry, states
     from tsumeqbf.encoder.formula import write_qdimacs
     from tsumeqbf.rules import Position
 
     def text(pos, n):
-        enc = shogi.encode(pos, n, "compact")
+        enc = registry.encode(pos, n, "compact")
         prefix, clauses, _ = enc.formula.prefix_and_matrix()
         return write_qdimacs(prefix, clauses, enc.formula.comments)
 
     for sfen, n in (("4k4/9/5+R3/9/9/9/9/8N/K8 b Pr 1", 1), ("2k/3/1GP b P 1", 3)):
         pos = Position.from_sfen(sfen)
         before = text(pos, n)
-        monkeypatch.setattr(shogi, "id", lambda obj: 0, raising=False)
+        for module in (facts, game, states):
+            monkeypatch.setattr(module, "id", lambda obj: 0, raising=False)
         assert text(pos, n) == before
         monkeypatch.undo()

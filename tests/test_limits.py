@@ -76,7 +76,7 @@ def test_an_encoder_stops_before_the_machine_runs_out_of_memory():
     # whatever --memory-mb says (or without it), an encoding stops when the machine has
     # less than its reserve available; a reserve larger than the machine shows the check
     from tsumeqbf.limits import LimitReached, limits, meminfo_mb
-    from tsumeqbf.encoder.shogi import encode
+    from tsumeqbf.encoder.registry import encode
     from tsumeqbf.rules import Position
 
     if meminfo_mb("MemAvailable") is None:

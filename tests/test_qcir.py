@@ -12,7 +12,7 @@ import pytest
 
 from tsumeqbf.cli import main
 from tsumeqbf.encoder.qcir import qcir_text
-from tsumeqbf.encoder.shogi import encode
+from tsumeqbf.encoder.registry import encode
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mate_within

@@ -86,7 +86,7 @@ def no_hands_arg(p: argparse.ArgumentParser) -> None:
 
 def _qbf_args(p: argparse.ArgumentParser) -> None:
     from .encoder.command import move_choice_args
-    from .encoder.shogi import ENCODINGS
+    from .encoder.registry import ENCODINGS
 
     no_hands_arg(p)
     p.add_argument("--encoding", default=None, choices=ENCODINGS,

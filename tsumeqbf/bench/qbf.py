@@ -23,7 +23,7 @@ import time
 
 from ..data import read_rows
 from ..encoder.command import formula_stats
-from ..encoder.shogi import ENCODINGS, encode
+from ..encoder.registry import ENCODINGS, encode
 from ..experiments.paper import figure_questions, paper_rows, question_key
 from ..rules import Position
 from ..solvers.engine import solve_mate

@@ -21,7 +21,7 @@ from ..rules.problem_files import POSITION_HELP, load_position
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .formula import qdimacs_pieces
 from .qcir import circuit, qcir_pieces
-from .shogi import ENCODINGS, encode, encoding_options
+from .registry import ENCODINGS, encode, encoding_options
 from .size import check_plies
 
 

@@ -423,7 +423,7 @@ def _paper_cases(where: _Where, value, key: str) -> list[dict]:
 # -- engines -----------------------------------------------------------------------------
 
 def _engines(where: _Where, doc: dict, limits: dict) -> list[EngineConfig]:
-    from ..encoder.shogi import ENCODINGS
+    from ..encoder.registry import ENCODINGS
 
     entries = _table_array(where, doc, "engines", "entry")
     known = engine_names()

@@ -62,7 +62,7 @@ def code_version() -> str:
     there is one, ``-dirty`` when the package or the experiments' files differ from it
     (results/ does not count: a run writes there itself)."""
     from .. import __version__
-    from ..encoder.shogi import VERSION
+    from ..encoder.registry import VERSION
 
     text = f"tsumeqbf {__version__}, encoder {VERSION}"
     here = Path(__file__).resolve().parent

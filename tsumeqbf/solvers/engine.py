@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
-from ..encoder.shogi import ENCODINGS, encode, encoding_options
+from ..encoder.registry import ENCODINGS, encode, encoding_options
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
 from ..rules import Position

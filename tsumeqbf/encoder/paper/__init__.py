@@ -95,7 +95,7 @@ class PaperCand:
 def encode_paper(pos: Position, n: int, *, used_kinds_only: bool = False):
     """The QBF of the paper's structure; true exactly when Mate(pos, n) holds under the
     no-hands rules."""
-    from ..shogi import Encoded
+    from ..game import Encoded
 
     if not pos.no_hands:
         raise TsumeError("encoding 'paper' is the paper's rules without hands: add --no-hands "
@@ -143,3 +143,13 @@ def encode_paper(pos: Position, n: int, *, used_kinds_only: bool = False):
     choice = PaperMoveChoice(first, pos)
     moves = [PaperCand(m) for m in pos.checks()]
     return Encoded(f, moves, choice, "paper", time.perf_counter() - start)
+
+
+def encode(pos: Position, n: int, *, used_kinds_only: bool = False, attacker_moves: str = "binary",
+           defender_moves: str = "binary"):
+    """The registry's entry (:mod:`tsumeqbf.encoder.registry`): moves are chosen by (from,
+    to) pairs, so only the binary move-choice setting (the axes' default) is accepted."""
+    if (attacker_moves, defender_moves) != ("binary", "binary"):
+        raise ValueError("encoding paper chooses moves by (from, to) pairs; the move-choice "
+                         "axes do not apply")
+    return encode_paper(pos, n, used_kinds_only=used_kinds_only)

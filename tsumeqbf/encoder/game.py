@@ -1,0 +1,192 @@
+"""Mate(P, n) of RULES.md as a QBF: the game built ply by ply, shared by the encodings
+``compact``, ``nested`` and ``paper-hands`` (each a module of its own, with its settings).
+
+The prefix follows the game: the attacker's move at ply t (odd) is chosen by existential
+bits on level t-1, the defender's reply at ply t+1 by universal bits on level t; each
+state is a circuit over the previous state and the chosen move, built lazily so that only
+the facts the rules ask about get gates. The matrix is the nested implication
+
+    ok(1) ∧ (legal(2) → ok(3) ∧ (legal(4) → … ∧ (legal(n+1) → ⊥)))
+
+where ok(t) says the attacker's move is legal and gives check and legal(t) says the
+defender's move is legal. A mate before ply n costs nothing: every reply is then illegal.
+Out-of-range move codes select no candidate, so they are illegal in the antecedent rather
+than forbidden by clauses on universal variables.
+
+Uchifuzume needs an existential fact on each side: an attacker's pawn drop is legal only
+with a witness defender reply (existential bits, the attacker's level), and a defender's
+pawn drop that checks the attacker's king is legal only with a witness attacker move
+(universal bits beside the defender's move: the defender names the escape).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..rules.pieces import HAND_KINDS, KING, PAWN, piece_code
+from ..rules.position import Position
+from .choice import MoveChoice, make_choice
+from .facts import Rules
+from .formula import Formula, neg
+from .reach import Cand, advance, full_reach, generate, initial_reach, piece_totals
+from .states import InitialState, MovedView, NextState
+
+#: compact: let the attacker claim an early mate (expanded check of every reply)
+CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
+#: the version of the encodings built here, written into every formula's comments
+VERSION = "3"  # 3: rule memo keyed by state objects, not id() (a stale-id bug)
+
+
+@dataclass
+class Encoded:
+    formula: Formula
+    first_moves: list[Cand]
+    first_choice: MoveChoice | None
+    encoding: str
+    encode_s: float
+    stats: dict = field(default_factory=dict)
+
+    def decode_first_move(self, values: dict[int, bool]) -> Cand | None:
+        """The attacker's first move from an assignment of the formula's own variables."""
+        if self.first_choice is None:
+            return None
+        return self.first_choice.decode(values)
+
+
+
+def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: bool,
+          guarded: bool, used_kinds_only: bool = False, attacker_moves: str = "binary",
+          defender_moves: str = "binary") -> Encoded:
+    """The QBF that is true exactly when Mate(pos, n) holds, built with the settings of
+    the encoding named ``encoding``: ``grounded`` (every fact of every state, no pruning),
+    ``expand_last`` (the innermost universal ply expanded into clauses) and ``guarded``
+    (gate definitions guarded by the line's activity). ``attacker_moves`` and
+    ``defender_moves`` say how each side's move is chosen (:mod:`.choice`)."""
+    start = time.perf_counter()
+    paper = grounded
+    geo = pos.geo
+    f = Formula()
+    rules = Rules(f, geo)
+    attacker, defender = pos.turn, 1 - pos.turn
+    totals = {} if pos.no_hands else piece_totals(pos)  # no hands: nothing ever reaches a hand
+    if paper:
+        reach = full_reach(pos, totals, used_kinds_only)
+    else:
+        reach = initial_reach(pos)
+    state = InitialState(f, pos, reach, fold=not paper)
+    states = [state]
+    if paper:
+        _ground(state, geo)
+    act = True
+    first_choice = None
+    for t in range(1, n + 2):
+        mover = attacker if t % 2 else defender
+        if guarded:
+            f.guard = act  # every gate first built from here on is used only while act
+        cands = generate(geo, state.reach, mover, check_filter=not paper and t % 2 == 1,
+                         evasion_filter=not paper and t % 2 == 0)
+        if t == n + 1 and expand_last:
+            _no_legal_reply(f, rules, geo, state, cands, defender, act, t - 1, totals)
+            break
+        next_reach = reach if paper else advance(state.reach, cands, mover, totals)
+        choice = make_choice(f, cands, t - 1, f"m{t}",
+                             attacker_moves if t % 2 else defender_moves)
+        if t == 1:
+            first_choice = choice
+        nxt = NextState(f, state, choice, mover, next_reach)
+        if t % 2:  # the attacker: a legal move that gives check
+            parts = [choice.well_formed(act), rules.chosen_valid(state, choice, mover),
+                     rules.in_check(nxt, defender), neg(rules.in_check(nxt, attacker))]
+            pawn_drops = [i for i, m in enumerate(cands) if m.frm < 0 and m.code & 15 == PAWN]
+            if pawn_drops:
+                pd = f.or_(choice.sel(i) for i in pawn_drops)
+                parts.append(f.or_([neg(pd), _has_legal_move(
+                    f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper)]))
+            f.add_clause([neg(act), f.and_(parts)])
+        else:  # the defender: a legal reply
+            parts = [choice.well_formed(), rules.chosen_valid(state, choice, mover),
+                     neg(rules.in_check(nxt, defender))]
+            king_a = piece_code(KING, attacker)
+            pdc_terms = []
+            for i, m in enumerate(cands):
+                if m.frm < 0 and m.code & 15 == PAWN:
+                    for front in geo.steps[m.code][m.to]:
+                        pdc_terms.append(f.and_([choice.sel(i), state.piece(front, king_a)]))
+            pdc = f.or_(pdc_terms)
+            if pdc is not False:
+                parts.append(f.or_([neg(pdc), _has_legal_move(
+                    f, rules, geo, nxt, attacker, t - 1, f"w{t}", totals, paper)]))
+            legal = f.and_(parts)
+            if t == n + 1:
+                f.add_clause([neg(act), neg(legal)])
+            else:
+                if expand_last and CLAIM_MATE:
+                    # The attacker may claim mate now: its existential flag makes the
+                    # expanded "every reply is illegal" clauses binding and switches the
+                    # later plies off, so a solver can prove a short mate without
+                    # reasoning about the universal replies.
+                    claim = f.var(f"mate{t - 1}", t - 2)
+                    _no_legal_reply(f, rules, geo, state, cands, defender,
+                                    f.and_([act, claim]), t - 1, totals)
+                    act = f.and_([act, neg(claim), legal])
+                else:
+                    act = f.and_([act, legal])
+                if act is False and not paper:
+                    break  # no legal reply can reach the later plies: they ask nothing
+        if paper:
+            _ground(nxt, geo)
+        state = nxt
+        states.append(state)
+    f.comments += [f"tsumeqbf encoding={encoding} version={VERSION}",
+                   f"sfen={pos.sfen()}", f"n={n} zone={geo.zone}",
+                   f"board={geo.width}x{geo.height}"]
+    return Encoded(f, first_choice.cands, first_choice, encoding,
+                   time.perf_counter() - start)
+
+
+def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals) -> None:
+    """The innermost universal block expanded: every candidate reply is illegal in ``st``.
+
+    Each candidate changes at most two squares, so its king-safety test shares most gates
+    with the others; the formula loses a quantifier alternation. A defender's pawn drop
+    that checks the attacker's king is legal only if the attacker has an escape: that
+    escape stays universal (bits on ``level``, one witness per such drop), because
+    ∀w distributes over the conjunction of the expanded clauses.
+    """
+    attacker = 1 - defender
+    king_a = piece_code(KING, attacker)
+    views = [MovedView(st, m) for m in cands]
+    for i, (m, view) in enumerate(zip(cands, views)):
+        parts = [rules.valid(st, m, defender), neg(rules.in_check(view, defender))]
+        if m.frm < 0 and m.code & 15 == PAWN:
+            gives = f.or_(st.piece(x, king_a) for x in geo.steps[m.code][m.to])
+            if gives is not False:
+                parts.append(f.or_([neg(gives), _has_legal_move(
+                    f, rules, geo, view, attacker, level, f"w{level + 1}_{i}", totals, False)]))
+        f.add_clause([neg(act), neg(f.and_(parts))])
+
+
+def _ground(st, geo) -> None:
+    """The paper grounds the whole state of every ply: every (square, piece) and hand fact."""
+    for s in range(geo.size):
+        for p in st.reach.codes[s]:
+            st.piece(s, p)
+    for c in (0, 1):
+        for k in HAND_KINDS:
+            for j in range(1, st.reach.hand_max[c][k] + 1):
+                st.hand(c, k, j)
+
+
+def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper):
+    """A witness that colour ``c`` has a legal board move in ``st`` (its bits on ``level``).
+
+    Used only after a pawn-drop check, which no drop can answer: board moves suffice.
+    """
+    cands = generate(geo, st.reach, c, board_only=True, evasion_filter=not paper)
+    if not cands:
+        return False
+    choice = MoveChoice(f, cands, level, name)
+    nxt = NextState(f, st, choice, c, st.reach if paper else advance(st.reach, cands, c, totals))
+    return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c))])
+

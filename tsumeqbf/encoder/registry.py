@@ -1,0 +1,61 @@
+"""The encodings of Mate(P, n) as a QBF, one module each, behind one entry point.
+
+| name | module | what |
+|---|---|---|
+| ``compact`` (default) | :mod:`.compact` | the game pruned by reachability, checks and evasions, guarded, last ply expanded |
+| ``nested`` | :mod:`.nested` | the same pruning, unguarded, every ply a move choice |
+| ``paper`` | :mod:`.paper` | the founding paper's own structure under its no-hands rules |
+| ``paper-hands`` | :mod:`.paper_hands` | the paper's grounding under the full rules |
+
+:func:`encode` picks the module; the move-choice axes (:mod:`.choice`) are keyword
+arguments that :func:`encoding_options` checks against the encoding.
+
+>>> from tsumeqbf.rules import Position
+>>> enc = encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
+>>> enc.formula.num_vars > 0, len(enc.first_moves) >= 2
+(True, True)
+>>> encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, "qdimacs")
+Traceback (most recent call last):
+ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from ..rules.position import Position
+from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
+from .game import VERSION, Encoded
+
+#: encoding name -> its module in this package
+MODULES = {"compact": "compact", "nested": "nested", "paper": "paper", "paper-hands": "paper_hands"}
+ENCODINGS = tuple(MODULES)
+__all__ = ["ENCODINGS", "VERSION", "encode", "encoding_options"]
+
+
+def encoding_options(encoding: str, options: dict) -> dict:
+    """The keyword arguments of :func:`encode` that an engine's or a command's options
+    ask for (``used_kinds_only``, ``attacker_moves``, ``defender_moves``), checked:
+    ValueError with one line for a choice that does not exist or does not apply."""
+    out = {"used_kinds_only": bool(options.get("used_kinds_only"))}
+    for side, allowed in (("attacker_moves", ATTACKER_CHOICES),
+                          ("defender_moves", DEFENDER_CHOICES)):
+        kind = options.get(side) or "binary"
+        if kind not in allowed:
+            raise ValueError(f"unknown {side.replace('_', ' ')} choice {kind!r}; choose one "
+                             f"of {', '.join(allowed)}")
+        if kind != "binary" and encoding == "paper":
+            raise ValueError(f"encoding paper chooses moves by (from, to) pairs; "
+                             f"{side.replace('_', ' ')} {kind!r} does not apply")
+        out[side] = kind
+    return out
+
+
+
+def encode(pos: Position, n: int, encoding: str = "compact", **choices) -> Encoded:
+    """The QBF that is true exactly when Mate(pos, n) holds, by the encoding named;
+    ``choices`` as :func:`encoding_options` gives them (``used_kinds_only``,
+    ``attacker_moves``, ``defender_moves``)."""
+    if encoding not in MODULES:
+        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    return import_module(f".{MODULES[encoding]}", __package__).encode(pos, n, **choices)
