@@ -8,7 +8,9 @@ position lets us leave out left out.
 * gate definitions guarded by the line's activity literal, so a line of play that is over
   (an illegal reply) asks nothing more of the solver;
 * the innermost universal ply expanded: every candidate reply of ply n+1 is ruled out by
-  clauses of its own, one quantifier alternation fewer.
+  clauses of its own, one quantifier alternation fewer;
+* whether the attacker can answer a defender's pawn-drop check (else the drop is
+  uchifuzume, illegal) is a circuit over the attacker's moves, not a universal witness.
 
 >>> from tsumeqbf.rules import Position
 >>> enc = encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
@@ -24,4 +26,5 @@ from .game import Encoded, build
 
 def encode(pos: Position, n: int, **choices) -> Encoded:
     """Mate(pos, n) as a QBF; ``choices``: ``attacker_moves``, ``defender_moves``."""
-    return build(pos, n, "compact", grounded=False, expand_last=True, guarded=True, **choices)
+    return build(pos, n, "compact", grounded=False, expand_last=True, guarded=True,
+                 expand_escapes=True, **choices)
