@@ -6,6 +6,8 @@
 | ``nested`` | :mod:`.nested` | the same pruning, unguarded, every ply a move choice |
 | ``paper`` | :mod:`.paper` | the founding paper's own structure under its no-hands rules |
 | ``paper-hands`` | :mod:`.paper_hands` | the paper's grounding under the full rules |
+| ``lifted`` | :mod:`.lifted` | ``compact`` with the defender's replies as symbolic move fields |
+| ``lifted-nested`` | :mod:`.lifted` | the same with the last ply lifted too |
 
 :func:`encode` picks the module; the move-choice axes (:mod:`.choice`) are keyword
 arguments that :func:`encoding_options` checks against the encoding.
@@ -16,7 +18,7 @@ arguments that :func:`encoding_options` checks against the encoding.
 (True, True)
 >>> encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, "qdimacs")
 Traceback (most recent call last):
-ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands
+ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from ..rules.position import Position
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .game import VERSION, Encoded
 
-#: encoding name -> its module in this package
-MODULES = {"compact": "compact", "nested": "nested", "paper": "paper", "paper-hands": "paper_hands"}
+#: encoding name -> (its module in this package, the module's function)
+MODULES = {"compact": ("compact", "encode"), "nested": ("nested", "encode"),
+           "paper": ("paper", "encode"), "paper-hands": ("paper_hands", "encode"),
+           "lifted": ("lifted", "encode"), "lifted-nested": ("lifted", "encode_nested")}
 ENCODINGS = tuple(MODULES)
 __all__ = ["ENCODINGS", "VERSION", "encode", "encoding_options"]
 
@@ -47,6 +51,9 @@ def encoding_options(encoding: str, options: dict) -> dict:
         if kind != "binary" and encoding == "paper":
             raise ValueError(f"encoding paper chooses moves by (from, to) pairs; "
                              f"{side.replace('_', ' ')} {kind!r} does not apply")
+        if kind != "binary" and encoding.startswith("lifted") and side == "defender_moves":
+            raise ValueError(f"encoding {encoding} chooses the defender's moves by fields; "
+                             f"defender moves {kind!r} does not apply")
         out[side] = kind
     return out
 
@@ -58,4 +65,5 @@ def encode(pos: Position, n: int, encoding: str = "compact", **choices) -> Encod
     ``attacker_moves``, ``defender_moves``)."""
     if encoding not in MODULES:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    return import_module(f".{MODULES[encoding]}", __package__).encode(pos, n, **choices)
+    module, function = MODULES[encoding]
+    return getattr(import_module(f".{module}", __package__), function)(pos, n, **choices)
