@@ -15,15 +15,6 @@ the whole strategy behind either verdict is checked (:mod:`tsumeqbf.solvers.cert
 sub-questions of the positions reached are encoded and solved again, and every node is
 judged by the rules.
 
-With option ``preprocess`` (:mod:`tsumeqbf.solvers.preprocess`; ``none`` by default,
-``bloqqer``) the written QDIMACS is preprocessed first, within the same deadline and
-memory: the solver gets the preprocessed formula, or the preprocessor's own verdict is
-the answer. The answer then says ``preprocess`` and ``preprocess_s`` (and the
-preprocessed formula's ``preprocessed_vars`` and ``preprocessed_clauses``, or
-``decided_by``). Its solver's assignment is to another formula, so a true verdict's
-first move is not decoded (``certificate: "none (preprocessed)"``); ``certify`` asks its
-sub-questions of the unprocessed formulas.
-
 >>> from tsumeqbf.rules import Position
 >>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, 30, {"solver": "depqbf"})
 >>> r["status"], r["first_move"] in ("2c1b", "1c1b+")
@@ -38,7 +29,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
 from ..encoder.shogi import ENCODINGS, encode, encoding_options
@@ -47,9 +38,7 @@ from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
 from .certify import (DEFAULT_MAX_NODES, Answer, CertificateFailure, CertificateIncomplete,
                       certify)
-from .preprocess import check_preprocess, preprocess
-from .runner import (SOLVERS, SolverError, SolverResult, certifying_solvers, find_solver,
-                     run_solver)
+from .runner import SOLVERS, SolverError, certifying_solvers, find_solver, run_solver
 
 #: solvers whose output carries the outermost block's assignment on a true verdict
 CERTIFYING = set(certifying_solvers())
@@ -58,22 +47,20 @@ CERTIFYING = set(certifying_solvers())
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
     """Engine function (see tsumeqbf.engines): options ``solver``, ``encoding``,
     ``memory_mb``, ``used_kinds_only``, ``attacker_moves`` and ``defender_moves``
-    (:mod:`tsumeqbf.encoder.choice`), ``preprocess`` (``none``, ``bloqqer``) and ``certify`` (with ``certify_timeout``,
+    (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
     ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
     solver = options.get("solver", "depqbf")
     encoding = options.get("encoding") or "compact"
     if encoding not in ENCODINGS:
         return _error(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     check_plies(n)
-    pre = options.get("preprocess") or "none"
     try:
         choices = encoding_options(encoding, options)
-        check_preprocess(pre)
         find_solver(solver)  # a missing solver is said before any encoding
     except (ValueError, SolverError) as exc:
         return _error(str(exc))
     deadline = None if timeout is None else time.monotonic() + timeout
-    question = _Question(solver, encoding, choices, options.get("memory_mb"), pre)
+    question = _Question(solver, encoding, choices, options.get("memory_mb"))
     result = _solve(pos, n, question, deadline)
     if options.get("certify") and result["status"] in ("mate", "nomate"):
         result.update(_certify(pos, n, result, question, timeout, options))
@@ -88,7 +75,6 @@ class _Question:
     encoding: str
     choices: dict  # encode's keyword arguments (encoding_options)
     memory_mb: int | None
-    preprocess: str = "none"
 
 
 def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
@@ -102,38 +88,16 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
     except LimitReached as exc:
         return {"encoding": q.encoding, "encode_s": round(time.monotonic() - start, 6),
                 "status": "unknown", "mate": None, "error": exc.reason}
-    sizes["preprocess"] = q.preprocess
-    solve_path = path
     try:
         enc.formula.release()  # written out: the solver should not share the machine with it
-        if q.preprocess != "none":
-            pre = preprocess(q.preprocess, path, timeout=_remaining(deadline),
-                             memory_mb=q.memory_mb)
-            sizes["preprocess_s"] = round(pre.time_s, 6)
-            if pre.status in ("unknown", "error"):
-                return {**sizes, "status": pre.status, "mate": None, "error": pre.message}
-            if pre.status != "formula":  # decided: no solver to run
-                res = SolverResult(q.preprocess, pre.status, None, 0.0)
-                return _verdict(pos, enc, q.solver, res, old_of_new,
-                                {**sizes, "decided_by": q.preprocess, "solve_s": 0.0},
-                                preprocessed=True)
-            solve_path = pre.path
-            sizes.update(preprocessed_vars=pre.vars, preprocessed_clauses=pre.clauses)
-        res = run_solver(q.solver, solve_path, timeout=_remaining(deadline),
-                         memory_mb=q.memory_mb,
-                         num_vars=sizes.get("preprocessed_vars", sizes["vars"]))
+        remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
+        res = run_solver(q.solver, path, timeout=remaining, memory_mb=q.memory_mb,
+                         num_vars=sizes["vars"])
     except SolverError as exc:
         return {**_error(str(exc)), **sizes}
     finally:
         os.unlink(path)
-        if solve_path != path:
-            os.unlink(solve_path)
-    return _verdict(pos, enc, q.solver, res, old_of_new, {**sizes, "solve_s": round(res.time_s, 6)},
-                    preprocessed=solve_path != path)
-
-
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else max(0.01, deadline - time.monotonic())
+    return _verdict(pos, enc, q.solver, res, old_of_new, {**sizes, "solve_s": round(res.time_s, 6)})
 
 
 def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float | None,
@@ -146,13 +110,10 @@ def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float |
     limit = options.get("certify_timeout", timeout)
     deadline = None if limit is None else start + limit
 
-    # sub-questions of the unprocessed formulas: their first moves are decoded and checked
-    plain = replace(q, preprocess="none")
-
     def ask(sub: Position, k: int) -> Answer:
         if deadline is not None and time.monotonic() >= deadline:
             return Answer(None, reason=f"timeout after {limit:.1f} s")
-        res = _solve(sub, k, plain, deadline)
+        res = _solve(sub, k, q, deadline)
         if res["status"] == "error" and res.get("solver_verdict") is not None:
             return Answer(None, lie=res["error"])
         if res["status"] in ("unknown", "error"):
@@ -198,19 +159,13 @@ def _write_question(enc, encoding: str) -> tuple[str, dict, list[int]]:
     return path, sizes, old_of_new
 
 
-def _verdict(pos: Position, enc, solver: str, res, old_of_new, out: dict,
-             preprocessed: bool = False) -> dict:
-    """The engine's answer from the solver's result; a true verdict's certificate checked
-    (none when the verdict is of a preprocessed formula, whose variables are not the
-    encoder's)."""
+def _verdict(pos: Position, enc, solver: str, res, old_of_new, out: dict) -> dict:
+    """The engine's answer from the solver's result; a true verdict's certificate checked."""
     if res.status in ("unknown", "error"):
         return {**out, "status": res.status, "mate": None, "error": res.message}
     if res.status == "false":
         return {**out, "status": "nomate", "mate": False}
     out.update(status="mate", mate=True)
-    if preprocessed:
-        out["certificate"] = "none (preprocessed)"
-        return out
     if solver not in CERTIFYING and solver in SOLVERS:
         out["certificate"] = "none"  # this solver prints no assignment
         return out

@@ -190,12 +190,10 @@ class _SolverLimit(Exception):
         self.reason = reason
 
 
-def _communicate(proc: subprocess.Popen, timeout: float | None,
-                 where: str = "the solver") -> tuple[str, str]:
+def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, str]:
     """The solver's output once it ends; :class:`_SolverLimit` with the reason when its
     time is up or the machine has less than its reserve of memory left (the kernel would
-    otherwise kill some process, not necessarily the solver). ``where`` names the process
-    in the reason."""
+    otherwise kill some process, not necessarily the solver)."""
     deadline = None if timeout is None else time.monotonic() + timeout
     reserve = machine_reserve_mb()
     while True:
@@ -205,10 +203,10 @@ def _communicate(proc: subprocess.Popen, timeout: float | None,
         except subprocess.TimeoutExpired:
             pass
         if deadline is not None and time.monotonic() >= deadline:
-            raise _SolverLimit(f"timeout in {where} after {timeout:.1f} s")
+            raise _SolverLimit(f"timeout in the solver after {timeout:.1f} s")
         available = meminfo_mb("MemAvailable")
         if reserve is not None and available is not None and available < reserve:
-            raise _SolverLimit(f"memory limit in {where} (the machine has "
+            raise _SolverLimit(f"memory limit in the solver (the machine has "
                                f"{available:.0f} MB left)")
 
 
