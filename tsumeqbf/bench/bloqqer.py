@@ -1,11 +1,11 @@
 """Is pyqbf's Bloqqer sound on our formulas? The probe behind leaving it out as an axis.
 
-    python -m tsumeqbf.bench bloqqer [--solvers depqbf] [--encoding compact] [--seed 2024]
-                                     [--count 24] [--sizes 3x3,4x4,5x5,9x9] [--plies 1,3,5]
+    python -m tsumeqbf.bench bloqqer [--solvers depqbf] [--encoding compact]
+                                     [--seeds 2024,5,11] [--count 24] [--sizes 3x3,4x4,5x5,9x9] [--plies 1,3,5]
                                      [--yaneuraou K] [--timeout S] [--keep DIR]
 
-Questions: the agreement experiment's generator (``--seed``, ``--count`` questions on the
-given boards and plies) and the first K of YaneuraOu's mate-in-3 samples. Each is encoded,
+Questions: the agreement experiment's generator (``--count`` questions for each of
+``--seeds``, on the given boards and plies) and the first K of YaneuraOu's mate-in-3 samples. Each is encoded,
 written as QDIMACS and given to ``pyqbf.process.Bloqqer().preprocess`` in a child process
 (the C++ call cannot be interrupted in ours; the child is killed after ``--timeout``).
 Bloqqer either decides the formula (``preprocess`` returns True or False) or returns a
@@ -97,10 +97,12 @@ def reference(pos: Position, n: int, timeout: float) -> tuple[bool | None, str]:
     return None, ""
 
 
-def questions(seed: int, count: int, sizes, plies, yaneuraou: int) -> list[tuple[str, Position, int]]:
+def questions(seeds: list[int], count: int, sizes, plies,
+              yaneuraou: int) -> list[tuple[str, Position, int]]:
     out = []
-    for q in question_set(seed=seed, count=count, sizes=sizes, plies=plies):
-        out.append((q["id"], Position.from_sfen(q["sfen"], zone=q["zone"]), q["n"]))
+    for seed in seeds:
+        for q in question_set(seed=seed, count=count, sizes=sizes, plies=plies):
+            out.append((q["id"], Position.from_sfen(q["sfen"], zone=q["zone"]), q["n"]))
     mate3 = [r for r in read_rows("yaneuraou_mate_samples.csv") if r["stated_length"] == "3"]
     for r in mate3[:yaneuraou]:
         out.append((f"yaneuraou-{r['line_no']}", Position.from_sfen(r["sfen"]), 3))
@@ -174,8 +176,8 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench bloqqer")
     ap.add_argument("--solvers", default="depqbf", help="comma-separated QBF solvers")
     ap.add_argument("--encoding", default="compact", choices=ENCODINGS)
-    ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--count", type=int, default=24, help="generated questions")
+    ap.add_argument("--seeds", default="2024,5,11", help="the generator's seeds")
+    ap.add_argument("--count", type=int, default=24, help="generated questions per seed")
     ap.add_argument("--sizes", default="3x3,4x4,5x5,9x9")
     ap.add_argument("--plies", default="1,3,5")
     ap.add_argument("--yaneuraou", type=int, default=11, help="how many mate-in-3 samples")
@@ -187,11 +189,12 @@ def main(argv: list[str]) -> int:
     try:
         sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
         plies = [int(x) for x in args.plies.split(",")]
+        seeds = [int(x) for x in args.seeds.split(",")]
         if any(len(s) != 2 for s in sizes):
             raise ValueError(args.sizes)
     except ValueError:
-        print(f"bench bloqqer: --sizes WxH,... and --plies N,... (got {args.sizes!r}, "
-              f"{args.plies!r})", file=sys.stderr)
+        print(f"bench bloqqer: --sizes WxH,..., --plies N,... and --seeds S,... (got "
+              f"{args.sizes!r}, {args.plies!r}, {args.seeds!r})", file=sys.stderr)
         return 2
     solvers = [s for s in args.solvers.split(",") if s]
     try:
@@ -207,7 +210,7 @@ def main(argv: list[str]) -> int:
           f"{'ref':>3} {'by':7} {'outcome':8} solvers before->after")
     rows = []
     with tempfile.TemporaryDirectory(prefix="tsumeqbf-bloqqer-") as tmp:
-        for qid, pos, n in questions(args.seed, args.count, sizes, plies, args.yaneuraou):
+        for qid, pos, n in questions(seeds, args.count, sizes, plies, args.yaneuraou):
             row = probe(qid, pos, n, args, solvers, tmp)
             rows.append(row)
             print(f"{qid:16} {n:>2} {row['vars']:>6}/{row['clauses']:<6} {row['after']:>13} "
