@@ -29,7 +29,7 @@ def _probe(tmp_path, sfen, n, timeout=30.0):
     ("import sys\nsys.exit(10)\n", FIG6, 1, "WRONG", "decided true", ""),
     # a clause over a variable that no block quantifies
     ("import sys\nopen(sys.argv[2], 'w').write('p cnf 2 1\\ne 1 0\\n1 2 0\\n')\n", FIG5, 1,
-     "INVALID", "invalid", "variable 2 is not quantified"),
+     "INVALID", "invalid", "variable 2 is not quantified (p cnf 2 1;"),
     ("raise RuntimeError('boom')\n", FIG5, 1, "CRASH", "crash", "RuntimeError: boom"),
     ("import time\ntime.sleep(60)\n", FIG5, 1, "timeout", "timeout", "timeout"),
 ])

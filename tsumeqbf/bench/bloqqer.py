@@ -112,6 +112,27 @@ def questions(seeds: list[int], count: int, sizes, plies,
     return out
 
 
+def describe(text: str) -> str:
+    r"""What an output's head and prefix say against its clauses (the corruption seen:
+    variable 0 in the prefix, a problem line below the clauses' variables).
+
+    >>> describe("p cnf 2 1\ne 1 0 0 0\n1 3 0\n")
+    'p cnf 2 1; the prefix lists variable 0 2 times; literals up to 3'
+    """
+    head, zeros, top = "no problem line", 0, 0
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts or parts[0] == "c":
+            continue
+        if parts[0] == "p":
+            head = " ".join(parts)
+        elif parts[0] in ("a", "e"):
+            zeros += parts[1:-1].count("0")
+        else:
+            top = max([top, *(abs(int(x)) for x in parts if x.lstrip("-").isdigit())])
+    return f"{head}; the prefix lists variable 0 {zeros} times; literals up to {top}"
+
+
 def _verdict(v: bool | None) -> str:
     return {True: "T", False: "F", None: "?"}[v]
 
@@ -139,12 +160,14 @@ def probe(qid: str, pos: Position, n: int, args, solvers: list[str], tmp: str) -
         if ref is not None and (status == "true") != ref:
             row["outcome"] = "WRONG"
     elif status == "formula":
+        with open(dst, encoding="ascii", errors="replace") as fh:
+            text = fh.read()
         try:
-            with open(dst, encoding="ascii") as fh:
-                nv, _, out_clauses, _ = read_qdimacs(fh.read())
+            nv, _, out_clauses, _ = read_qdimacs(text)
             row["after"] = f"{nv}/{len(out_clauses)}"
-        except (QdimacsError, ValueError, UnicodeDecodeError) as exc:
-            row["after"], row["outcome"], row["note"] = "invalid", "INVALID", str(exc)
+        except (QdimacsError, ValueError) as exc:
+            row["after"], row["outcome"] = "invalid", "INVALID"
+            row["note"] = f"{exc} ({describe(text)})"
         after = {s: run_solver(s, dst, timeout=args.timeout) for s in solvers}
         misled = [s for s, r in after.items()
                   if ref is not None and r.verdict is not None and r.verdict != ref]
