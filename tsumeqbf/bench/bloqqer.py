@@ -201,7 +201,8 @@ def probe(qid: str, pos: Position, n: int, args, solvers: list[str], tmp: str) -
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench bloqqer")
     ap.add_argument("--solvers", default="depqbf", help="comma-separated QBF solvers")
-    ap.add_argument("--encoding", default="compact", choices=ENCODINGS)
+    # the questions hold pieces in hand, which encoding paper's rules do not have
+    ap.add_argument("--encoding", default="compact", choices=[e for e in ENCODINGS if e != "paper"])
     ap.add_argument("--seeds", default="2024,5,11", help="the generator's seeds")
     ap.add_argument("--count", type=int, default=30, help="generated questions per seed")
     ap.add_argument("--sizes", default="3x3,4x4,5x5")
