@@ -77,3 +77,19 @@ def test_bad_sizes_are_one_line_exit_2(capsys):
     assert bench.main(["--sizes", "3"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("bench bloqqer:")
+
+
+def test_a_solver_wrong_on_the_original_formula_is_said(monkeypatch, tmp_path):
+    from tsumeqbf.solvers.runner import SolverResult
+
+    real = bench.run_solver
+
+    def liar(name, path, **kw):  # false on the original, the truth on Bloqqer's output
+        if "bloqqer" in str(path):
+            return real(name, path, **kw)
+        return SolverResult(name, "false", 20, 0.0)
+    monkeypatch.setattr(bench, "run_solver", liar)
+    monkeypatch.setattr(bench, "CHILD", "import shutil, sys\nshutil.copy(sys.argv[1], sys.argv[2])\n")
+    row = _probe(tmp_path, FIG6, 3)
+    assert row["ref"] is True and row["outcome"] == "ok"
+    assert row["note"] == "depqbf disagrees with the reference on the original formula"

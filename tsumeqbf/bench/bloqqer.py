@@ -154,6 +154,10 @@ def probe(qid: str, pos: Position, n: int, args, solvers: list[str], tmp: str) -
         verdicts = {r.verdict for r in before.values()} - {None}
         ref, row["ref_by"] = (verdicts.pop(), "solvers") if len(verdicts) == 1 else (None, "none")
     row["ref"] = ref
+    off = [s for s, r in before.items() if ref is not None and r.verdict not in (None, ref)]
+    if off:  # not Bloqqer's doing, but never to pass unsaid
+        row["note"] = f"{', '.join(off)} disagree{'s' * (len(off) == 1)} with the reference " \
+                      f"on the original formula"
     after: dict = {}
     if status in ("true", "false"):
         row["after"] = f"decided {status}"
@@ -167,7 +171,7 @@ def probe(qid: str, pos: Position, n: int, args, solvers: list[str], tmp: str) -
             row["after"] = f"{nv}/{len(out_clauses)}"
         except (QdimacsError, ValueError) as exc:
             row["after"], row["outcome"] = "invalid", "INVALID"
-            row["note"] = f"{exc} ({describe(text)})"
+            row["note"] = "; ".join(filter(None, [f"{exc} ({describe(text)})", row["note"]]))
         after = {s: run_solver(s, dst, timeout=args.timeout) for s in solvers}
         misled = [s for s, r in after.items()
                   if ref is not None and r.verdict is not None and r.verdict != ref]
