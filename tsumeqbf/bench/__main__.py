@@ -1,9 +1,9 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths,along,certify} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths,along,certify,bloqqer} [options]``."""
 
 import importlib
 import sys
 
-BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths", "along", "certify")
+BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths", "along", "certify", "bloqqer")
 
 
 def main(argv: list[str]) -> int:
