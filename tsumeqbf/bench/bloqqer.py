@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ..data import read_rows
 from ..encoder.formula import QdimacsError, qdimacs_pieces, read_qdimacs
-from ..encoder.shogi import ENCODINGS, encode
+from ..encoder.registry import ENCODINGS, encode
 from ..engines import run_engine
 from ..rules import Position
 from ..rules.generate import question_set
