@@ -31,7 +31,6 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from importlib import metadata
 from pathlib import Path
 
@@ -41,9 +40,7 @@ from ..encoder.registry import ENCODINGS, encode
 from ..engines import run_engine
 from ..rules import Position
 from ..rules.generate import question_set
-from ..solvers.runner import (SolverError, SolverSpec, _communicate, _kill_group, _SolverLimit,
-                              _start, find_solver, run_solver)
-from ..stop import signals_held
+from ..solvers.runner import SolverError, SolverSpec, find_solver, run_child, run_solver
 
 #: the child: Bloqqer on argv[1], pyqbf's QDIMACS of its formula to argv[2], or its verdict
 #: as the exit code (10 true, 20 false, as a solver's)
@@ -64,31 +61,17 @@ _SPEC = SolverSpec("bloqqer", (sys.executable,))
 def run_bloqqer(path: str, out_path: str, timeout: float | None) -> tuple[str, float, str]:
     """(status, seconds, message): ``true``/``false`` (decided), ``formula`` (written to
     ``out_path``), ``timeout`` or ``crash``."""
-    start = time.monotonic()
-    proc = None
-    try:
-        with signals_held():  # a stop signal between the start and ``proc =`` would orphan it
-            proc = _start(_SPEC, sys.executable, ["-c", CHILD, path, out_path], None)
-        out, err = _communicate(proc, timeout)
-    except _SolverLimit as stop:
-        _kill_group(proc)
-        proc.communicate()
-        return "timeout", time.monotonic() - start, stop.reason
-    except BaseException:
-        if proc is not None:
-            _kill_group(proc)
-            proc.wait()
-        raise
-    finally:
-        if proc is not None:
-            _kill_group(proc)
-    elapsed = time.monotonic() - start
-    if proc.returncode in (10, 20):
-        return ("true" if proc.returncode == 10 else "false"), elapsed, ""
-    if proc.returncode == 0:
+    ran = run_child(_SPEC, sys.executable, ["-c", CHILD, path, out_path], timeout=timeout,
+                    memory_mb=None)
+    if ran.limit:
+        return "timeout", ran.seconds, ran.limit
+    elapsed, out, err = ran.seconds, ran.out, ran.err
+    if ran.code in (10, 20):
+        return ("true" if ran.code == 10 else "false"), elapsed, ""
+    if ran.code == 0:
         return "formula", elapsed, ""
     last = (err.strip() or out.strip()).splitlines()[-1:] or [""]
-    return "crash", elapsed, f"exit {proc.returncode}: {last[0][:200]}"
+    return "crash", elapsed, f"exit {ran.code}: {last[0][:200]}"
 
 
 def reference(pos: Position, n: int, timeout: float) -> tuple[bool | None, str]:

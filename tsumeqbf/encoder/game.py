@@ -99,14 +99,7 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
             first_choice = choice
         nxt = NextState(f, state, choice, mover, next_reach)
         if t % 2:  # the attacker: a legal move that gives check
-            parts = [choice.well_formed(act), rules.chosen_valid(state, choice, mover),
-                     rules.in_check(nxt, defender), neg(rules.in_check(nxt, attacker))]
-            pawn_drops = [i for i, m in enumerate(cands) if m.frm < 0 and m.code & 15 == PAWN]
-            if pawn_drops:
-                pd = f.or_(choice.sel(i) for i in pawn_drops)
-                parts.append(f.or_([neg(pd), _has_legal_move(
-                    f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper)]))
-            f.add_clause([neg(act), f.and_(parts)])
+            attacker_ply(f, rules, geo, state, nxt, choice, act, t, totals, paper)
         else:  # the defender: a legal reply
             parts = [choice.well_formed(), rules.chosen_valid(state, choice, mover),
                      neg(rules.in_check(nxt, defender))]
@@ -147,6 +140,21 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
                    f"board={geo.width}x{geo.height}"]
     return Encoded(f, first_choice.cands, first_choice, encoding,
                    time.perf_counter() - start)
+
+
+def attacker_ply(f, rules, geo, state, nxt, choice, act, t, totals, paper) -> None:
+    """Ply ``t`` (odd) while the line is on (``act``): the attacker's chosen move is a
+    legal check; a pawn drop among its candidates needs a defender's reply to exist (an
+    existential witness: uchifuzume is not mate)."""
+    attacker, defender = nxt.c, 1 - nxt.c
+    parts = [choice.well_formed(act), rules.chosen_valid(state, choice, attacker),
+             rules.in_check(nxt, defender), neg(rules.in_check(nxt, attacker))]
+    pawn_drops = [i for i, m in enumerate(choice.cands) if m.frm < 0 and m.code & 15 == PAWN]
+    if pawn_drops:
+        pd = f.or_(choice.sel(i) for i in pawn_drops)
+        parts.append(f.or_([neg(pd), _has_legal_move(
+            f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper)]))
+    f.add_clause([neg(act), f.and_(parts)])
 
 
 def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,

@@ -76,9 +76,9 @@ from .choice import make_choice
 from .formula import Formula, neg
 from .facts import Rules
 from .game import VERSION as GAME_VERSION
-from .game import Encoded, _can_move, _has_legal_move, _no_legal_reply
+from .game import Encoded, _can_move, _no_legal_reply, attacker_ply
 from .reach import Reach, advance, generate, initial_reach, piece_totals
-from .states import InitialState, NextState
+from .states import AfterMove, InitialState, NextState
 
 VERSION = f"lifted-1/{GAME_VERSION}"
 
@@ -328,7 +328,7 @@ def _direction(dx: int, dy: int) -> int:
     return DIRECTIONS.index((dx, dy))
 
 
-class LiftedState:
+class LiftedState(AfterMove):
     """The state after a :class:`LiftedMove`: per square and code, per hand count."""
 
     def __init__(self, move: LiftedMove, reach: Reach):
@@ -358,21 +358,8 @@ class LiftedState:
                          if q >> 4 != self.c and q & 15 != KING and BASE_KIND[q & 15] == k)
         return self._memo(("cap", k), build)
 
-    def hand(self, c: int, k: int, j: int):
-        if j <= 0:
-            return True
-        if j > self.reach.hand_max[c][k]:
-            return False
-        if c != self.c:
-            return self.prev.hand(c, k, j)
-        f, prev = self.f, self.prev
-
-        def build():
-            inc, dec = self.captured(k), self.move.dropped(k)
-            return f.or_([f.and_([inc, prev.hand(c, k, j - 1)]),
-                          f.and_([dec, prev.hand(c, k, j + 1)]),
-                          f.and_([neg(inc), neg(dec), prev.hand(c, k, j)])])
-        return self._memo(("h", c, k, j), build)
+    def dropped(self, k: int):
+        return self.move.dropped(k)
 
 
 def encode_lifted(pos: Position, n: int, *, attacker_moves: str = "binary",
@@ -398,14 +385,7 @@ def encode_lifted(pos: Position, n: int, *, attacker_moves: str = "binary",
             first_choice = first_choice or choice
             nxt = NextState(f, state, choice, attacker,
                             advance(state.reach, cands, attacker, totals))
-            parts = [choice.well_formed(act), rules.chosen_valid(state, choice, attacker),
-                     rules.in_check(nxt, defender), neg(rules.in_check(nxt, attacker))]
-            pawn_drops = [i for i, m in enumerate(cands) if m.frm < 0 and m.code & 15 == PAWN]
-            if pawn_drops:
-                pd = f.or_(choice.sel(i) for i in pawn_drops)
-                parts.append(f.or_([neg(pd), _has_legal_move(
-                    f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, False)]))
-            f.add_clause([neg(act), f.and_(parts)])
+            attacker_ply(f, rules, geo, state, nxt, choice, act, t, totals, False)
         else:  # the defender: a legal reply, any assignment of its fields
             # the evasions that any reachable state allows bound the next state's gates
             # (the defender is in check here, so every legal reply is among them)

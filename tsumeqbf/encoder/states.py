@@ -49,7 +49,29 @@ class InitialState:
         return self._const(("h", c, k, j), f"s0_h{c}_{k}_{j}", self.hands[c][k] >= j)
 
 
-class NextState:
+class AfterMove:
+    """A state one move of colour ``c`` after ``prev``, however the move is chosen: its
+    hands follow what the move captures and drops (``captured(k)``, ``dropped(k)``)."""
+
+    def hand(self, c: int, k: int, j: int):
+        """Colour ``c`` holds at least ``j`` of kind ``k``."""
+        if j <= 0:
+            return True
+        if j > self.reach.hand_max[c][k]:
+            return False
+        if c != self.c:
+            return self.prev.hand(c, k, j)
+        f, prev = self.f, self.prev
+
+        def build():
+            inc, dec = self.captured(k), self.dropped(k)
+            return f.or_([f.and_([inc, prev.hand(c, k, j - 1)]),
+                          f.and_([dec, prev.hand(c, k, j + 1)]),
+                          f.and_([neg(inc), neg(dec), prev.hand(c, k, j)])])
+        return self._memo(("h", c, k, j), build)
+
+
+class NextState(AfterMove):
     """The state after ``choice`` is played by colour ``c`` in ``prev``."""
 
     def __init__(self, f: Formula, prev, choice: MoveChoice, c: int, reach: Reach):
@@ -106,21 +128,6 @@ class NextState:
     def dropped(self, k: int):
         return self._memo(("drop", k), lambda: self._any(self.drops.get(k, ())))
 
-    def hand(self, c: int, k: int, j: int):
-        if j <= 0:
-            return True
-        if j > self.reach.hand_max[c][k]:
-            return False
-        if c != self.c:
-            return self.prev.hand(c, k, j)
-        f, prev = self.f, self.prev
-
-        def build():
-            inc, dec = self.captured(k), self.dropped(k)
-            return f.or_([f.and_([inc, prev.hand(c, k, j - 1)]),
-                          f.and_([dec, prev.hand(c, k, j + 1)]),
-                          f.and_([neg(inc), neg(dec), prev.hand(c, k, j)])])
-        return self._memo(("h", c, k, j), build)
 
 
 

@@ -210,6 +210,43 @@ def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, st
                                f"{available:.0f} MB left)")
 
 
+@dataclass
+class Ran:
+    """How a child process ended: its exit ``code`` and output, or ``limit``, the reason
+    it was stopped (then ``code`` is None)."""
+    code: int | None
+    out: str
+    err: str
+    seconds: float
+    limit: str = ""
+
+
+def run_child(spec: SolverSpec, exe: str, args: list[str], *, timeout: float | None,
+              memory_mb: int | None) -> Ran:
+    """Run ``exe args`` in a process group of its own, watched for the deadline and the
+    machine's memory reserve; the group is killed whatever happens (a limit, Ctrl-C,
+    SIGTERM), so no child outlives the call."""
+    start = time.monotonic()
+    proc = None
+    try:
+        with signals_held():  # a stop signal between the start and ``proc = `` would orphan it
+            proc = _start(spec, exe, args, memory_mb)
+        out, err = _communicate(proc, timeout)
+    except _SolverLimit as stop:
+        _kill_group(proc)
+        proc.communicate()
+        return Ran(None, "", "", time.monotonic() - start, stop.reason)
+    except BaseException:  # Ctrl-C, SIGTERM (tsumeqbf.stop): never leave the child running
+        if proc is not None:
+            _kill_group(proc)
+            proc.wait()
+        raise
+    finally:
+        if proc is not None:
+            _kill_group(proc)  # children it may have left behind
+    return Ran(proc.returncode, out, err, time.monotonic() - start)
+
+
 def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
                memory_mb: int | None = None, num_vars: int | None = None,
                extra_args: tuple[str, ...] = ()) -> SolverResult:
@@ -225,29 +262,15 @@ def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
         path = str(qdimacs)
         if not os.path.isfile(path):
             raise SolverError(f"no such QDIMACS file: {path}")
-    start = time.monotonic()
-    proc = None
     try:
-        with signals_held():  # a stop signal between the start and ``proc = `` would orphan it
-            proc = _start(spec, exe, [*spec.args, *extra_args, path], memory_mb)
-        out, err = _communicate(proc, timeout)
-    except _SolverLimit as stop:
-        _kill_group(proc)
-        proc.communicate()
-        return SolverResult(spec.name, "unknown", None, time.monotonic() - start,
-                            message=stop.reason)
-    except BaseException:  # Ctrl-C, SIGTERM (tsumeqbf.stop): never leave the solver running
-        if proc is not None:
-            _kill_group(proc)
-            proc.wait()
-        raise
+        ran = run_child(spec, exe, [*spec.args, *extra_args, path], timeout=timeout,
+                        memory_mb=memory_mb)
     finally:
-        if proc is not None:
-            _kill_group(proc)  # children the solver may have left behind
         if tmp:
             os.unlink(tmp.name)
-    elapsed = time.monotonic() - start
-    code = proc.returncode
+    if ran.limit:
+        return SolverResult(spec.name, "unknown", None, ran.seconds, message=ran.limit)
+    code, out, err, elapsed = ran.code, ran.out, ran.err, ran.seconds
     if code in (10, 20):
         status = "true" if code == 10 else "false"
         try:
