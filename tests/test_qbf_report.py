@@ -125,7 +125,7 @@ def test_qbf_report_scores_plots_and_sizes(tmp_path):
     # best PAR-2 first: dfpn 0.015, caqe (0.5 + 120) / 2, depqbf (1 + 120) / 2
     order = [line.split(" | ")[0] for line in md.splitlines() if line.startswith("| ") and "PAR" not in line]
     assert order.index("| dfpn") < order.index("| caqe/compact") < order.index("| depqbf/compact")
-    assert "| caqe/compact | 2 | 1 | 1 | 0 | 0.500 | 60.250 |" in md
+    assert "| caqe/compact | 2 | 1 | 1 | 0 | 0.500 | 60.250 | 60.250 |" in md
     assert "| m3 | 1 | 1/1 | 1/1 | 1/1 |" in md and "| m5 | 1 | 1/1 | 0/1 | 0/1 |" in md
     # one formula per question: depqbf's m5 formula was written, caqe's was not
     assert "| compact | m3 | 1 | 100 | 900 | 0.500 | 0.500 | 0 |" in md
@@ -136,3 +136,16 @@ def test_qbf_report_scores_plots_and_sizes(tmp_path):
     from tsumeqbf.experiments.plots import have_matplotlib
     if have_matplotlib():
         assert (results / "q-cactus.png").stat().st_size > 0
+
+
+def test_par2_ranks_on_the_questions_every_engine_was_asked(tmp_path):
+    from tsumeqbf.experiments.qbf_report import qbf_context
+
+    rows = [_row("easy", "full", True, 2.0, "m3"), _row("hard", "full", None, 60.0, "m9"),
+            _row("easy", "short", True, 5.0, "m3")]  # asked only the easy question
+    ctx = qbf_context(rows, ["full", "short"])
+    assert ctx["common"] == 1
+    # on all its cells "short" (5.0) would look better than "full" ((2 + 120) / 2), but on
+    # the question both were asked "full" is faster
+    assert [r[0] for r in ctx["par2_rows"]] == ["full", "short"]
+    assert ctx["par2_rows"][0][-2:] == ["61.000", "2.000"] and ctx["par2_rows"][1][-2:] == ["5.000", "5.000"]

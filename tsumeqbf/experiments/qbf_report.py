@@ -99,15 +99,20 @@ def _length_order(name: str) -> tuple:
 def qbf_context(rows: list[dict], labels: list[str]) -> dict:
     by_label = {label: [r for r in rows if r["label"] == label] for label in labels}
     limits = sorted({r["timeout"] for r in rows if r.get("timeout")})
+    # engines restricted to shorter questions would score better on their easier share:
+    # the ranking is on the questions every engine was asked
+    asked_by = [{r["instance"] for r in mine} for mine in by_label.values() if mine]
+    common = set.intersection(*asked_by) if asked_by else set()
     scores = []
     for label in labels:
         mine = by_label[label]
         decided = cactus_points(mine)
+        shared = par2([r for r in mine if r["instance"] in common])
         scores.append([fmt(label), len(mine), len(decided),
                        sum(r.get("mate") is True for r in mine),
                        sum(r.get("mate") is False for r in mine),
                        fmt_s(statistics.median(decided)) if decided else "",
-                       fmt_s(par2(mine))])
+                       fmt_s(par2(mine)), fmt_s(shared)])
     ranked = sorted(scores, key=lambda s: (float(s[-1]) if s[-1] else float("inf"), s[0]))
     sets = _collections(rows)
     asked = {c: len({r["instance"] for r in rows if collection(r) == c}) for c in sets}
@@ -121,7 +126,8 @@ def qbf_context(rows: list[dict], labels: list[str]) -> dict:
     return {
         "time_limits": [fmt_s(t) for t in limits],
         "par2_header": ["engine", "cells", "decided", "mate", "no mate",
-                        "median s (decided)", "PAR-2 s"],
+                        "median s (decided)", "PAR-2 s", f"PAR-2 s, the {len(common)} asked of all"],
+        "common": len(common),
         "par2_rows": ranked,
         "set_header": ["collection", "questions", *map(fmt, labels)],
         "set_rows": per_set,
