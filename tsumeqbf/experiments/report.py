@@ -204,7 +204,8 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
         ctx.update(nagai_context(rows, labels, nagai_rows()))
         ctx["plots"], ctx["plot_series"] = [], {}  # tables only
     elif kind == "qbf":
-        ctx.update(qbf_context(rows, labels), notes=exp.report.get("notes", ""))
+        # the notes speak of the full run's figures, not of a --quick subset's
+        ctx.update(qbf_context(rows, labels), notes="" if exp.quick else exp.report.get("notes", ""))
         ctx["scaling"] = scaling(rows, labels)
         ctx["plots"] = ctx["plots"][:1]  # time against plies; the boards are all 9x9 but a few
         ctx["plot_series"] = ctx["scaling"]
