@@ -34,7 +34,7 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from ..data import read_rows
+from ..data import collection_cases
 from ..encoder.formula import QdimacsError, qdimacs_pieces, read_qdimacs
 from ..encoder.registry import ENCODINGS, encode
 from ..engines import run_engine
@@ -89,9 +89,9 @@ def questions(seeds: list[int], count: int, sizes, plies,
     for seed in seeds:
         for q in question_set(seed=seed, count=count, sizes=sizes, plies=plies):
             out.append((q["id"], Position.from_sfen(q["sfen"], zone=q["zone"]), q["n"]))
-    mate3 = [r for r in read_rows("yaneuraou_mate_samples.csv") if r["stated_length"] == "3"]
-    for r in mate3[:yaneuraou]:
-        out.append((f"yaneuraou-{r['line_no']}", Position.from_sfen(r["sfen"]), 3))
+    mate3 = [q for q in collection_cases("yaneuraou_mate_samples.csv") if q["n"] == 3]
+    for q in mate3[:yaneuraou]:
+        out.append((q["id"], Position.from_sfen(q["sfen"]), 3))
     return out
 
 

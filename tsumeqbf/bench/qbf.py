@@ -21,7 +21,7 @@ import argparse
 import sys
 import time
 
-from ..data import read_rows
+from ..data import collection_cases
 from ..encoder.command import formula_stats
 from ..encoder.registry import ENCODINGS, encode
 from ..experiments.paper import figure_questions, paper_rows, question_key
@@ -42,15 +42,10 @@ def questions(yaneuraou: int, lengths: list[int] = (), figures: bool = True) -> 
     """The paper's figures, the first ``yaneuraou`` mate-in-3 samples, and every sample
     whose stated length is in ``lengths`` (asked at that length)."""
     out = figure_questions() if figures else []
-    samples = read_rows("yaneuraou_mate_samples.csv")
-    mate3 = [r for r in samples if r["yaneuraou_file"] == "mate3.sfen"]
-    chosen = mate3[:yaneuraou] + [r for r in samples if int(r["stated_length"]) in lengths
-                                  and r not in mate3[:yaneuraou]]
-    for r in chosen:
-        n = int(r["stated_length"])
-        out.append({"id": f"yaneuraou-mate{n}-{r['line_no']}", "sfen": r["sfen"], "n": n,
-                    "zone": None, "width": 9, "height": 9, "mate": True})
-    return out
+    samples = collection_cases("yaneuraou_mate_samples.csv")
+    mate3 = [q for q in samples if q["n"] == 3][:yaneuraou]
+    chosen = mate3 + [q for q in samples if q["n"] in lengths and q not in mate3]
+    return out + [{**q, "zone": None, "width": 9, "height": 9} for q in chosen]
 
 
 def main(argv: list[str]) -> int:

@@ -46,8 +46,21 @@ def read_jsonl(name: str) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-#: packaged CSV collections whose rows are problems but not in the ``id, sfen, n`` form
-COLLECTIONS = ("yaneuraou_mate_samples.csv", "open_tsume_zukou_musou.csv")
+def _yaneuraou_case(r: dict) -> dict:
+    n = int(r["stated_length"])
+    return {"id": f"yaneuraou-mate{n}-{r['line_no']}", "sfen": r["sfen"], "n": n,
+            "collection": f"yaneuraou-mate{n}", "mate": True}
+
+
+def _edo_case(r: dict) -> dict:
+    return {"id": r["id"], "sfen": r["sfen"], "n": int(r["stated_length"]),
+            "collection": r["collection"]}
+
+
+#: packaged CSV collections whose rows are problems but not in the ``id, sfen, n`` form,
+#: each with the function that makes a row a question
+COLLECTIONS = {"yaneuraou_mate_samples.csv": _yaneuraou_case,
+               "open_tsume_zukou_musou.csv": _edo_case}
 
 
 def collection_cases(name: str) -> list[dict]:
@@ -57,12 +70,6 @@ def collection_cases(name: str) -> list[dict]:
     ``open_tsume_zukou_musou.csv``. A JSON Lines file's objects are returned as they are."""
     if name.endswith(".jsonl"):
         return read_jsonl(name)
-    rows = read_rows(name)
-    if name == COLLECTIONS[0]:
-        return [{"id": f"yaneuraou-mate{r['stated_length']}-{r['line_no']}", "sfen": r["sfen"],
-                 "n": int(r["stated_length"]), "collection": f"yaneuraou-mate{r['stated_length']}",
-                 "mate": True} for r in rows]
-    if name == COLLECTIONS[1]:
-        return [{"id": r["id"], "sfen": r["sfen"], "n": int(r["stated_length"]),
-                 "collection": r["collection"]} for r in rows]
-    raise ValueError(f"{name}: not a collection of problems")
+    if name not in COLLECTIONS:
+        raise ValueError(f"{name}: not a collection of problems")
+    return [COLLECTIONS[name](r) for r in read_rows(name)]

@@ -15,8 +15,9 @@ than forbidden by clauses on universal variables.
 
 Uchifuzume needs an existential fact on each side: an attacker's pawn drop is legal only
 with a witness defender reply (existential bits, the attacker's level), and a defender's
-pawn drop that checks the attacker's king is legal only with a witness attacker move
-(universal bits beside the defender's move: the defender names the escape).
+pawn drop that checks the attacker's king is legal only if the attacker can move: a
+circuit over its candidate moves (``expand_escapes``), or a witness attacker move on
+universal bits beside the defender's move (the defender names the escape).
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ class Encoded:
         return self.first_choice.decode(values)
 
 
-
 def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: bool,
           guarded: bool, expand_escapes: bool = False, used_kinds_only: bool = False,
           attacker_moves: str = "binary", defender_moves: str = "binary") -> Encoded:
@@ -77,7 +77,6 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
     else:
         reach = initial_reach(pos)
     state = InitialState(f, pos, reach, fold=not paper)
-    states = [state]
     if paper:
         _ground(state, geo)
     act = True
@@ -111,9 +110,8 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
                         pdc_terms.append(f.and_([choice.sel(i), state.piece(front, king_a)]))
             pdc = f.or_(pdc_terms)
             if pdc is not False:
-                escape = (_can_move(f, rules, geo, nxt, attacker) if expand_escapes else
-                          _has_legal_move(f, rules, geo, nxt, attacker, t - 1, f"w{t}", totals, paper))
-                parts.append(f.or_([neg(pdc), escape]))
+                parts.append(f.or_([neg(pdc), _escape(f, rules, geo, nxt, attacker, t - 1, f"w{t}",
+                                                      totals, paper, expand_escapes)]))
             legal = f.and_(parts)
             if t == n + 1:
                 f.add_clause([neg(act), neg(legal)])
@@ -134,7 +132,6 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
         if paper:
             _ground(nxt, geo)
         state = nxt
-        states.append(state)
     f.comments += [f"tsumeqbf encoding={encoding} version={VERSION}",
                    f"sfen={pos.sfen()}", f"n={n} zone={geo.zone}",
                    f"board={geo.width}x{geo.height}"]
@@ -176,10 +173,9 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,
         if m.frm < 0 and m.code & 15 == PAWN:
             gives = f.or_(st.piece(x, king_a) for x in geo.steps[m.code][m.to])
             if gives is not False:
-                escape = (_can_move(f, rules, geo, view, attacker) if expand_escapes else
-                          _has_legal_move(f, rules, geo, view, attacker, level,
-                                          f"w{level + 1}_{i}", totals, False))
-                parts.append(f.or_([neg(gives), escape]))
+                parts.append(f.or_([neg(gives), _escape(f, rules, geo, view, attacker, level,
+                                                        f"w{level + 1}_{i}", totals, False,
+                                                        expand_escapes)]))
         f.add_clause([neg(act), neg(f.and_(parts))])
 
 
@@ -205,6 +201,14 @@ def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper):
     choice = MoveChoice(f, cands, level, name)
     nxt = NextState(f, st, choice, c, st.reach if paper else advance(st.reach, cands, c, totals))
     return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c))])
+
+
+def _escape(f, rules, geo, st, attacker, level, name, totals, paper, expand):
+    """The attacker can answer the defender's pawn-drop check in ``st``: a circuit
+    (``expand``) or a witness move on universal bits of ``level`` named ``name``."""
+    if expand:
+        return _can_move(f, rules, geo, st, attacker)
+    return _has_legal_move(f, rules, geo, st, attacker, level, name, totals, paper)
 
 
 def _can_move(f, rules, geo, st, c):

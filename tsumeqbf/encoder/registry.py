@@ -58,7 +58,6 @@ def encoding_options(encoding: str, options: dict) -> dict:
     return out
 
 
-
 def encode(pos: Position, n: int, encoding: str = "compact", **choices) -> Encoded:
     """The QBF that is true exactly when Mate(pos, n) holds, by the encoding named;
     ``choices`` as :func:`encoding_options` gives them (``used_kinds_only``,

@@ -25,7 +25,6 @@ class InitialState:
         self.board, self.hands = pos.board, pos.hands
         self.fold = fold
         self._vars: dict = {}
-        self._occ: dict = {}
 
     def _const(self, key, name, value: bool):
         if self.fold:
@@ -129,8 +128,6 @@ class NextState(AfterMove):
         return self._memo(("drop", k), lambda: self._any(self.drops.get(k, ())))
 
 
-
-
 class MovedView:
     """The state ``st`` after one known board move or drop: a constant change of two squares."""
 
@@ -148,4 +145,3 @@ class MovedView:
         if s == self.m.frm:
             return False
         return self.st.piece(s, p)
-

@@ -25,12 +25,12 @@ from __future__ import annotations
 import json
 import statistics
 
-from .analysis import by_question, disagreements, meta, verdict
+from .analysis import by_question, disagreements, fastest, meta, verdict
 from .cells import fmt, fmt_s
 
 #: option keys that say how the formula is built (the solver and the limits do not)
 ENCODING_KEYS = ("encoding", "attacker_moves", "defender_moves", "used_kinds_only",
-                 "no_hands", "preprocess")
+                 "no_hands")
 
 
 def par2(rows: list[dict]) -> float | None:
@@ -75,7 +75,7 @@ def encoding_name(row: dict) -> str | None:
         return None
     name = options.get("encoding") or "compact"
     extra = [f"{k}={options[k]}" for k in ENCODING_KEYS[1:]
-             if options.get(k) not in (None, False, "binary", "none")]
+             if options.get(k) not in (None, False, "binary")]
     return " ".join([name, *extra])
 
 
@@ -188,15 +188,14 @@ def collection_wins(rows: list[dict], labels: list[str], sets: list[str]) -> lis
             questions.setdefault(r["instance"], []).append(r)
         wins: dict[str, int] = {}
         for group in questions.values():
-            decided = [r for r in group if r.get("mate") is not None and r.get("time_s") is not None]
-            if decided:
-                best = min(decided, key=lambda r: (r["time_s"], place[r["label"]]))["label"]
+            best = fastest(group, place)
+            if best:
                 wins[best] = wins.get(best, 0) + 1
         counts = {label: sum(r.get("mate") is not None for r in mine if r["label"] == label)
                   for label in labels}
         most = min(labels, key=lambda lb: (-counts[lb], place[lb])) if labels else None
-        fastest = min(wins, key=lambda lb: (-wins[lb], place[lb])) if wins else None
+        top = min(wins, key=lambda lb: (-wins[lb], place[lb])) if wins else None
         out.append([fmt(c), len(questions),
-                    f"{fmt(fastest)} ({wins[fastest]})" if fastest else "none decided",
+                    f"{fmt(top)} ({wins[top]})" if top else "none decided",
                     f"{fmt(most)} ({counts[most]})" if most and counts[most] else "none decided"])
     return out

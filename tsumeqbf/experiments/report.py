@@ -24,7 +24,8 @@ from pathlib import Path
 
 from ..rules import TsumeError
 from .analysis import (certificate_errors, certification_counts, disagreements,
-                       expected_mismatches, labels_in, meta, pair_counts, status_counts, verdict)
+                       expected_mismatches, fastest, labels_in, meta, pair_counts,
+                       status_counts, verdict)
 from .config import Experiment
 from .nagai import nagai_context, nagai_rows
 from .cells import board_order, fmt, no_paths
@@ -124,10 +125,8 @@ def winners(rows: list[dict], labels: list[str]) -> dict:
     for group in questions.values():
         where = (meta(group[0]).get("board", "?"), group[0]["n"])
         asked[where] = asked.get(where, 0) + 1
-        decided = [r for r in group if r.get("mate") is not None and r.get("time_s") is not None
-                   and r["label"] in place]
-        if decided:
-            best = min(decided, key=lambda r: (r["time_s"], place[r["label"]]))["label"]
+        best = fastest(group, place)
+        if best:
             tally = wins.setdefault(where, {})
             tally[best] = tally.get(best, 0) + 1
     boards = sorted({b for b, _ in asked}, key=board_order)
