@@ -63,10 +63,13 @@ def test_every_state_and_move_is_grounded(tmp_path):
 
 
 def test_used_kinds_are_the_papers():
-    # "unused piece kinds removed": the kinds on the board, their promotions and the king,
-    # for both colours (figure 5: pawn, gold, king, tokin)
-    assert code_set(Position.from_sfen(FIG5, zone=2, no_hands=True), True) == [
-        1, 5, 8, 9, 17, 21, 24, 25]
+    # "unused piece kinds removed": the codes that occur or can arise; without hands only a
+    # promotion makes a new one (figure 5: the attacker's pawn, gold and tokin, the
+    # defender's king)
+    assert code_set(Position.from_sfen(FIG5, zone=2, no_hands=True), True) == [1, 5, 9, 24]
+    # a gote piece promotes into a gote code; a gold does not promote
+    assert code_set(Position.from_sfen("2k/1s1/1G1 b - 1", zone=1, no_hands=True), True) == [
+        5, 20, 24, 28]
     assert len(code_set(Position.from_sfen(FIG5, zone=2, no_hands=True), False)) == 28
     assert counts(FIG5, 2, 1, used=True)[0] < counts(FIG5, 2, 1)[0]
 

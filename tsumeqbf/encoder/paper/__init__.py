@@ -39,32 +39,35 @@ import time
 
 from ...rules.errors import TsumeError
 from ...rules.moves import board_move
-from ...rules.pieces import ALL_KINDS, KING, PROMOTED, piece_code
+from ...rules.pieces import ALL_KINDS, PROMOTED, piece_code
 from ...rules.position import Position
 from ..formula import Formula, neg
 from .attacker import Ply
 from .defender import Fault
 from .state import Move, State
 
-VERSION = "paper-1"
+VERSION = "paper-2"
 
 
 def code_set(pos: Position, used_kinds_only: bool) -> list[int]:
     """The piece codes that get a variable on every square.
 
     All 28 codes; with ``used_kinds_only`` the paper's "unused piece kinds removed": the
-    kinds on the board, their promotions and the king, for both colours.
+    codes that occur or can arise. Under the no-hands rules a code arises only by the
+    promotion of a piece of the same colour, so these are the codes on the board and their
+    promoted codes.
 
     >>> from tsumeqbf.rules import Position
     >>> p = Position.from_sfen("2k/3/1GP b - 1", zone=2, no_hands=True)
-    >>> code_set(p, True)  # pawn, gold, king, tokin of either colour
-    [1, 5, 8, 9, 17, 21, 24, 25]
+    >>> code_set(p, True)  # the attacker's pawn, gold and tokin, the defender's king
+    [1, 5, 9, 24]
     """
     if not used_kinds_only:
         return [piece_code(k, c) for c in (0, 1) for k in ALL_KINDS]
-    kinds = {code & 15 for code in pos.board if code} | {KING}
-    kinds |= {PROMOTED[k] for k in kinds if k in PROMOTED}
-    return [piece_code(k, c) for c in (0, 1) for k in sorted(kinds)]
+    codes = {code for code in pos.board if code}
+    codes |= {piece_code(PROMOTED[code & 15], code >> 4) for code in codes
+              if code & 15 in PROMOTED}
+    return sorted(codes)
 
 
 class PaperMoveChoice:
