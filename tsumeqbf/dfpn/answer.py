@@ -103,14 +103,15 @@ def _value_here(game, order, memo, muda):
     scored = []
     for m in moves:
         game.play(m)
-        below = order()
-        if below is not None and below < here:
-            length, left, best = _value(game, order, memo, muda)
-            scored.append((m, 1 + length, left, best))
-        elif not game.is_or():
+        try:
+            below = order()
+            if below is not None and below < here:
+                length, left, best = _value(game, order, memo, muda)
+                scored.append((m, 1 + length, left, best))
+            elif not game.is_or():
+                continue  # an OR node skips checks that were not part of its proof
+        finally:
             game.undo()
-            continue  # an OR node skips checks that were not part of its proof
-        game.undo()
     if game.is_or():
         if not scored:
             raise AnswerError("a proven OR node has no proven check")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 from ..limits import memory_exceeded
-from .position import Position
+from .position import Position, check_n
 
 
 class SearchLimit(Exception):
@@ -76,26 +76,21 @@ class ReferenceSolver:
         return [m for m in pos.checks() if self._check_mates(pos, m, n)]
 
 
-def _check_n(n: int) -> None:
-    if not isinstance(n, int) or n < 1 or n % 2 == 0:
-        raise ValueError(f"n must be an odd number >= 1, got {n}")
-
-
 def mate_within(pos: Position, n: int, **limits) -> bool:
     """Mate(P, n) of RULES.md."""
-    _check_n(n)
+    check_n(n)
     return ReferenceSolver(**limits).mate(pos, n)
 
 
 def mating_moves(pos: Position, n: int, **limits) -> list[int]:
     """The set of first moves that mate within n plies."""
-    _check_n(n)
+    check_n(n)
     return ReferenceSolver(**limits).mating_moves(pos, n)
 
 
 def minimal_mate_length(pos: Position, bound: int, **limits) -> int | None:
     """The smallest odd k <= bound with Mate(P, k), or None when there is none."""
-    _check_n(bound)
+    check_n(bound)
     solver = ReferenceSolver(**limits)
     for k in range(1, bound + 1, 2):
         if solver.mate(pos, k):
