@@ -791,3 +791,34 @@ def test_certified_cells_are_counted_and_a_failed_certificate_is_loud(tmp_path):
     lines, found = summarize("x", rows)
     assert found == 2 and "QBF verdicts certified by the rules: 2 of 2" in lines[1]
     assert sum("BAD CERTIFICATE" in line for line in lines) == 2
+
+
+def test_a_cell_that_ran_out_of_time_runs_again_with_a_larger_budget(tmp_path):
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2},
+                          {"id": "fig6", "sfen": FIG6, "n": 1, "zone": 2}])
+    path = write_experiment(tmp_path, SMALL.replace(
+        'engine = "dfpn"', 'engine = "dfpn"\n    timeouts = {"fig6" = 60}'))
+    exp = load_experiment(path)
+    cells = {(c["instance"], c["engine"]): c for c in build_cells(exp)}
+    assert cells["fig6", "dfpn"]["timeout"] == 60 and cells["fig5", "dfpn"]["timeout"] == 30
+    assert cells["fig6", "brute"]["timeout"] == 30
+    # as if an earlier run had given every dfpn cell 30 s and both had run out of time
+    store = Store(tmp_path / "results" / "x.sqlite")
+    for inst in ("fig5", "fig6"):
+        store.record({**cells[inst, "dfpn"], "options": "{}", "timeout": 30.0,
+                      "status": "unknown", "mate": None})
+    store.close()
+    assert run_experiment(exp, progress=False) == {"mate": 1, "nomate": 2, "shrunk": 0}
+    rows = {(r["instance"], r["engine"]): r for r in read_csv(tmp_path / "results" / "x.csv")}
+    assert len(rows) == 4
+    assert (rows["fig6", "dfpn"]["status"], rows["fig6", "dfpn"]["timeout"]) == ("nomate", 60.0)
+    # the same budget as before: the timeout stands
+    assert (rows["fig5", "dfpn"]["status"], rows["fig5", "dfpn"]["timeout"]) == ("unknown", 30.0)
+
+
+def test_timeouts_name_instances_of_the_experiment(tmp_path):
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}])
+    path = write_experiment(tmp_path, SMALL.replace(
+        'engine = "dfpn"', 'engine = "dfpn"\n    timeouts = {"fig7" = 60}'))
+    with pytest.raises(TsumeError, match=r"engines\[1\]\.timeouts: no instance 'fig7'"):
+        load_experiment(path)

@@ -31,6 +31,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
     label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
     timeout = 60                     # overrides limits.timeout
+    timeouts = {"paper-fig5-9x9-n1" = 6000}   # ... and this for these instances
     max_plies = 3                    # only instances with n <= 3 ...
     max_width = 5                    # ... on boards at most 5 files wide ...
     instances = ["paper-fig5-n1"]    # ... or only these ids
@@ -47,7 +48,8 @@ Schema (only ``instances`` and ``engines`` are required)::
     engines = ["dfpn", {label = "depqbf/paper", max_plies = 1}]   # kept engines (+ restrictions)
 
 The options an engine gets (limits merged in) are part of the cell key, so a different
-memory or node limit is a different cell; the timeout is not.
+memory or node limit is a different cell; the timeout is not: a cell that ran out of time
+runs again when its timeout is raised, and its new row replaces the old one.
 """
 
 from __future__ import annotations
@@ -89,6 +91,15 @@ class EngineConfig:
     max_plies: int | None = None
     max_width: int | None = None
     only: tuple | None = None  # instance ids
+    timeouts: tuple = ()  # (instance id, seconds): the timeout of these instances
+
+    def timeout_for(self, inst_id: str) -> float | None:
+        """The seconds a cell of this engine on instance ``inst_id`` gets.
+
+        >>> EngineConfig("d", "dfpn", timeout=60, timeouts=(("big", 600),)).timeout_for("big")
+        600
+        """
+        return dict(self.timeouts).get(inst_id, self.timeout)
 
     def accepts(self, inst: dict) -> bool:
         """Whether this engine runs on an instance (its restrictions).
@@ -229,7 +240,7 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
         limits.update(_limits(where, quick_table["limits"], "quick.limits"))
     generate_overrides = where.table(quick_table.get("generate", {}), "quick.generate") if quick_table else {}
     instances = _instances(where, doc, generate_overrides, quick) if with_instances else []
-    engines = _engines(where, doc, limits)
+    engines = _engines(where, doc, limits, {inst["id"] for inst in instances} if with_instances else None)
     report = _report(where, doc.get("report", {}))
     if quick_table:
         if with_instances:
@@ -422,7 +433,8 @@ def _paper_cases(where: _Where, value, key: str) -> list[dict]:
 
 # -- engines -----------------------------------------------------------------------------
 
-def _engines(where: _Where, doc: dict, limits: dict) -> list[EngineConfig]:
+def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[EngineConfig]:
+    """The engine entries; ``ids``, when given, are the instances that ``timeouts`` may name."""
     from ..encoder.registry import ENCODINGS
 
     entries = _table_array(where, doc, "engines", "entry")
@@ -433,7 +445,7 @@ def _engines(where: _Where, doc: dict, limits: dict) -> list[EngineConfig]:
         key = f"engines[{i}]"
         entry = where.table(entry, key)
         where.keys(entry, key, ("engine", "options", "matrix", "label", "timeout",
-                                "max_plies", "max_width", "instances"))
+                                "timeouts", "max_plies", "max_width", "instances"))
         if "engine" not in entry:
             raise where.fail(f"{key}.engine", "missing")
         names = where.strings(entry["engine"], f"{key}.engine")
@@ -449,6 +461,12 @@ def _engines(where: _Where, doc: dict, limits: dict) -> list[EngineConfig]:
         restrictions = _restrictions(where, entry, key)
         timeout = (where.number(entry["timeout"], f"{key}.timeout", low=0.001)
                    if "timeout" in entry else limits.get("timeout"))
+        timeouts = tuple((inst, where.number(seconds, f"{key}.timeouts.{inst}", low=0.001))
+                         for inst, seconds in where.table(entry.get("timeouts", {}),
+                                                          f"{key}.timeouts").items())
+        for inst, _ in timeouts:
+            if ids is not None and inst not in ids:
+                raise where.fail(f"{key}.timeouts", f"no instance {inst!r}")
         combos = [dict(zip(matrix, values)) for values in itertools.product(*matrix.values())]
         for name, combo in itertools.product(names, combos):
             opts = {**options, **combo}
@@ -467,7 +485,7 @@ def _engines(where: _Where, doc: dict, limits: dict) -> list[EngineConfig]:
                     raise where.fail(key, f"{what} already used by {origin[clash]}")
                 origin[clash] = key
             out.append(EngineConfig(label=label, engine=name, options=opts, timeout=timeout,
-                                    **restrictions))
+                                    timeouts=timeouts, **restrictions))
     return out
 
 

@@ -53,7 +53,7 @@ def make_cell(inst: dict, eng: EngineConfig) -> dict:
     return {"key": cell_key(inst["id"], eng.engine, eng.options), "instance": inst["id"],
             "sfen": inst["sfen"], "n": inst["n"], "zone": inst["zone"],
             "meta": canonical_json(inst.get("meta", {})), "engine": eng.engine,
-            "label": eng.label, "options": eng.options, "timeout": eng.timeout}
+            "label": eng.label, "options": eng.options, "timeout": eng.timeout_for(inst["id"])}
 
 
 @functools.lru_cache(maxsize=None)
@@ -215,8 +215,8 @@ def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv
         if seeded and progress:
             print(f"{exp.name}: {seeded} finished cells taken from results/{exp.name}.csv "
                   f"(no store here yet)", file=sys.stderr, flush=True)
-        finished = store.finished_keys()
-        todo = [c for c in cells if c["key"] not in finished]
+        finished, ran_out = store.finished_keys(), store.timed_out()
+        todo = [c for c in cells if c["key"] not in finished or more_time(c, ran_out)]
         meter = Progress(f"[{exp.name}] cells", len(cells), initial=len(cells) - len(todo),
                          unit="cell", enabled=progress)
         stream = dask_results(todo, client[0]) if client else local_results(todo, jobs)
@@ -239,6 +239,19 @@ def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv
         if client and client[1]:
             client[0].close()
     return counts
+
+
+def more_time(cell: dict, ran_out: dict) -> bool:
+    """Whether a cell that ran out of time (``ran_out``: key -> its timeout then) now has
+    a larger budget, so that it runs again.
+
+    >>> more_time({"key": "k", "timeout": 600.0}, {"k": 60.0}), more_time({"key": "k", "timeout": 60.0}, {"k": 60.0})
+    (True, False)
+    """
+    if cell["key"] not in ran_out:
+        return False
+    had = ran_out[cell["key"]]
+    return had is not None and (cell["timeout"] is None or cell["timeout"] > had)
 
 
 def seed_from_csv(store: Store, cells: list[dict], csv_path: Path, shrunk_path: Path) -> int:

@@ -1,7 +1,8 @@
 """Where cells are kept: ``results/NAME.sqlite`` while running, ``results/NAME.csv`` to commit.
 
 Each finished cell is one row, inserted in its own transaction the moment the cell ends,
-so a killed run loses nothing finished; a row is never replaced. The CSV export has a
+so a killed run loses nothing finished; a row is replaced only by the same cell run again
+after it ran out of time, with a larger timeout. The CSV export has a
 fixed column order (``COLUMNS``), rows sorted by instance, engine and options, and values
 written in one way only (``true``/``false``, ``repr`` of floats, empty for none), so the
 same store always gives the same bytes. Reports read the CSV back with :func:`read_csv`.
@@ -109,6 +110,10 @@ class Store:
     def finished_keys(self) -> set[str]:
         return {key for (key,) in self.db.execute("SELECT key FROM cells")}
 
+    def timed_out(self) -> dict[str, float | None]:
+        """The cells that ran out of time or nodes (status unknown): key -> their timeout."""
+        return dict(self.db.execute("SELECT key, timeout FROM cells WHERE status = 'unknown'"))
+
     def _insert(self, table: str, columns, rows: list[dict]) -> None:
         names = [name for name, _ in columns]
         with self.db:  # one transaction: the rows are on disk when this returns
@@ -128,7 +133,12 @@ class Store:
         return sorted(rows, key=lambda r: tuple(str(r[k]) for k in order.split(",")))
 
     def record(self, row: dict) -> None:
-        """Insert a finished cell; a key already there is kept as it is."""
+        """Insert a finished cell; a key already there is kept as it is, unless it ran out
+        of time with a smaller timeout than this row had."""
+        if row.get("timeout") is not None:
+            with self.db:
+                self.db.execute("DELETE FROM cells WHERE key = ? AND status = 'unknown' "
+                                "AND timeout < ?", (row["key"], row["timeout"]))
         self._insert("cells", COLUMNS, [row])
 
     def record_many(self, rows: list[dict]) -> None:
