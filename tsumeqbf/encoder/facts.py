@@ -44,8 +44,17 @@ class Rules:
 
     def attacked(self, st, s, by):
         """Square ``s`` is attacked by colour ``by`` in state ``st``."""
-        if isinstance(st, MovedView) and not self._seen_from(s, by) & {st.m.frm, st.m.to}:
-            return self.attacked(st.st, s, by)  # the move is out of sight: the same gate
+        if isinstance(st, MovedView):
+            seen = self._seen_from(s, by)
+            if st.m.to not in seen:
+                if st.m.frm not in seen:
+                    return self.attacked(st.st, s, by)  # the move is out of sight: the same gate
+            elif st.m.frm not in seen:
+                # only the arrival is in sight: every move or drop to that square with a
+                # piece that does not attack for ``by`` shares one view (and its gates)
+                arrival = self._arrival(st, by)
+                if arrival is not st:
+                    return self.attacked(arrival, s, by)
 
         def build():
             geo = self.geo
@@ -57,6 +66,26 @@ class Rules:
                       if knight in st.reach.codes[x]]
             return self.f.or_(terms)
         return self._memo((st, "att", s, by), build)
+
+    def _arrival(self, view: MovedView, by: int) -> MovedView:
+        """The base state of ``view`` with only its move's arrival: the piece on the target
+        square and nothing vacated. The piece counts only when it is ``by``'s."""
+        m = view.m
+        key = (view.st, "arrival", m.to, m.result if _color(m.result) == by else -1)
+        v = self._cache.get(key)
+        if v is None:
+            v = self._cache[key] = view if m.frm < 0 else MovedView(
+                view.st, Cand(-1, m.to, m.result, m.result))
+        return v
+
+    def _departure(self, view: MovedView) -> MovedView:
+        """The base state of ``view`` with only its move's origin vacated."""
+        key = (view.st, "departure", view.m.frm)
+        v = self._cache.get(key)
+        if v is None:
+            v = self._cache[key] = view if view.m.to < 0 else MovedView(
+                view.st, Cand(view.m.frm, -1, view.m.code, view.m.code))
+        return v
 
     def _seen_from(self, s, by) -> frozenset:
         """The squares whose content can change whether ``s`` is attacked by ``by``."""
@@ -76,12 +105,22 @@ class Rules:
         terms = self._rays.get(key)
         if terms is None:
             ray = self.geo.ray8[s][d]
-            if isinstance(st, MovedView) and st.m.to not in ray and st.m.frm not in ray:
-                terms = self._ray_terms(st.st, s, by, d)
+            shared = self._ray_view(st, ray, by) if isinstance(st, MovedView) else st
+            if shared is not st:
+                terms = self._ray_terms(shared, s, by, d)
             else:
                 terms = self._build_ray_terms(st, ray, self.geo.near[by][d], self.geo.far[by][d])
             self._rays[key] = terms
         return terms
+
+    def _ray_view(self, view: MovedView, ray, by: int):
+        """The state whose terms on ``ray`` equal the view's: its base when the move is
+        off the ray, its arrival or departure alone when only one of its squares is on it
+        (shared by every move to, or from, that square), else the view itself."""
+        to_on, frm_on = view.m.to in ray, view.m.frm in ray
+        if not to_on:
+            return self._departure(view) if frm_on else view.st
+        return view if frm_on else self._arrival(view, by)
 
     def _build_ray_terms(self, st, ray, near, far) -> list:
         if not ray:

@@ -129,14 +129,17 @@ class NextState(AfterMove):
 
 
 class MovedView:
-    """The state ``st`` after one known board move or drop: a constant change of two squares."""
+    """The state ``st`` after one known board move or drop: a constant change of two squares.
+    A square of -1 is none: ``to`` -1 leaves only the origin vacated (the rules' facts
+    share such partial views between the moves from, or to, one square)."""
 
     def __init__(self, st, m: Cand):
         self.st, self.m = st, m
         codes = list(st.reach.codes)
         if m.frm >= 0:
             codes[m.frm] = frozenset()
-        codes[m.to] = frozenset([m.result])
+        if m.to >= 0:
+            codes[m.to] = frozenset([m.result])
         self.reach = Reach(codes, st.reach.may_empty, st.reach.hand_max)
 
     def piece(self, s: int, p: int):
