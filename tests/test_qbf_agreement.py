@@ -49,7 +49,8 @@ def check_agreement(questions, solver, encoding, timeout, max_unknown_share, no_
     assert unknown <= max_unknown_share * len(questions), f"{unknown} timeouts"
 
 
-ENGINES = [(s, e) for s in ("depqbf", "rareqs") for e in ("compact", "nested", "paper-hands")]
+ENGINES = [(s, e) for s in ("depqbf", "rareqs")
+           for e in ("compact", "nested", "paper-hands", "enumerated")]
 #: questions under the no-hands rules: nothing in hand, captures leave the game
 NO_HANDS = {"attacker_hand": 0, "defender_hand": 0}
 

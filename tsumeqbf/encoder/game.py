@@ -30,6 +30,7 @@ from ..rules.position import Position
 from .choice import MoveChoice, make_choice
 from .facts import Rules
 from .formula import Formula, neg
+from .lines import enumerate_plies
 from .reach import Cand, advance, full_reach, generate, initial_reach, piece_totals
 from .states import InitialState, MovedView, NextState
 
@@ -57,14 +58,17 @@ class Encoded:
 
 def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: bool,
           guarded: bool, expand_escapes: bool = False, used_kinds_only: bool = False,
-          attacker_moves: str = "binary", defender_moves: str = "binary") -> Encoded:
+          attacker_moves: str = "binary", defender_moves: str = "binary",
+          positions_cap: int = 0) -> Encoded:
     """The QBF that is true exactly when Mate(pos, n) holds, built with the settings of
     the encoding named ``encoding``: ``grounded`` (every fact of every state, no pruning),
     ``expand_last`` (the innermost universal ply expanded into clauses), ``guarded``
     (gate definitions guarded by the line's activity) and ``expand_escapes`` (whether the
     attacker can answer a defender's pawn-drop check is a circuit over its candidate
     moves, not a witness move on universal bits). ``attacker_moves`` and
-    ``defender_moves`` say how each side's move is chosen (:mod:`.choice`)."""
+    ``defender_moves`` say how each side's move is chosen (:mod:`.choice`). With
+    ``positions_cap`` the first plies offer the legal moves of the positions that lines
+    reach, while there are at most that many (:mod:`.lines`)."""
     start = time.perf_counter()
     paper = grounded
     geo = pos.geo
@@ -77,6 +81,7 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
     else:
         reach = initial_reach(pos)
     state = InitialState(f, pos, reach, fold=not paper)
+    planned = enumerate_plies(pos, n, positions_cap) if positions_cap else []
     if paper:
         _ground(state, geo)
     act = True
@@ -85,13 +90,21 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
         mover = attacker if t % 2 else defender
         if guarded:
             f.guard = act  # every gate first built from here on is used only while act
-        cands = generate(geo, state.reach, mover, check_filter=not paper and t % 2 == 1,
-                         evasion_filter=not paper and t % 2 == 0)
+        if t <= len(planned):
+            cands, planned_reach = planned[t - 1]
+        else:
+            cands = generate(geo, state.reach, mover, check_filter=not paper and t % 2 == 1,
+                             evasion_filter=not paper and t % 2 == 0)
         if t == n + 1 and expand_last:
             _no_legal_reply(f, rules, geo, state, cands, defender, act, t - 1, totals,
                             expand_escapes)
             break
-        next_reach = reach if paper else advance(state.reach, cands, mover, totals)
+        if paper:
+            next_reach = reach
+        elif t <= len(planned):
+            next_reach = planned_reach
+        else:
+            next_reach = advance(state.reach, cands, mover, totals)
         choice = make_choice(f, cands, t - 1, f"m{t}",
                              attacker_moves if t % 2 else defender_moves)
         if t == 1:

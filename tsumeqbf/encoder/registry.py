@@ -8,6 +8,7 @@
 | ``paper-hands`` | :mod:`.paper_hands` | the paper's grounding under the full rules |
 | ``lifted`` | :mod:`.lifted` | ``compact`` with the defender's replies as symbolic move fields |
 | ``lifted-nested`` | :mod:`.lifted` | the same with the last ply lifted too |
+| ``enumerated`` | :mod:`.enumerated` | ``compact`` offering the legal moves of the positions lines reach |
 
 :func:`encode` picks the module; the move-choice axes (:mod:`.choice`) are keyword
 arguments that :func:`encoding_options` checks against the encoding.
@@ -18,7 +19,7 @@ arguments that :func:`encoding_options` checks against the encoding.
 (True, True)
 >>> encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, "qdimacs")
 Traceback (most recent call last):
-ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested
+ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from .game import VERSION, Encoded
 #: encoding name -> (its module in this package, the module's function)
 MODULES = {"compact": ("compact", "encode"), "nested": ("nested", "encode"),
            "paper": ("paper", "encode"), "paper-hands": ("paper_hands", "encode"),
-           "lifted": ("lifted", "encode"), "lifted-nested": ("lifted", "encode_nested")}
+           "lifted": ("lifted", "encode"), "lifted-nested": ("lifted", "encode_nested"),
+           "enumerated": ("enumerated", "encode")}
 ENCODINGS = tuple(MODULES)
 __all__ = ["ENCODINGS", "VERSION", "encode", "encoding_options"]
 
