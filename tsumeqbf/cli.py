@@ -86,11 +86,11 @@ def no_hands_arg(p: argparse.ArgumentParser) -> None:
 
 def _qbf_args(p: argparse.ArgumentParser) -> None:
     from .encoder.command import move_choice_args
-    from .encoder.registry import ENCODINGS
+    from .encoder.registry import DEFAULT_ENCODING, ENCODINGS
 
     no_hands_arg(p)
     p.add_argument("--encoding", default=None, choices=ENCODINGS,
-                   help="QBF encoding (QBF engines only; default compact)")
+                   help=f"QBF encoding (QBF engines only; default {DEFAULT_ENCODING})")
     p.add_argument("--used-kinds-only", action="store_true",
                    help="encoding paper: variables only for the piece kinds in the position")
     move_choice_args(p)

@@ -51,7 +51,7 @@ def questions(yaneuraou: int, lengths: list[int] = (), figures: bool = True) -> 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench qbf")
     ap.add_argument("--solvers", default="depqbf,rareqs")
-    ap.add_argument("--encodings", default="paper,compact")
+    ap.add_argument("--encodings", default="paper,compact,enumerated")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per solver call")
     ap.add_argument("--yaneuraou", type=int, default=5, help="how many mate-in-3 samples")
     ap.add_argument("--samples", default="",

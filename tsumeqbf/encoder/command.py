@@ -21,7 +21,7 @@ from ..rules.problem_files import POSITION_HELP, load_position
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .formula import qdimacs_pieces
 from .qcir import circuit, qcir_pieces
-from .registry import ENCODINGS, encode, encoding_options
+from .registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
 from .size import check_plies
 
 
@@ -34,7 +34,8 @@ def register(sub) -> None:
                    help="9x9 only: the defender holds every remaining piece")
     p.add_argument("--no-hands", action="store_true",
                    help="the no-hands rules: captured pieces leave the game (encoding paper needs them)")
-    p.add_argument("--encoding", default="compact", choices=ENCODINGS)
+    p.add_argument("--encoding", default=DEFAULT_ENCODING, choices=ENCODINGS,
+                   help=f"QBF encoding (default {DEFAULT_ENCODING})")
     p.add_argument("--used-kinds-only", action="store_true",
                    help="paper encoding: variables only for piece kinds in the position")
     move_choice_args(p)

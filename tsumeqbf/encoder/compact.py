@@ -1,4 +1,4 @@
-"""Encoding ``compact`` (the default): the game of :mod:`.game` with everything the
+"""Encoding ``compact``: the game of :mod:`.game` with everything the
 position lets us leave out left out.
 
 * the initial position folded into constants;

@@ -25,6 +25,7 @@ come from geometry alone, beside it.
 
 from __future__ import annotations
 
+from ..limits import check_budget
 from ..rules.moves import drop_kind, is_drop, is_promotion, move_from, move_to
 from ..rules.pieces import PROMOTED, piece_code
 from ..rules.position import Position
@@ -42,7 +43,9 @@ def enumerate_plies(pos: Position, n: int, cap: int) -> list[tuple[list[Cand], R
         mover = pos.turn if t % 2 else 1 - pos.turn
         cands: dict[Cand, None] = {}
         after: dict | None = {}
-        for p in frontier.values():
+        for i, p in enumerate(frontier.values()):
+            if i % 256 == 0:
+                check_budget()  # the encoder's time and memory limits hold here too
             for m in p.checks() if t % 2 else p.legal_moves():
                 cands.setdefault(_cand(p, m), None)
                 if after is not None:

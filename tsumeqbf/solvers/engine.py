@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
-from ..encoder.registry import ENCODINGS, encode, encoding_options
+from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
 from ..rules import Position
@@ -50,7 +50,7 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
     (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
     ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
     solver = options.get("solver", "depqbf")
-    encoding = options.get("encoding") or "compact"
+    encoding = options.get("encoding") or DEFAULT_ENCODING
     if encoding not in ENCODINGS:
         return _error(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     check_plies(n)
