@@ -45,16 +45,9 @@ class Rules:
     def attacked(self, st, s, by):
         """Square ``s`` is attacked by colour ``by`` in state ``st``."""
         if isinstance(st, MovedView):
-            seen = self._seen_from(s, by)
-            if st.m.to not in seen:
-                if st.m.frm not in seen:
-                    return self.attacked(st.st, s, by)  # the move is out of sight: the same gate
-            elif st.m.frm not in seen:
-                # only the arrival is in sight: every move or drop to that square with a
-                # piece that does not attack for ``by`` shares one view (and its gates)
-                arrival = self._arrival(st, by)
-                if arrival is not st:
-                    return self.attacked(arrival, s, by)
+            shared = self._shared_view(st, self._seen_from(s, by), by)
+            if shared is not st:
+                return self.attacked(shared, s, by)  # the same gate
 
         def build():
             geo = self.geo
@@ -105,7 +98,7 @@ class Rules:
         terms = self._rays.get(key)
         if terms is None:
             ray = self.geo.ray8[s][d]
-            shared = self._ray_view(st, ray, by) if isinstance(st, MovedView) else st
+            shared = self._shared_view(st, ray, by) if isinstance(st, MovedView) else st
             if shared is not st:
                 terms = self._ray_terms(shared, s, by, d)
             else:
@@ -113,11 +106,12 @@ class Rules:
             self._rays[key] = terms
         return terms
 
-    def _ray_view(self, view: MovedView, ray, by: int):
-        """The state whose terms on ``ray`` equal the view's: its base when the move is
-        off the ray, its arrival or departure alone when only one of its squares is on it
-        (shared by every move to, or from, that square), else the view itself."""
-        to_on, frm_on = view.m.to in ray, view.m.frm in ray
+    def _shared_view(self, view: MovedView, squares, by: int):
+        """The state that agrees with ``view`` on ``squares`` (for the attacks of ``by``):
+        its base when the move is off them, its arrival or departure alone when only one
+        of its squares is among them (shared by every move to, or from, that square),
+        else the view itself."""
+        to_on, frm_on = view.m.to in squares, view.m.frm in squares
         if not to_on:
             return self._departure(view) if frm_on else view.st
         return view if frm_on else self._arrival(view, by)

@@ -135,10 +135,9 @@ class Store:
     def record(self, row: dict) -> None:
         """Insert a finished cell; a key already there is kept as it is, unless it ran out
         of time with a smaller timeout than this row had."""
-        if row.get("timeout") is not None:
-            with self.db:
-                self.db.execute("DELETE FROM cells WHERE key = ? AND status = 'unknown' "
-                                "AND timeout < ?", (row["key"], row["timeout"]))
+        if row.get("timeout") is not None:  # committed with the insert: one transaction
+            self.db.execute("DELETE FROM cells WHERE key = ? AND status = 'unknown' "
+                            "AND timeout < ?", (row["key"], row["timeout"]))
         self._insert("cells", COLUMNS, [row])
 
     def record_many(self, rows: list[dict]) -> None:
