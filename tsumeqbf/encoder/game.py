@@ -37,7 +37,7 @@ from .states import InitialState, MovedView, NextState
 #: compact: let the attacker claim an early mate (expanded check of every reply)
 CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
 #: the version of the encodings built here, written into every formula's comments
-VERSION = "4"  # 4: compact asks the attacker's escape from a pawn-drop check as a circuit
+VERSION = "5"  # 5: that circuit asks only the king's moves and captures of the pawn
 
 
 @dataclass
@@ -116,15 +116,18 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
             parts = [choice.well_formed(), rules.chosen_valid(state, choice, mover),
                      neg(rules.in_check(nxt, defender))]
             king_a = piece_code(KING, attacker)
-            pdc_terms = []
+            pdc_terms, drops = [], []
             for i, m in enumerate(cands):
                 if m.frm < 0 and m.code & 15 == PAWN:
                     for front in geo.steps[m.code][m.to]:
-                        pdc_terms.append(f.and_([choice.sel(i), state.piece(front, king_a)]))
+                        term = f.and_([choice.sel(i), state.piece(front, king_a)])
+                        if term is not False:
+                            pdc_terms.append(term)
+                            drops.append(m)
             pdc = f.or_(pdc_terms)
             if pdc is not False:
                 parts.append(f.or_([neg(pdc), _escape(f, rules, geo, nxt, attacker, t - 1, f"w{t}",
-                                                      totals, paper, expand_escapes)]))
+                                                      totals, paper, expand_escapes, drops)]))
             legal = f.and_(parts)
             if t == n + 1:
                 f.add_clause([neg(act), neg(legal)])
@@ -188,7 +191,7 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,
             if gives is not False:
                 parts.append(f.or_([neg(gives), _escape(f, rules, geo, view, attacker, level,
                                                         f"w{level + 1}_{i}", totals, False,
-                                                        expand_escapes)]))
+                                                        expand_escapes, [m])]))
         f.add_clause([neg(act), neg(f.and_(parts))])
 
 
@@ -216,15 +219,16 @@ def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper):
     return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c))])
 
 
-def _escape(f, rules, geo, st, attacker, level, name, totals, paper, expand):
-    """The attacker can answer the defender's pawn-drop check in ``st``: a circuit
-    (``expand``) or a witness move on universal bits of ``level`` named ``name``."""
+def _escape(f, rules, geo, st, attacker, level, name, totals, paper, expand, drops):
+    """The attacker can answer the defender's pawn-drop check in ``st`` (one of
+    ``drops``): a circuit (``expand``) or a witness move on universal bits of ``level``
+    named ``name``."""
     if expand:
-        return _can_move(f, rules, geo, st, attacker)
+        return _can_move(f, rules, geo, st, attacker, drops)
     return _has_legal_move(f, rules, geo, st, attacker, level, name, totals, paper)
 
 
-def _can_move(f, rules, geo, st, c):
+def _can_move(f, rules, geo, st, c, drops=None):
     """Colour ``c`` has a legal board move in ``st``, as a circuit: some candidate is valid
     and leaves its king safe (each candidate a known move on ``st``, so the king-safety
     tests share the gates of the squares it does not touch).
@@ -233,8 +237,15 @@ def _can_move(f, rules, geo, st, c):
     question put universal bits beside the defender's reply, and QBF solvers paid for
     them on every reply (DepQBF took 14 s instead of 0.15 s on a 3x3 mate in 3 where the
     defender holds a pawn); as a circuit it has no variables of its own. Board moves
-    suffice: no drop answers a pawn's check.
+    suffice: no drop answers a pawn's check. With ``drops``, the pawn drops that may be
+    the check, only the king's moves from the square in front of one and captures on
+    one are asked: a pawn dropped next to the king can be neither blocked nor joined by
+    a second checker, so every legal answer is one of those.
     """
     cands = generate(geo, st.reach, c, board_only=True, evasion_filter=True)
+    if drops is not None:
+        fronts = {x for m in drops for x in geo.steps[m.code][m.to]}
+        targets = {m.to for m in drops}
+        cands = [m for m in cands if m.frm in fronts or m.to in targets]
     return f.or_(f.and_([rules.valid(st, m, c), neg(rules.in_check(MovedView(st, m), c))])
                  for m in cands)
