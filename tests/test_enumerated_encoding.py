@@ -4,6 +4,7 @@ reach (:mod:`tsumeqbf.encoder.lines`); its verdicts agree with brute force."""
 import pytest
 
 from tsumeqbf.data import collection_cases
+from tsumeqbf.encoder import lines
 from tsumeqbf.encoder.lines import enumerate_plies
 from tsumeqbf.encoder.reach import generate, initial_reach
 from tsumeqbf.encoder.registry import encode
@@ -48,6 +49,28 @@ def test_the_lists_are_a_fraction_of_compacts():
 def test_a_small_cap_goes_on_by_reach():
     pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
     assert len(enumerate_plies(pos, 5, 5)) < 6 == len(enumerate_plies(pos, 5, 10_000))
+
+
+@pytest.mark.parametrize("qid", ["yaneuraou-mate5-2", "yaneuraou-mate5-3", "yaneuraou-mate5-8",
+                                 "yaneuraou-mate7-71", "yaneuraou-mate3-8"])
+def test_cshogi_lists_the_same_plies_as_the_rules_engine(qid):
+    # standard 9x9 questions are enumerated by cshogi: every ply's candidates and reach
+    # must be the rules engine's, so that the formula is the same
+    cshogi = pytest.importorskip("cshogi")
+    q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
+    pos = Position.from_sfen(q["sfen"])
+    by_rules = lines._plies(pos, q["n"], 2_000, lines._RulesLister())
+    by_cshogi = lines._plies(pos, q["n"], 2_000, lines._CshogiLister(cshogi))
+    assert len(by_rules) >= 4 and sum(len(c) for c, _ in by_rules) > 100
+    assert by_cshogi == by_rules
+
+
+@pytest.mark.parametrize("sfen", ["1k2/R3/4/4 b GNp 1", "4k4/9/9/9/9/9/9/9/9 b 3R 1"])
+def test_other_questions_are_enumerated_by_the_rules_engine(sfen, monkeypatch):
+    # a small board, or more than the standard set, is not cshogi's game
+    monkeypatch.setattr(lines, "_CshogiLister", None)
+    pos = Position.from_sfen(sfen, zone=2 if sfen.startswith("1k2") else None)
+    assert enumerate_plies(pos, 1, 100)[0][0]
 
 
 @needs_solvers

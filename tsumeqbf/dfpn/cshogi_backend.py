@@ -6,11 +6,7 @@ cshogi (the attacker's legal checks, the defender's legal replies) while our own
 Nagai's heuristics and the printed answer. Only move generation, the bulk of a search's
 time, moves to C++; moves stay in our encoding, so tables and answers are unchanged.
 
-cshogi follows standard shogi, which is our rule set on a 9x9 board with a zone of 3 ranks
-and at most the standard 40 pieces; any other question is refused (RULES.md: a tool that
-cannot follow a point must refuse the instance). Only cshogi's move *generator* is used,
-never its DfPn or mate search (those are not full-rule). tests/test_dfpn_cshogi.py checks
-that both generators give the same checks and replies on thousands of positions.
+Which questions cshogi may answer, and why, is :mod:`tsumeqbf.rules.cshogi_board`'s.
 
 >>> from tsumeqbf.rules import Position
 >>> g = CshogiTsumeGame(Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1"))
@@ -20,9 +16,8 @@ that both generators give the same checks and replies on thousands of positions.
 
 from __future__ import annotations
 
-from ..rules import TsumeError
+from ..rules import TsumeError, cshogi_board
 from ..rules.notation import move_to_usi, parse_usi_move
-from ..rules.pieces import BASE_KIND, HAND_KINDS, STANDARD_SET
 from .game import TsumeGame, grouped_count
 
 BACKENDS = ("rules", "cshogi")
@@ -31,32 +26,17 @@ _CSHOGI_DROP_BASE = 81  # cshogi numbers a drop's origin from 81 on (ours from D
 
 def _cshogi():
     try:
-        import cshogi
-    except ImportError:
+        return cshogi_board.load()
+    except TsumeError:
         raise TsumeError("backend 'cshogi' needs the cshogi package "
-                         "(pip install 'tsumeqbf[bench]')") from None
-    return cshogi
+                         "(pip install cshogi)") from None
 
 
 def check_supported(pos) -> None:
     """Refuse a question cshogi would answer under other rules than ours."""
-    geo = pos.geo
-    if pos.no_hands:
-        raise TsumeError("backend 'cshogi' plays with hands; the no-hands rules need backend 'rules'")
-    if (geo.width, geo.height, geo.zone) != (9, 9, 3):
-        raise TsumeError(f"backend 'cshogi' plays standard 9x9 shogi only (zone 3), not "
-                         f"{geo.width}x{geo.height} with zone {geo.zone}")
-    count = dict.fromkeys(STANDARD_SET, 0)
-    for code in pos.board:
-        if code:
-            count[BASE_KIND[code & 15]] += 1
-    for hand in pos.hands:
-        for kind in HAND_KINDS:
-            count[kind] += hand[kind]
-    extra = [k for k, n in count.items() if n > STANDARD_SET[k]]
-    if extra:
-        raise TsumeError("backend 'cshogi' needs at most the standard 40 pieces; this "
-                         "position has more of some kind")
+    why = cshogi_board.unsupported(pos)
+    if why:
+        raise TsumeError(f"backend 'cshogi': {why}")
 
 
 class CshogiTsumeGame(TsumeGame):
