@@ -37,7 +37,7 @@ from .states import InitialState, MovedView, NextState
 #: compact: let the attacker claim an early mate (expanded check of every reply)
 CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
 #: the version of the encodings built here, written into every formula's comments
-VERSION = "5"  # 5: that circuit asks only the king's moves and captures of the pawn
+VERSION = "6"  # 6: the last ply asks a king move's safety on its target square only
 
 
 @dataclass
@@ -185,7 +185,11 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,
     king_a = piece_code(KING, attacker)
     views = [MovedView(st, m) for m in cands]
     for i, (m, view) in enumerate(zip(cands, views)):
-        parts = [rules.valid(st, m, defender), neg(rules.in_check(view, defender))]
+        # a king's move is valid only from the one square the king stands on, so after it
+        # the king can only be on its target
+        safe = neg(rules.attacked(view, m.to, attacker) if m.code & 15 == KING
+                   else rules.in_check(view, defender))
+        parts = [rules.valid(st, m, defender), safe]
         if m.frm < 0 and m.code & 15 == PAWN:
             gives = f.or_(st.piece(x, king_a) for x in geo.steps[m.code][m.to])
             if gives is not False:
