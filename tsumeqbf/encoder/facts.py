@@ -138,6 +138,11 @@ class Rules:
 
     def in_check(self, st, c):
         king = piece_code(KING, c)
+        if isinstance(st, MovedView) and st.m.code == king and st.m.frm >= 0:
+            # a view is asked about only where its move is valid, and a king's move is
+            # valid only from the one square the king stands on: after it the king
+            # stands on the target alone
+            return self.attacked(st, st.m.to, 1 - c)
         return self._memo((st, "check", c), lambda: self.f.or_(
             self.f.and_([st.piece(s, king), self.attacked(st, s, 1 - c)])
             for s in range(self.geo.size) if king in st.reach.codes[s]))

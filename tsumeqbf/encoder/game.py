@@ -185,11 +185,7 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,
     king_a = piece_code(KING, attacker)
     views = [MovedView(st, m) for m in cands]
     for i, (m, view) in enumerate(zip(cands, views)):
-        # a king's move is valid only from the one square the king stands on, so after it
-        # the king can only be on its target
-        safe = neg(rules.attacked(view, m.to, attacker) if m.code & 15 == KING
-                   else rules.in_check(view, defender))
-        parts = [rules.valid(st, m, defender), safe]
+        parts = [rules.valid(st, m, defender), neg(rules.in_check(view, defender))]
         if m.frm < 0 and m.code & 15 == PAWN:
             gives = f.or_(st.piece(x, king_a) for x in geo.steps[m.code][m.to])
             if gives is not False:

@@ -161,19 +161,14 @@ class _CshogiLister:
         return Cand(cshogi_board.SQUARE[cs.move_from(cm)], to, code, result)
 
     def reach(self) -> Reach:
-        codes: list[set] = [set() for _ in range(81)]
-        empty = [False] * 81
-        for s, piece in self.pairs:
-            if piece:
-                codes[cshogi_board.SQUARE[s]].add(cshogi_board.CODE[piece])
-            else:
-                empty[cshogi_board.SQUARE[s]] = True
-        hand = [[0] * 8, [0] * 8]
+        square, code = cshogi_board.SQUARE, cshogi_board.CODE
+        hands = []
         for counts in self.hands:
-            for c in (0, 1):
-                for i, kind in enumerate(cshogi_board.HAND_ORDER):
-                    hand[c][kind] = max(hand[c][kind], counts[7 * c + i])
-        return Reach([frozenset(x) for x in codes], empty, hand)
+            ours = ([0] * 8, [0] * 8)
+            for i, kind in enumerate(cshogi_board.HAND_ORDER):
+                ours[0][kind], ours[1][kind] = counts[i], counts[7 + i]
+            hands.append(ours)
+        return _reach(((square[s], code[p]) for s, p in self.pairs), hands, 81)
 
 
 def _sorted(cands) -> list[Cand]:
@@ -197,7 +192,12 @@ def union_reach(positions) -> Reach:
     for p in positions:
         pairs.update(enumerate(p.board))
         hands.add((tuple(p.hands[0]), tuple(p.hands[1])))
-    size = len(p.board)
+    return _reach(pairs, hands, len(p.board))
+
+
+def _reach(pairs, hands, size: int) -> Reach:
+    """The reach whose squares hold the (square, code) ``pairs`` (code 0: empty) and whose
+    hands hold at most what any of ``hands`` (each a pair of per-kind counts) holds."""
     codes: list[set] = [set() for _ in range(size)]
     empty = [False] * size
     for s, code in pairs:
