@@ -111,6 +111,20 @@ def test_mate_in_3(solver, encoding):
     check_agreement(qs, solver, encoding, timeout=10, max_unknown_share=0.2)
 
 
+#: 5x5, mate in 1 where the defender's only answer to the check is a pinned silver's
+#: (capturing the gold, interposing against the lance): moving it opens the rook's line
+PINNED_ANSWERS = ["ks2R/5/1P3/5/5 b G 1", "ks2R/5/1P3/5/5 b L 1"]
+
+
+@pytest.mark.parametrize("encoding", ["compact", "nested", "lifted", "lifted-nested", "enumerated"])
+@pytest.mark.parametrize("sfen", PINNED_ANSWERS)
+def test_a_pinned_piece_does_not_answer_a_check(sfen, encoding):
+    # as the last ply's expanded replies (1 ply) and as a universal choice (3 plies)
+    qs = [{"sfen": sfen, "zone": 2, "n": n} for n in (1, 3)]
+    assert all(reference(sfen, 2, n) for n in (1, 3))
+    check_agreement(qs, "depqbf", encoding, timeout=20, max_unknown_share=0)
+
+
 @pytest.mark.parametrize("row", [r for r in FIGURES if r["n"] <= 3 and r["width"] <= 5],
                          ids=lambda r: r["id"])
 def test_paper_figures(row):

@@ -24,8 +24,8 @@ class Rules:
         # keyed by the state object itself (identity hash): the key keeps the state alive,
         # so a freed state's id can never be reused for another and hit a stale entry
         self._cache: dict = {}
-        self._rays: dict = {}  # (state, "ray", square, colour, direction) -> literals
-        self._sight: dict = {}  # (square, colour) -> the squares seen from it
+        self._rays: dict = {}  # (state, square, colour, direction) -> (index, literal)s
+        self._sight: dict = {}  # (square, colour) -> {square seen from it: its line}
 
     def _memo(self, key, build):
         v = self._cache.get(key)
@@ -35,6 +35,8 @@ class Rules:
         return v
 
     def occ(self, st, s):
+        if isinstance(st, MovedView) and s != st.m.to and s != st.m.frm:
+            return self.occ(st.st, s)
         return self._memo((st, "occ", s),
                           lambda: self.f.or_(st.piece(s, p) for p in st.reach.codes[s]))
 
@@ -50,15 +52,41 @@ class Rules:
                 return self.attacked(shared, s, by)  # the same gate
 
         def build():
-            geo = self.geo
             terms = []
-            for d in range(len(geo.ray8[s])):
+            for d in range(len(self.geo.ray8[s])):
                 terms += self._ray_terms(st, s, by, d)
-            knight = piece_code(KNIGHT, by)
-            terms += [st.piece(x, knight) for x in geo.knight_from[by][s]
-                      if knight in st.reach.codes[x]]
-            return self.f.or_(terms)
+            return self.f.or_(terms + self._knight_terms(st, s, by))
         return self._memo((st, "att", s, by), build)
+
+    def attacks_after(self, view: MovedView, s, by) -> list:
+        """Literals whose disjunction says square ``s`` is attacked by ``by`` in ``view``:
+        one gate for the attacks of the base state along the lines the move does not
+        touch (shared by every move that touches the same lines), and the attacks of
+        ``view`` along the lines through the move's squares."""
+        seen = self._seen_from(s, by)
+        lines = tuple(sorted({seen[x] for x in (view.m.frm, view.m.to) if x in seen}))
+        terms = [self._attacked_off(view.st, s, by, lines)]
+        for d in lines:
+            terms += self._knight_terms(view, s, by) if d < 0 else self._ray_terms(view, s, by, d)
+        return terms
+
+    def _attacked_off(self, st, s, by, lines: tuple):
+        """Square ``s`` is attacked by ``by`` in ``st`` along a line not in ``lines``
+        (indices of ``geo.ray8[s]``, -1 for the knight's squares)."""
+        def build():
+            terms = []
+            for d in range(len(self.geo.ray8[s])):
+                if d not in lines:
+                    terms += self._ray_terms(st, s, by, d)
+            if -1 not in lines:
+                terms += self._knight_terms(st, s, by)
+            return self.f.or_(terms)
+        return self._memo((st, "att_off", s, by, *lines), build)
+
+    def _knight_terms(self, st, s, by) -> list:
+        knight = piece_code(KNIGHT, by)
+        return [st.piece(x, knight) for x in self.geo.knight_from[by][s]
+                if knight in st.reach.codes[x]]
 
     def _arrival(self, view: MovedView, by: int) -> MovedView:
         """The base state of ``view`` with only its move's arrival: the piece on the target
@@ -80,31 +108,46 @@ class Rules:
                 view.st, Cand(view.m.frm, -1, view.m.code, view.m.code))
         return v
 
-    def _seen_from(self, s, by) -> frozenset:
-        """The squares whose content can change whether ``s`` is attacked by ``by``."""
+    def in_sight(self, s, x, by) -> bool:
+        """What stands on square ``x`` can change whether ``s`` is attacked by ``by``."""
+        return x in self._seen_from(s, by)
+
+    def _seen_from(self, s, by) -> dict:
+        """The squares whose content can change whether ``s`` is attacked by ``by``, each
+        with the line it lies on: its index in ``geo.ray8[s]``, or -1 for a knight's square."""
         key = (s, by)
         seen = self._sight.get(key)
         if seen is None:
-            seen = self._sight[key] = frozenset(
-                [x for ray in self.geo.ray8[s] for x in ray] + list(self.geo.knight_from[by][s]))
+            seen = {x: d for d, ray in enumerate(self.geo.ray8[s]) for x in ray}
+            seen.update((x, -1) for x in self.geo.knight_from[by][s])
+            self._sight[key] = seen
         return seen
 
-    def _ray_terms(self, st, s, by, d):
-        """The attacks on ``s`` by ``by`` along direction ``d``: a list of literals. A state
-        that one known move changes (a :class:`MovedView`) shares those of its base state
-        on every ray that does not pass through the move's two squares: on a 9x9 board at
-        the last ply this is most of the encoder's work, repeated for every reply."""
-        key = (st, "ray", s, by, d)
-        terms = self._rays.get(key)
-        if terms is None:
+    def _ray_terms(self, st, s, by, d) -> list:
+        """The attacks on ``s`` by ``by`` along direction ``d``: a list of literals."""
+        return [lit for _, lit in self._ray_pairs(st, s, by, d)]
+
+    def _ray_pairs(self, st, s, by, d) -> list:
+        """The attacks on ``s`` by ``by`` along direction ``d``, each with the index on the
+        ray of the square it comes from. A state that one known move changes (a
+        :class:`MovedView`) shares those of its base state on every ray that does not pass
+        through the move's two squares, and a piece of the other colour put on a ray only
+        cuts the base state's attacks short: on a 9x9 board at the last ply this is most
+        of the encoder's work, repeated for every reply."""
+        key = (st, s, by, d)
+        pairs = self._rays.get(key)
+        if pairs is None:
             ray = self.geo.ray8[s][d]
             shared = self._shared_view(st, ray, by) if isinstance(st, MovedView) else st
             if shared is not st:
-                terms = self._ray_terms(shared, s, by, d)
+                pairs = self._ray_pairs(shared, s, by, d)
+            elif isinstance(st, MovedView) and st.m.frm < 0 and _color(st.m.result) != by:
+                cut = ray.index(st.m.to)
+                pairs = [(i, lit) for i, lit in self._ray_pairs(st.st, s, by, d) if i < cut]
             else:
-                terms = self._build_ray_terms(st, ray, self.geo.near[by][d], self.geo.far[by][d])
-            self._rays[key] = terms
-        return terms
+                pairs = self._build_ray_pairs(st, ray, self.geo.near[by][d], self.geo.far[by][d])
+            self._rays[key] = pairs
+        return pairs
 
     def _shared_view(self, view: MovedView, squares, by: int):
         """The state that agrees with ``view`` on ``squares`` (for the attacks of ``by``):
@@ -116,15 +159,16 @@ class Rules:
             return self._departure(view) if frm_on else view.st
         return view if frm_on else self._arrival(view, by)
 
-    def _build_ray_terms(self, st, ray, near, far) -> list:
+    def _build_ray_pairs(self, st, ray, near, far) -> list:
         if not ray:
             return []
         f, R = self.f, st.reach.codes
-        terms = [st.piece(ray[0], q) for q in R[ray[0]] if q in near]
+        pairs = [(0, st.piece(ray[0], q)) for q in R[ray[0]] if q in near]
         # the path is built only up to the last square a slider may stand on
         clear, pending = True, []
-        for prev_sq, x in zip(ray, ray[1:]):
-            pending.append(prev_sq)
+        for i in range(1, len(ray)):
+            pending.append(ray[i - 1])
+            x = ray[i]
             hits = [st.piece(x, q) for q in R[x] if q in far]
             if not hits:
                 continue
@@ -133,8 +177,8 @@ class Rules:
             pending = []
             if clear is False:
                 break
-            terms.append(f.and_([clear, f.or_(hits)]))
-        return terms
+            pairs.append((i, f.and_([clear, f.or_(hits)])))
+        return pairs
 
     def in_check(self, st, c):
         king = piece_code(KING, c)

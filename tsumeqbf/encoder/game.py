@@ -37,7 +37,7 @@ from .states import InitialState, MovedView, NextState
 #: compact: let the attacker claim an early mate (expanded check of every reply)
 CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
 #: the version of the encodings built here, written into every formula's comments
-VERSION = "6"  # 6: the last ply asks a king move's safety on its target square only
+VERSION = "7"  # 7: the last ply's other replies asked only where the king may be, in sight
 
 
 @dataclass
@@ -172,27 +172,45 @@ def attacker_ply(f, rules, geo, state, nxt, choice, act, t, totals, paper) -> No
 
 def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,
                     expand_escapes=False) -> None:
-    """The innermost universal block expanded: every candidate reply is illegal in ``st``.
+    """The innermost universal block expanded: every candidate reply is illegal in ``st``,
+    where ``act`` implies that the defender is in check (the attacker's last move gave it).
 
-    Each candidate changes at most two squares, so its king-safety test shares most gates
-    with the others; the formula loses a quantifier alternation. A defender's pawn drop
-    that checks the attacker's king is legal only if the attacker has an escape: with
-    ``expand_escapes`` a circuit over the attacker's candidate moves, else a witness move
-    that stays universal (bits on ``level``, one per such drop), because ∀w distributes
-    over the conjunction of the expanded clauses.
+    A king's move is illegal when its target square is attacked. Any other reply leaves
+    the king on its square, so a clause per square the king may stand on says: the reply
+    is not playable, or the king is elsewhere, or the square is still attacked. The check
+    is known, so only the squares from which the reply's target is in sight need a clause:
+    a reply out of sight of the king neither captures nor blocks the checker, and vacating
+    a square only opens lines. The attacks off the lines through the reply's two squares
+    are the base state's, one gate shared by every reply (:meth:`Rules.attacks_after`);
+    the formula loses a quantifier alternation.
+
+    A defender's pawn drop that checks the attacker's king is legal only if the attacker
+    has an escape: with ``expand_escapes`` a circuit over the attacker's candidate moves,
+    else a witness move that stays universal (bits on ``level``, one per such drop),
+    because ∀w distributes over the conjunction of the expanded clauses.
     """
     attacker = 1 - defender
-    king_a = piece_code(KING, attacker)
-    views = [MovedView(st, m) for m in cands]
-    for i, (m, view) in enumerate(zip(cands, views)):
-        parts = [rules.valid(st, m, defender), neg(rules.in_check(view, defender))]
+    king_a, king_d = piece_code(KING, attacker), piece_code(KING, defender)
+    king_squares = [s for s in range(geo.size) if king_d in st.reach.codes[s]]
+    for i, m in enumerate(cands):
+        view = MovedView(st, m)
+        parts = [rules.valid(st, m, defender)]
         if m.frm < 0 and m.code & 15 == PAWN:
             gives = f.or_(st.piece(x, king_a) for x in geo.steps[m.code][m.to])
             if gives is not False:
                 parts.append(f.or_([neg(gives), _escape(f, rules, geo, view, attacker, level,
                                                         f"w{level + 1}_{i}", totals, False,
                                                         expand_escapes, [m])]))
-        f.add_clause([neg(act), neg(f.and_(parts))])
+        if m.code == king_d and m.frm >= 0:
+            f.add_clause([neg(act), neg(f.and_(parts + [neg(rules.in_check(view, defender))]))])
+            continue
+        playable = f.and_(parts)
+        if playable is False:
+            continue
+        for s in king_squares:
+            if rules.in_sight(s, m.to, attacker) and s != m.frm:
+                f.add_clause([neg(act), neg(playable), neg(st.piece(s, king_d))]
+                             + rules.attacks_after(view, s, attacker))
 
 
 def _ground(st, geo) -> None:
