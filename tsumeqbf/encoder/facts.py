@@ -51,12 +51,8 @@ class Rules:
             if shared is not st:
                 return self.attacked(shared, s, by)  # the same gate
 
-        def build():
-            terms = []
-            for d in range(len(self.geo.ray8[s])):
-                terms += self._ray_terms(st, s, by, d)
-            return self.f.or_(terms + self._knight_terms(st, s, by))
-        return self._memo((st, "att", s, by), build)
+        return self._memo((st, "att", s, by),
+                          lambda: self.f.or_(self._attack_terms(st, s, by, ())))
 
     def attacks_after(self, view: MovedView, s, by) -> list:
         """Literals whose disjunction says square ``s`` is attacked by ``by`` in ``view``:
@@ -73,15 +69,19 @@ class Rules:
     def _attacked_off(self, st, s, by, lines: tuple):
         """Square ``s`` is attacked by ``by`` in ``st`` along a line not in ``lines``
         (indices of ``geo.ray8[s]``, -1 for the knight's squares)."""
-        def build():
-            terms = []
-            for d in range(len(self.geo.ray8[s])):
-                if d not in lines:
-                    terms += self._ray_terms(st, s, by, d)
-            if -1 not in lines:
-                terms += self._knight_terms(st, s, by)
-            return self.f.or_(terms)
-        return self._memo((st, "att_off", s, by, *lines), build)
+        return self._memo((st, "att_off", s, by, *lines),
+                          lambda: self.f.or_(self._attack_terms(st, s, by, lines)))
+
+    def _attack_terms(self, st, s, by, lines: tuple) -> list:
+        """The attacks on ``s`` by ``by`` in ``st`` along every line not in ``lines``, as
+        literals to be ORed (the rays of ``geo.ray8[s]`` by index, then the knights, -1)."""
+        terms = []
+        for d in range(len(self.geo.ray8[s])):
+            if d not in lines:
+                terms += self._ray_terms(st, s, by, d)
+        if -1 not in lines:
+            terms += self._knight_terms(st, s, by)
+        return terms
 
     def _knight_terms(self, st, s, by) -> list:
         knight = piece_code(KNIGHT, by)
