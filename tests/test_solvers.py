@@ -86,7 +86,8 @@ def test_timeout_kills_the_process_group(tmp_path):
 
 @pytest.mark.parametrize("body, fragment", [
     ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", "SIGSEGV"),
-    ("import sys; print('boom', file=sys.stderr); sys.exit(3)", "exited with code 3"),
+    ("import sys; print('boom', file=sys.stderr); sys.exit(3)", "exited with code 3 (not 10/20): boom"),
+    ("import sys; sys.exit(3)", "exited with code 3 (not 10/20) and printed nothing"),
     ("import sys; print('V 1 oops 0'); sys.exit(10)", "garbled"),
 ])
 def test_crashing_or_garbled_solver_is_an_error(tmp_path, body, fragment):

@@ -280,15 +280,16 @@ def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
                                 message=f"{spec.name} printed a garbled certificate: {exc}")
         return SolverResult(spec.name, status, code, elapsed, assignment)
     last = (err.strip() or out.strip()).splitlines()[-1:] or [""]
+    said = f": {last[0][:200]}" if last[0] else " and printed nothing"
     if code < 0:
         sig = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else -code
         if memory_mb and sig in ("SIGKILL", "SIGSEGV", "SIGABRT"):
             return SolverResult(spec.name, "unknown", code, elapsed,
                                 message=f"killed by {sig}: memory limit in the solver ({memory_mb} MB)?")
         return SolverResult(spec.name, "error", code, elapsed,
-                            message=f"{spec.name} died with {sig}: {last[0][:200]}")
+                            message=f"{spec.name} died with {sig}{said}")
     if code == 0 and memory_mb and "alloc" in (err + out).lower():
         return SolverResult(spec.name, "unknown", code, elapsed,
                             message=f"memory limit in the solver ({memory_mb} MB): out of memory")
     return SolverResult(spec.name, "error", code, elapsed,
-                        message=f"{spec.name} exited with code {code} (not 10/20): {last[0][:200]}")
+                        message=f"{spec.name} exited with code {code} (not 10/20){said}")
