@@ -822,3 +822,21 @@ def test_timeouts_name_instances_of_the_experiment(tmp_path):
         'engine = "dfpn"', 'engine = "dfpn"\n    timeouts = {"fig7" = 60}'))
     with pytest.raises(TsumeError, match=r"engines\[1\]\.timeouts: no instance 'fig7'"):
         load_experiment(path)
+
+
+def test_paper_method_names_the_rows_beyond_2x_and_the_board_trend():
+    from tsumeqbf.experiments.paper import paper_rows
+    from tsumeqbf.experiments.paper_report import paper_method
+
+    published = [p for p in paper_rows() if p["table"] == 4]
+    # ours: half the paper's seconds on 3x3, 3x on 9x9, 20x on 8x8, the rest equal
+    factor = {"3x3": 0.5, "8x8": 20, "9x9": 3}
+    ours = {(p["figure"], p["board"], p["plies"], "depqbf/paper"):
+            {"mate": p["mate"], "solve_s": p["solver_s"] * factor.get(p["board"], 1)}
+            for p in published}
+    run = paper_method(ours, published)[0]
+    assert (run["within2"], run["within10"]) == (5, 6)
+    assert run["slow"] == ["figure 5, 9x9, 1 ply (3x)"]  # 8x8 is beyond 10x: listed apart
+    assert [row[1] for row in run["beyond"]] == ["8x8"]
+    assert run["board_trend"].startswith("0.5 on 3x3 to 3 on 9x9: ")
+    assert "grows faster" in run["board_trend"]

@@ -178,11 +178,28 @@ def paper_method(ours: dict, published: list[dict]) -> list[dict]:
         beyond = [[p["figure"], p["board"], p["plies"], verdict(r), fmt_s(solver_s(r)),
                    fmt_s(p["solver_s"]), ratio(solver_s(r), p["solver_s"])]
                   for p, r in pairs if (p, r) not in same or solver_s(r) > 10 * p["solver_s"]]
+        slow = [f"figure {p['figure']}, {p['board']}, {p['plies']} "
+                f"{'ply' if p['plies'] == 1 else 'plies'} ({ratio(solver_s(r), p['solver_s'])}x)"
+                for p, r in same if 2 * p["solver_s"] < solver_s(r) <= 10 * p["solver_s"]]
         out.append({"label": label, "questions": len(pairs), "same": len(same),
-                    "not_run": not_run, "printed": len(asked),
+                    "not_run": not_run, "printed": len(asked), "slow": slow,
+                    "board_trend": _board_trend(same),
                     "within2": within[2], "within10": within[10], "beyond": beyond,
                     "points": [(p["solver_s"], solver_s(r)) for p, r in same]})
     return out
+
+
+def _board_trend(same: list) -> str:
+    """Ours/paper solver seconds on the smallest and the largest board of the 1-ply
+    questions (the paper's board series), said in words, or "" with fewer than two boards."""
+    one_ply = sorted(((board_cells(p["board"]), p["board"], solver_s(r) / p["solver_s"])
+                      for p, r in same if p["plies"] == 1 and p["solver_s"]))
+    if len({b for _, b, _ in one_ply}) < 2:
+        return ""
+    (_, b0, r0), (_, b1, r1) = one_ply[0], one_ply[-1]
+    pace = "faster" if r1 > r0 else "no faster"
+    return (f"{ratio(r0, 1)} on {b0} to {ratio(r1, 1)} on {b1}: on our formula DepQBF's "
+            f"time grows {pace} with the board than on the paper's")
 
 
 def paper_fits(ours: dict, published: list[dict]) -> list[list[str]]:
