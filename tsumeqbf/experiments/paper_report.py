@@ -191,12 +191,16 @@ def paper_method(ours: dict, published: list[dict]) -> list[dict]:
 
 def _board_trend(same: list) -> str:
     """Ours/paper solver seconds on the smallest and the largest board of the 1-ply
-    questions (the paper's board series), said in words, or "" with fewer than two boards."""
-    one_ply = sorted(((board_cells(p["board"]), p["board"], solver_s(r) / p["solver_s"])
-                      for p, r in same if p["plies"] == 1 and p["solver_s"]))
-    if len({b for _, b, _ in one_ply}) < 2:
+    questions (the paper's board series; the mean where a board has several questions),
+    said in words, or "" with fewer than two boards."""
+    by_board: dict[str, list[float]] = {}
+    for p, r in same:
+        if p["plies"] == 1 and p["solver_s"]:
+            by_board.setdefault(p["board"], []).append(solver_s(r) / p["solver_s"])
+    if len(by_board) < 2:
         return ""
-    (_, b0, r0), (_, b1, r1) = one_ply[0], one_ply[-1]
+    b0, b1 = min(by_board, key=board_cells), max(by_board, key=board_cells)
+    r0, r1 = (sum(by_board[b]) / len(by_board[b]) for b in (b0, b1))
     pace = "faster" if r1 > r0 else "no faster"
     return (f"{ratio(r0, 1)} on {b0} to {ratio(r1, 1)} on {b1}: on our formula DepQBF's "
             f"time grows {pace} with the board than on the paper's")
