@@ -171,15 +171,13 @@ def paper_method(ours: dict, published: list[dict]) -> list[dict]:
         pairs = [(p, r) for p, r in asked if r is not None]
         if not pairs:
             continue
-        not_run = [f"figure {p['figure']}, {p['board']}, {p['plies']} "
-                   f"{'ply' if p['plies'] == 1 else 'plies'}" for p, r in asked if r is None]
+        not_run = [_question(p) for p, r in asked if r is None]
         same = [(p, r) for p, r in pairs if r["mate"] is not None and r["mate"] == p["mate"]]
         within = {k: sum(solver_s(r) <= k * p["solver_s"] for p, r in same) for k in (2, 10)}
         beyond = [[p["figure"], p["board"], p["plies"], verdict(r), fmt_s(solver_s(r)),
                    fmt_s(p["solver_s"]), ratio(solver_s(r), p["solver_s"])]
                   for p, r in pairs if (p, r) not in same or solver_s(r) > 10 * p["solver_s"]]
-        slow = [f"figure {p['figure']}, {p['board']}, {p['plies']} "
-                f"{'ply' if p['plies'] == 1 else 'plies'} ({ratio(solver_s(r), p['solver_s'])}x)"
+        slow = [f"{_question(p)} ({ratio(solver_s(r), p['solver_s'])}x)"
                 for p, r in same if 2 * p["solver_s"] < solver_s(r) <= 10 * p["solver_s"]]
         out.append({"label": label, "questions": len(pairs), "same": len(same),
                     "not_run": not_run, "printed": len(asked), "slow": slow,
@@ -187,6 +185,11 @@ def paper_method(ours: dict, published: list[dict]) -> list[dict]:
                     "within2": within[2], "within10": within[10], "beyond": beyond,
                     "points": [(p["solver_s"], solver_s(r)) for p, r in same]})
     return out
+
+
+def _question(p: dict) -> str:
+    """A paper row's question in words: "figure 5, 9x9, 1 ply"."""
+    return f"figure {p['figure']}, {p['board']}, {p['plies']} {'ply' if p['plies'] == 1 else 'plies'}"
 
 
 def _board_trend(same: list) -> str:
