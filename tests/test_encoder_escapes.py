@@ -4,15 +4,21 @@ A defender's pawn drop that checks the attacker's king is legal only if the atta
 has a legal move. ``compact`` asks this as a circuit over the attacker's candidate moves;
 ``nested`` keeps the older form, a witness move on universal bits beside the reply. Both
 must give the reference's verdicts; only the circuit leaves the prefix as short as a
-question without such drops.
+question without such drops. Either form offers only the answers a pawn's check can have
+(the king's moves from in front of it, captures of it), as does the attacker's own pawn
+drop's witness reply: questions where both sides hold a pawn check all of them.
 """
 
 import pytest
 
+from tsumeqbf.encoder.game import _pawn_check_answers
+from tsumeqbf.encoder.lines import _cand
+from tsumeqbf.encoder.reach import generate, initial_reach
 from tsumeqbf.encoder.registry import encode
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
-from tsumeqbf.rules.pieces import PAWN
+from tsumeqbf.rules.moves import drop_kind, is_drop
+from tsumeqbf.rules.pieces import KING, PAWN, piece_code
 from tsumeqbf.rules.reference import mate_within
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
@@ -48,11 +54,53 @@ def _drop_check_questions():
     return out[:24]
 
 
-@needs_solvers
-@pytest.mark.parametrize("encoding", ["compact", "nested", "lifted"])
-def test_verdicts_with_defender_pawn_drops_agree_with_the_reference(encoding):
-    questions = _drop_check_questions()
-    assert len(questions) >= 20
+def _after_pawn_drop_checks():
+    """Positions just after a legal pawn drop that gives check, with the drop as a
+    candidate: the first such drop of generated 5x5 and 9x9 questions."""
+    out = []
+    for q in question_set(2713, 400, sizes=[(5, 5), (9, 9)], plies=[1], attacker_king=True,
+                          attacker_hand=4, defender_hand=3):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        for m in pos.legal_moves():
+            if is_drop(m) and drop_kind(m) == PAWN and pos.gives_check(m):
+                drop = _cand(pos, m)
+                pos.push(m)
+                out.append((pos, drop))
+                break
+    return out
+
+
+def test_every_answer_to_a_pawn_drop_check_is_offered():
+    """The answers offered after a pawn drop's check hold every legal reply the rules
+    engine lists, and after each the king stands on the front of the pawn or on the
+    reply's target: the king-safety squares the encodings ask about."""
+    cases = _after_pawn_drop_checks()
+    assert len(cases) >= 30
+    captures = 0
+    for pos, drop in cases:
+        geo, c = pos.geo, pos.turn
+        cands = generate(geo, initial_reach(pos), c, board_only=True, evasion_filter=True)
+        offered, fronts = _pawn_check_answers(geo, cands, [drop])
+        assert fronts == (pos.kings[c],)
+        for reply in pos.legal_moves():
+            answer = _cand(pos, reply)
+            assert answer in offered, (pos.sfen(), pos.usi(reply))
+            captures += answer.code != piece_code(KING, c)
+    assert captures  # not only the king's moves: captures of the pawn by other pieces too
+
+
+def _both_drop_questions():
+    """Generated 5x5 questions where both sides hold a pawn and the attacker has a king."""
+    out = []
+    for q in question_set(2711, 300, sizes=[(5, 5)], plies=[1, 3], attacker_king=True,
+                          attacker_hand=4, defender_hand=3):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        if pos.hands[0][PAWN] and pos.hands[1][PAWN]:
+            out.append((pos, q["n"]))
+    return out[:24]
+
+
+def _agree(questions, encoding):
     decided = 0
     for pos, n in questions:
         got = solve_mate(pos, n, 30, {"solver": "depqbf", "encoding": encoding})
@@ -60,3 +108,20 @@ def test_verdicts_with_defender_pawn_drops_agree_with_the_reference(encoding):
             assert got["mate"] == mate_within(pos, n), (pos.sfen(), n, encoding)
             decided += 1
     assert decided >= len(questions) // 2  # not vacuous (nested, the slow form, leaves some)
+
+
+@needs_solvers
+@pytest.mark.parametrize("encoding", ["compact", "nested", "lifted", "enumerated"])
+def test_verdicts_with_defender_pawn_drops_agree_with_the_reference(encoding):
+    questions = _drop_check_questions()
+    assert len(questions) >= 20
+    _agree(questions, encoding)
+
+
+@needs_solvers
+@pytest.mark.parametrize("encoding", ["compact", pytest.param("nested", marks=pytest.mark.slow),
+                                      "lifted", "enumerated"])
+def test_verdicts_with_pawn_drops_on_both_sides_agree_with_the_reference(encoding):
+    questions = _both_drop_questions()
+    assert len(questions) >= 20
+    _agree(questions, encoding)

@@ -26,6 +26,7 @@ class Rules:
         self._cache: dict = {}
         self._rays: dict = {}  # (state, square, colour, direction) -> (index, literal)s
         self._sight: dict = {}  # (square, colour) -> {square seen from it: its line}
+        self._after: dict = {}  # attacks_after's terms, by what they depend on
 
     def _memo(self, key, build):
         v = self._cache.get(key)
@@ -58,12 +59,22 @@ class Rules:
         """Literals whose disjunction says square ``s`` is attacked by ``by`` in ``view``:
         one gate for the attacks of the base state along the lines the move does not
         touch (shared by every move that touches the same lines), and the attacks of
-        ``view`` along the lines through the move's squares."""
-        seen = self._seen_from(s, by)
-        lines = tuple(sorted({seen[x] for x in (view.m.frm, view.m.to) if x in seen}))
-        terms = [self._attacked_off(view.st, s, by, lines)]
-        for d in lines:
-            terms += self._knight_terms(view, s, by) if d < 0 else self._ray_terms(view, s, by, d)
+        ``view`` along the lines through the move's squares. The list is shared: do not
+        change it."""
+        m = view.m
+        # the terms depend on the move's squares alone, and on the arriving piece only
+        # when it is ``by``'s: the replies that share them (a piece's moves with and
+        # without promotion, the pieces that may stand on one square) get the same gates
+        key = (view.st, m.frm, m.to, m.result if _color(m.result) == by else -1, s, by)
+        terms = self._after.get(key)
+        if terms is None:
+            seen = self._seen_from(s, by)
+            lines = tuple(sorted({seen[x] for x in (m.frm, m.to) if x in seen}))
+            terms = [self._attacked_off(view.st, s, by, lines)]
+            for d in lines:
+                terms += (self._knight_terms(view, s, by) if d < 0
+                          else self._ray_terms(view, s, by, d))
+            self._after[key] = terms
         return terms
 
     def _attacked_off(self, st, s, by, lines: tuple):
@@ -180,16 +191,20 @@ class Rules:
             pairs.append((i, f.and_([clear, f.or_(hits)])))
         return pairs
 
-    def in_check(self, st, c):
+    def in_check(self, st, c, kings: tuple = ()):
+        """Colour ``c``'s king is attacked in ``st``; with ``kings``, a tuple of squares,
+        the test asks only whether a king on one of them is: exact wherever the king is
+        known to stand on one of those squares (the caller's condition)."""
         king = piece_code(KING, c)
         if isinstance(st, MovedView) and st.m.code == king and st.m.frm >= 0:
             # a view is asked about only where its move is valid, and a king's move is
             # valid only from the one square the king stands on: after it the king
             # stands on the target alone
             return self.attacked(st, st.m.to, 1 - c)
-        return self._memo((st, "check", c), lambda: self.f.or_(
+        squares = kings or range(self.geo.size)
+        return self._memo((st, "check", c, *kings), lambda: self.f.or_(
             self.f.and_([st.piece(s, king), self.attacked(st, s, 1 - c)])
-            for s in range(self.geo.size) if king in st.reach.codes[s]))
+            for s in squares if king in st.reach.codes[s]))
 
     def valid(self, st, m: Cand, c: int):
         """Candidate ``m`` is a pseudo-legal move of colour ``c`` in ``st``."""

@@ -136,28 +136,32 @@ class Formula:
         if self._work >= CHECK_EVERY:
             self._checkpoint()
         seen: set[int] = set()
+        add = seen.add
         for lit in lits:
             if lit is True:
                 continue
             if lit is False or -lit in seen:
                 return False
-            seen.add(lit)
-        if not seen:
-            return True
-        if len(seen) == 1:
-            return next(iter(seen))
+            add(lit)
+        if len(seen) < 2:
+            return next(iter(seen)) if seen else True
         key = (tag, frozenset(seen)) if tag else frozenset(seen)
         g = self._gates.get(key)
         if g is None:
-            level = max(self.levels[abs(x)] for x in seen)
+            levels = self.levels
+            level = max([levels[x if x > 0 else -x] for x in seen])
             level += level & 1  # gates are existential: the next level up if universal
             g = self.var("", level)
-            self._defs[g] = (len(self.clauses), len(seen))
+            clauses = self.clauses
+            self._defs[g] = (len(clauses), len(seen))
             # a guarded definition holds only while the guard does (see ``guard``)
-            extra = [] if self.guard is True else [neg(self.guard)]
-            for x in seen:
-                self.clauses.append([-g, x] + extra)
-            self.clauses.append([g] + [-x for x in seen] + extra)
+            if self.guard is True:
+                clauses += [[-g, x] for x in seen]
+                clauses.append([g] + [-x for x in seen])
+            else:
+                off = neg(self.guard)
+                clauses += [[-g, x, off] for x in seen]
+                clauses.append([g] + [-x for x in seen] + [off])
             self._gates[key] = g
         return g
 

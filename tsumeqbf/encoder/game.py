@@ -37,7 +37,7 @@ from .states import InitialState, MovedView, NextState
 #: compact: let the attacker claim an early mate (expanded check of every reply)
 CLAIM_MATE = False  # measured: no gain once gate definitions are guarded
 #: the version of the encodings built here, written into every formula's comments
-VERSION = "7"  # 7: the last ply's other replies asked only where the king may be, in sight
+VERSION = "8"  # 8: a pawn-drop check's answers and their king-safety tests only around the pawn
 
 
 @dataclass
@@ -165,8 +165,9 @@ def attacker_ply(f, rules, geo, state, nxt, choice, act, t, totals, paper) -> No
     pawn_drops = [i for i, m in enumerate(choice.cands) if m.frm < 0 and m.code & 15 == PAWN]
     if pawn_drops:
         pd = f.or_(choice.sel(i) for i in pawn_drops)
+        drops = None if paper else [choice.cands[i] for i in pawn_drops]
         parts.append(f.or_([neg(pd), _has_legal_move(
-            f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper)]))
+            f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper, drops)]))
     f.add_clause([neg(act), f.and_(parts)])
 
 
@@ -192,6 +193,7 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,
     attacker = 1 - defender
     king_a, king_d = piece_code(KING, attacker), piece_code(KING, defender)
     king_squares = [s for s in range(geo.size) if king_d in st.reach.codes[s]]
+    watching: dict[int, list[int]] = {}  # target -> the king squares it is in sight of
     for i, m in enumerate(cands):
         view = MovedView(st, m)
         parts = [rules.valid(st, m, defender)]
@@ -207,8 +209,12 @@ def _no_legal_reply(f, rules, geo, st, cands, defender, act, level, totals,
         playable = f.and_(parts)
         if playable is False:
             continue
-        for s in king_squares:
-            if rules.in_sight(s, m.to, attacker) and s != m.frm:
+        kings = watching.get(m.to)
+        if kings is None:
+            kings = watching[m.to] = [s for s in king_squares
+                                      if rules.in_sight(s, m.to, attacker)]
+        for s in kings:
+            if s != m.frm:
                 f.add_clause([neg(act), neg(playable), neg(st.piece(s, king_d))]
                              + rules.attacks_after(view, s, attacker))
 
@@ -224,17 +230,37 @@ def _ground(st, geo) -> None:
                 st.hand(c, k, j)
 
 
-def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper):
+def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper, drops=None):
     """A witness that colour ``c`` has a legal board move in ``st`` (its bits on ``level``).
 
     Used only after a pawn-drop check, which no drop can answer: board moves suffice.
+    With ``drops``, the pawn drops that may be the check, only their answers are offered
+    (:func:`_pawn_check_answers`).
     """
     cands = generate(geo, st.reach, c, board_only=True, evasion_filter=not paper)
+    kings: tuple = ()
+    if drops is not None:
+        cands, fronts = _pawn_check_answers(geo, cands, drops)
+        king = piece_code(KING, c)  # after an answer the king stands on a front or its target
+        kings = tuple(sorted(set(fronts) | {m.to for m in cands if m.code == king}))
     if not cands:
         return False
     choice = MoveChoice(f, cands, level, name)
     nxt = NextState(f, st, choice, c, st.reach if paper else advance(st.reach, cands, c, totals))
-    return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c))])
+    return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c, kings))])
+
+
+def _pawn_check_answers(geo, cands, drops) -> tuple[list, tuple]:
+    """Of ``cands``, the moves that may answer the check of one of the pawn ``drops``
+    (the king's moves from the square in front of one, and captures on one), and those
+    fronts. A pawn dropped next to the king can be neither blocked nor joined by a second
+    checker (a drop uncovers no line), so every legal answer is among them; and wherever
+    the check is given the king stands on a front, so a king-safety test after a move
+    other than the king's need ask only about the fronts."""
+    fronts = {x for m in drops for x in geo.steps[m.code][m.to]}
+    targets = {m.to for m in drops}
+    return ([m for m in cands if m.frm in fronts or m.to in targets],
+            tuple(sorted(fronts)))
 
 
 def _escape(f, rules, geo, st, attacker, level, name, totals, paper, expand, drops):
@@ -243,7 +269,8 @@ def _escape(f, rules, geo, st, attacker, level, name, totals, paper, expand, dro
     named ``name``."""
     if expand:
         return _can_move(f, rules, geo, st, attacker, drops)
-    return _has_legal_move(f, rules, geo, st, attacker, level, name, totals, paper)
+    return _has_legal_move(f, rules, geo, st, attacker, level, name, totals, paper,
+                           None if paper else drops)
 
 
 def _can_move(f, rules, geo, st, c, drops=None):
@@ -256,14 +283,11 @@ def _can_move(f, rules, geo, st, c, drops=None):
     them on every reply (DepQBF took 14 s instead of 0.15 s on a 3x3 mate in 3 where the
     defender holds a pawn); as a circuit it has no variables of its own. Board moves
     suffice: no drop answers a pawn's check. With ``drops``, the pawn drops that may be
-    the check, only the king's moves from the square in front of one and captures on
-    one are asked: a pawn dropped next to the king can be neither blocked nor joined by
-    a second checker, so every legal answer is one of those.
+    the check, only their answers are asked (:func:`_pawn_check_answers`).
     """
     cands = generate(geo, st.reach, c, board_only=True, evasion_filter=True)
-    if drops is not None:
-        fronts = {x for m in drops for x in geo.steps[m.code][m.to]}
-        targets = {m.to for m in drops}
-        cands = [m for m in cands if m.frm in fronts or m.to in targets]
-    return f.or_(f.and_([rules.valid(st, m, c), neg(rules.in_check(MovedView(st, m), c))])
-                 for m in cands)
+    kings: tuple = ()
+    if drops is not None:  # a king's move is tested on its target (Rules.in_check)
+        cands, kings = _pawn_check_answers(geo, cands, drops)
+    return f.or_(f.and_([rules.valid(st, m, c),
+                         neg(rules.in_check(MovedView(st, m), c, kings))]) for m in cands)
