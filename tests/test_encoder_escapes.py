@@ -44,14 +44,21 @@ def test_compact_asks_the_escape_without_universal_witness_bits():
     assert len(prefix) == len(without)
 
 
-def _drop_check_questions():
-    """Generated questions where the defender holds a pawn and the attacker has a king."""
+def _generated(seed, count, sizes, keep, **bounds):
+    """The first 24 generated questions (1 and 3 plies, the attacker's king asked for)
+    whose position ``keep`` accepts, as (position, n)."""
     out = []
-    for q in question_set(77, 400, sizes=[(3, 3), (4, 4), (5, 5)], plies=[1, 3], attacker_king=True):
+    for q in question_set(seed, count, sizes=sizes, plies=[1, 3], attacker_king=True, **bounds):
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
-        if pos.hands[1 - pos.turn][PAWN] and pos.kings[pos.turn] >= 0:
+        if keep(pos):
             out.append((pos, q["n"]))
     return out[:24]
+
+
+def _drop_check_questions():
+    """Generated questions where the defender holds a pawn and the attacker has a king."""
+    return _generated(77, 400, [(3, 3), (4, 4), (5, 5)],
+                      lambda pos: pos.hands[1 - pos.turn][PAWN] and pos.kings[pos.turn] >= 0)
 
 
 def _after_pawn_drop_checks():
@@ -72,8 +79,8 @@ def _after_pawn_drop_checks():
 
 def test_every_answer_to_a_pawn_drop_check_is_offered():
     """The answers offered after a pawn drop's check hold every legal reply the rules
-    engine lists, and after each the king stands on the front of the pawn or on the
-    reply's target: the king-safety squares the encodings ask about."""
+    engine lists, and the front they name, where the encodings test the king's safety
+    after a reply other than the king's, is the square the king stands on."""
     cases = _after_pawn_drop_checks()
     assert len(cases) >= 30
     captures = 0
@@ -90,14 +97,10 @@ def test_every_answer_to_a_pawn_drop_check_is_offered():
 
 
 def _both_drop_questions():
-    """Generated 5x5 questions where both sides hold a pawn and the attacker has a king."""
-    out = []
-    for q in question_set(2711, 300, sizes=[(5, 5)], plies=[1, 3], attacker_king=True,
-                          attacker_hand=4, defender_hand=3):
-        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
-        if pos.hands[0][PAWN] and pos.hands[1][PAWN]:
-            out.append((pos, q["n"]))
-    return out[:24]
+    """Generated 5x5 questions where both sides hold a pawn (the attacker's king asked for,
+    which the generator places on most of them)."""
+    return _generated(2711, 300, [(5, 5)], lambda pos: pos.hands[0][PAWN] and pos.hands[1][PAWN],
+                      attacker_hand=4, defender_hand=3)
 
 
 def _agree(questions, encoding):
