@@ -35,7 +35,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump), exit status 2."""
 
     def error(self, message: str):
-        raise TsumeError(f"{self.prog}: {message}")
+        # the top-level parser's prog is the "tsumeqbf" that main's error line begins with
+        raise TsumeError(message if " " not in self.prog else f"{self.prog}: {message}")
 
 
 def _position_args(p: argparse.ArgumentParser) -> None:
