@@ -138,7 +138,7 @@ def answer(out: dict) -> tuple:
                             "1d2e 3c2e N*2h 3f4e P*4f 5e4f 6e5e 4e3e P*3f 4f3f 3g4f 3e2f P*2g "
                             "3f2g 4f3e 3d3e 3h3e 3b3e 4b1e+ 2f1e R*1f 1e2d 1f1c+ 2d3d 5e4d "
                             "3d4d 1c4c")),
-    ("zukou-030", "rules", ("mate", 2584, 3000, 17, 17, 17, 8911,
+    ("zukou-030", "rules", ("mate", 2584, 3001, 17, 17, 17, 8911,
                             "2b2c+ 1d2c 3a1c+ 2c3d G*3e 5c3e G*4d 3e4d 4b3c 3d3c G*2c 3c4b "
                             "1c3a 4b3a 5a4a 3a2a G*1b")),
     ("zukou-002", "cshogi", ("mate", 2586, 3001, 21, 21, 21, 8229,

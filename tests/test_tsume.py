@@ -10,7 +10,7 @@ import pytest
 
 from tsumeqbf.cli import main
 from tsumeqbf.data import read_rows
-from tsumeqbf.dfpn.answer import principal_variation, rank_proven, shorten
+from tsumeqbf.dfpn.answer import principal_variation, rank_proven
 from tsumeqbf.dfpn.core import INF
 from tsumeqbf.dfpn.game import GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
@@ -191,29 +191,6 @@ def test_shortening_finds_a_shorter_mate_than_the_first_proof():
     assert minimal_mate_length(pos, 17) <= out["plies"] < 17
     assert 0 < out["shorten_nodes"] <= 60_000 + 1
     replay_ok(pos, out["pv"])
-
-
-def test_shortening_tries_only_checks_that_could_mate_sooner():
-    # a mate in 3 (B*5g) proven in 9 nodes: a check elsewhere could only shorten it by
-    # mating at once, so no search of the other checks is needed (it used to spend its
-    # whole 50,000-node budget on them, 5 s, and a USI `go mate 5000` ran out of time)
-    sfen = [r["sfen"] for r in read_rows("yaneuraou_mate_samples.csv")
-            if r["stated_length"] == "3"][0]
-    out = solve_tsume(Position.from_sfen(sfen), shortest_up_to=0)
-    assert out["pv"] == ["B*5g", "4h5h", "7i6i"]
-    assert out["shorten_nodes"] < 100
-    # ... but a check that does mate at once is still found: with plain initial numbers
-    # the first proof takes A's mate in 3, the shortening B's mate in 1
-    g = nx.DiGraph()
-    g.add_nodes_from([0, "c"], kind="or")
-    g.add_nodes_from(["a", "b", "d"], kind="and")
-    g.add_edges_from([(0, "a"), ("a", "c"), ("c", "d"), (0, "b")])
-    game = GraphGame(g, 0)
-    search = TsumeSearch(game, mobility=False)
-    assert search.solve().proven
-    assert principal_variation(search, game, muda=False) == ["a", "c", "d"]
-    rank, _ = shorten(search, game, 1000)
-    assert principal_variation(search, game, muda=False, rank=rank) == ["b"]
 
 
 def test_shortening_keeps_its_last_ranking_when_the_next_is_too_large(monkeypatch):

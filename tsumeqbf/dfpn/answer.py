@@ -238,14 +238,12 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     neither proven nor disproven at the attacker nodes of the main line (every ply
     counted) and, ``reach`` levels deep, of the main lines of its proven side checks
     (a side check proven by a long line can become the best one once that line is
-    shortened), of those only the ones that could still make the root's mate shorter
-    (:func:`_candidates`). Each candidate is searched with ``per_check`` nodes, the
-    deepest first (cheap, and a shorter mate deep shortens every line above it); then the
-    proven nodes are ranked again. When the main line gets shorter, the small budget
-    starts again; when every candidate has had the current budget, it grows fourfold.
-    This goes on until ``budget`` nodes are spent, no candidate is left, the search's
-    time runs out or the proven part grows past ``rank_limit`` nodes (the last ranking
-    is kept). Returns (rank or None, nodes
+    shortened). Each candidate is searched with ``per_check`` nodes, the deepest first
+    (cheap, and a shorter mate deep shortens every line above it); then the proven nodes
+    are ranked again. When the main line gets shorter, the small budget starts again;
+    when every candidate has had the current budget, it grows fourfold. This goes on
+    until ``budget`` nodes are spent, the search's time runs out or the proven part grows
+    past ``rank_limit`` nodes (the last ranking is kept). Returns (rank or None, nodes
     spent); the rank orders :func:`principal_variation`."""
     start = search.nodes
     tried: dict = {}  # child key -> the largest budget it has had
@@ -257,10 +255,7 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
                 or bool(search.deadline and time.monotonic() > search.deadline))
 
     while rank is not None and not out_of_budget():
-        candidates = _candidates(search, game, rank, reach)
-        if not candidates:
-            break
-        todo = [t for t in candidates if tried.get(t[0], 0) < level]
+        todo = [t for t in _candidates(search, game, rank, reach) if tried.get(t[0], 0) < level]
         if not todo:
             if level >= budget:
                 break
@@ -307,36 +302,28 @@ def _rank_line(game, rank) -> list:
 
 
 def _candidates(search, game, rank, reach: int) -> list:
-    """(child key, moves from the root) of the open checks :func:`shorten` tries: only
-    those that could make the root's mate shorter. The root's mate in d gets shorter only
-    when a node k plies down its main line mates in d - k - 2 or fewer, a side check's
-    reply node within one ply less than the check's node needs; an open check needs its
-    reply node within one ply less again, and when that is 0 or 1 only a check that mates
-    at once will do, which needs no search."""
+    """(child key, moves from the root) of the open checks :func:`shorten` tries."""
     out: list = []
 
-    def walk(prefix, reach_left, within):
-        # ``within``: the distance the walk's first node must come down to, to matter
+    def walk(prefix, reach_left):
         line = _rank_line(game, rank)
         for i, step in enumerate(line):
-            need = within - i - 1  # for the reply node of a check here
-            if game.is_or() and need >= 0:
+            if game.is_or():
                 for m in game.moves():
                     if m == step:
                         continue
                     with game.played(m):
                         key, dom = game.key(), dominance_of(game)
                         if search.proof_seq(dom) is None:
-                            if (need >= 2 or not game.moves()) \
-                                    and not search.is_disproven(dom):
+                            if not search.is_disproven(dom):
                                 out.append((key, prefix + line[:i] + [m]))
                         elif reach_left and key in rank:
-                            walk(prefix + line[:i] + [m], reach_left - 1, need)
+                            walk(prefix + line[:i] + [m], reach_left - 1)
             game.play(step)
         for _ in line:
             game.undo()
 
-    walk([], reach, rank[game.key()] - 2)
+    walk([], reach)
     return out
 
 
