@@ -200,3 +200,19 @@ def test_position_with_moves_and_a_refused_position_clears_it():
     assert "info string go: a search is running; send 'stop' first" in out
     engine.handle("stop")
     assert engine.wait(5) and out[-1] == "checkmate timeout"
+
+
+def test_info_lines_after_the_proof_show_no_searched_line_as_pv():
+    # yaneuraou-0 is proven in 9 nodes; what follows looks for shorter mates below other
+    # checks, whose lines are not mates and must not be shown as the pv
+    from tsumeqbf.usi.search import MateRequest, answer_mate
+
+    lines = []
+    out = answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], shorten_nodes=5000,
+                                  info_every_s=0.0), lambda kind, text: lines.append(text))
+    assert out["pv"] == ["B*5g", "4h5h", "7i6i"]
+    assert lines[-1].endswith(" pv B*5g 4h5h 7i6i")
+    during = lines[:-1]
+    assert len(during) >= 3
+    assert all(line.endswith(" string mate found, looking for a shorter one")
+               and " pv " not in line and " depth " not in line for line in during)

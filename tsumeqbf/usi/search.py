@@ -58,18 +58,25 @@ class _OutOfTime(Exception):
     pass
 
 
-def info_line(nodes: int, seconds: float, hashfull: int | None, pv: list[str]) -> str:
-    """A USI ``info`` line (``pv`` last, as the protocol wants).
+def info_line(nodes: int, seconds: float, hashfull: int | None, pv: list[str],
+              string: str = "") -> str:
+    """A USI ``info`` line (``pv`` or ``string`` last, as the protocol wants; the depth
+    is the pv's length, and without a pv there is none).
 
     >>> info_line(2000, 0.5, 12, ["G*2b"])
     'info depth 1 time 500 nodes 2000 nps 4000 hashfull 12 pv G*2b'
+    >>> info_line(2000, 0.5, None, [], "mate found")
+    'info time 500 nodes 2000 nps 4000 string mate found'
     """
-    parts = [f"info depth {len(pv)} time {int(seconds * 1000)} nodes {nodes}",
-             f"nps {int(nodes / seconds) if seconds > 0 else 0}"]
+    parts = ["info"] + ([f"depth {len(pv)}"] if pv else [])
+    parts += [f"time {int(seconds * 1000)} nodes {nodes}",
+              f"nps {int(nodes / seconds) if seconds > 0 else 0}"]
     if hashfull is not None:
         parts.append(f"hashfull {hashfull}")
     if pv:
         parts.append("pv " + " ".join(pv))
+    elif string:
+        parts.append("string " + string)
     return " ".join(parts)
 
 
@@ -96,8 +103,14 @@ def _solve_dfpn(pos, request: MateRequest, send) -> dict:
         if now - last[0] >= request.info_every_s:
             last[0] = now
             full = min(1000, len(search.table) * 1000 // request.tt_entries)
-            send("info", info_line(search.nodes, now - start, full,
-                                   [pos.usi(m) for m in search.current_line()]))
+            if search.root_numbers[0] == 0:
+                # proven: the line searched now is below a check tried for a shorter mate,
+                # not a mate, so it is not shown as the pv
+                send("info", info_line(search.nodes, now - start, full, [],
+                                       "mate found, looking for a shorter one"))
+            else:
+                send("info", info_line(search.nodes, now - start, full,
+                                       [pos.usi(m) for m in search.current_line()]))
 
     out = solve_tsume(pos, max_nodes=request.max_nodes, timeout=request.timeout,
                       heuristics=request.heuristics, backend=request.backend,
