@@ -391,6 +391,40 @@ def test_solve_command_limits_and_bad_input(capsys):
     assert main(["solve", "3/3/1GP b - 1"]) == 2
 
 
+def test_solve_tells_its_phases_and_the_whole_time():
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    phases = []
+    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=2_000, on_phase=phases.append)
+    assert out["status"] == "mate" and len(phases) == 2
+    assert phases[0].startswith("mate proven, a line of 17 plies")
+    assert "looking for shorter mates with up to 2,000 more nodes" in phases[0]
+    assert "bounded df-pn looks for the exact shortest" in phases[1]
+    assert out["total_s"] >= out["time_s"] and "stopped" not in out
+
+
+@pytest.mark.parametrize("phase", ["shorten", "shortest_line"])
+def test_a_stop_while_looking_for_a_shorter_line_keeps_the_answer(monkeypatch, capsys, phase):
+    import signal
+
+    import tsumeqbf.dfpn.solve as solve_module
+    from tsumeqbf.stop import Stopped
+
+    def stop(*args, **kwargs):
+        raise Stopped(signal.SIGTERM)
+
+    monkeypatch.setattr(solve_module, phase, stop)
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    out = solve_tsume(pos, max_nodes=100_000, answer_on_stop=True)
+    assert out["status"] == "mate" and out["stopped"] == "SIGTERM" and out["exit_status"] == 143
+    replay_ok(pos, out["pv"])  # the first proof's line when the stop came before the ranking
+    with pytest.raises(Stopped):  # a caller that did not ask gets the stop
+        solve_tsume(pos, max_nodes=100_000)
+    code = main(["solve", "4R/P4/1L3/2k2/5 b GSP 1", "--zone", "2", "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 143 and captured.out.startswith("mate in ")
+    assert "stopped by SIGTERM while looking for a shorter line" in captured.err
+
+
 def test_dfpn_benchmark_writes_a_row_per_problem(tmp_path, capsys):
     from tsumeqbf.bench.dfpn import main as bench
 

@@ -68,6 +68,13 @@ class Progress:
                 self.last_line = now
                 print(self.line(now), file=self.file, flush=True)
 
+    def note(self, text: str) -> None:
+        """A line of its own (a new phase, say), above the bar on a terminal."""
+        if self.tty:
+            self.bar.write(text, file=self.file)
+        elif self.enabled:
+            print(text, file=self.file, flush=True)
+
     def line(self, now: float) -> str:
         """The figures as one plain line (what a log shows)."""
         postfix = ", ".join(f"{k}={v}" for k, v in self.fields.items())

@@ -100,14 +100,19 @@ def cmd_solve(args) -> int:
                           check_shortest=args.check_shortest, shorten_nodes=args.shorten_nodes,
                           backend=args.backend, tt_limit=args.tt_entries,
                           progress=progress if show else None, checkpoint=args.checkpoint,
-                          checkpoint_every=args.checkpoint_every, seeds=tuple(args.seed))
+                          checkpoint_every=args.checkpoint_every, seeds=tuple(args.seed),
+                          on_phase=(lambda text: bar.note(f"solve: {text}")) if show else None,
+                          answer_on_stop=True)
     if args.kif:  # the diagram alone when there is no answer: the problem still imports
         write_kif(args.kif, pos, out["pv"] or [])
     if args.json:
         print(json.dumps({"sfen": pos.sfen(), **out}, ensure_ascii=False))
     else:
         head = {"mate": f"mate in {out['length']}", "nomate": "no mate"}.get(out["status"], out["status"])
-        print(f"{head}  [{out['nodes']:,} nodes, {out['time_s']:.2f} s]")
+        spent = f"{out['nodes']:,} nodes, {out['time_s']:.2f} s"
+        if out.get("pv") and out["total_s"] - out["time_s"] >= 0.01:
+            spent += f"; {out['total_s']:.2f} s with the search for a shorter line"
+        print(f"{head}  [{spent}]")
         if out["pv"]:
             print("USI: " + " ".join(out["pv"]))
             print("    " + " ".join(out["pv_ja"]))
@@ -126,4 +131,8 @@ def cmd_solve(args) -> int:
             print(f"checkpoint: {went_on}tables written to {args.checkpoint}")
         if out.get("error"):
             print(f"tsumeqbf: {out['status']}: {out['error']}", file=sys.stderr)
+    if out.get("stopped"):
+        print(f"tsumeqbf: stopped by {out['stopped']} while looking for a shorter line; the "
+              f"answer is the line found so far", file=sys.stderr)
+        return out["exit_status"]
     return 0 if out["status"] in ("mate", "nomate") else 1

@@ -28,7 +28,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 group_promotions: bool = False, mate_probe: int = 0,
                 inherit: bool = True, group_interpositions: bool = False,
                 checkpoint: str | None = None, checkpoint_every: int = 10_000_000,
-                seeds: tuple = (), progress_every: int = 100_000) -> dict:
+                seeds: tuple = (), progress_every: int = 100_000, on_phase=None,
+                answer_on_stop: bool = False) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
@@ -57,7 +58,15 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     whole proof tree with the rules, so a seed's proofs are checked where used.
 
     ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
-    asks often, to report and to stop within a second)."""
+    asks often, to report and to stop within a second); ``on_phase(text)`` is told when the
+    proof is found and the searches for a shorter line begin. ``total_s`` is the time of
+    all of it, ``time_s`` that of the proof.
+
+    With ``answer_on_stop``, a stop (Ctrl-C, SIGTERM: a KeyboardInterrupt) that comes
+    during the searches for a shorter line ends them and the answer is the line found so
+    far, with ``stopped`` (the signal's name) and ``exit_status``; without it, or during
+    the proof itself, the stop goes on up to the caller."""
+    started = time.monotonic()
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), backend)
@@ -98,11 +107,32 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "seeds": list(seeds), "seeded_proofs": seeded}
     if res.reason:
         out["error"] = res.reason
+    stopped = None
+
+    def refine(work, *args, **kwargs):
+        """Run a search for a shorter line; a stop ends it (None) when the caller asked
+        for the answer found so far."""
+        nonlocal stopped
+        if stopped is not None:
+            return None
+        try:
+            return work(*args, **kwargs)
+        except KeyboardInterrupt as exc:
+            if not answer_on_stop:
+                raise
+            stopped = exc
+            return None
+
     if res.proven:
         try:
             first = principal_variation(search, game, muda=False)
             budget = max(res.nodes, 50_000) if shorten_nodes is None else shorten_nodes
-            rank, spent = shorten(search, game, budget)
+            if on_phase is not None and budget:
+                on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
+                         f"{res.time_s:.2f} s); looking for shorter mates with up to "
+                         f"{budget:,} more nodes")
+            before = search.nodes
+            rank, spent = refine(shorten, search, game, budget) or (None, search.nodes - before)
             # the answer walks the whole proof tree (every reply of every defender node);
             # with another move generator it walks it with ours, an independent check
             reader = game if backend == "rules" else TsumeGame(pos.copy())
@@ -114,10 +144,13 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
                    length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
                    answer="proof")
-        if len(raw) <= shortest_up_to:
+        if len(raw) <= shortest_up_to and stopped is None:
             budget = min(max_nodes or 1_000_000, 1_000_000)
-            best = shortest_line(pos, len(raw), max_nodes=budget, deadline=deadline,
-                                 backend=backend)
+            if on_phase is not None:
+                on_phase(f"a line of {len(raw)} plies; bounded df-pn looks for the exact "
+                         f"shortest with up to {budget:,} nodes")
+            best = refine(shortest_line, pos, len(raw), max_nodes=budget, deadline=deadline,
+                          backend=backend)
             if best is not None:
                 out.update(shortest_plies=len(best), pv_shortest=[pos.usi(m) for m in best])
                 if len(best) < out["length"]:
@@ -127,12 +160,17 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                     out.update(pv=out["pv_shortest"], pv_ja=line_to_japanese(pos, best),
                                proof_length=out["length"], length=len(best), plies=len(best),
                                answer="bounded")
-        if check_shortest:
+        if check_shortest and stopped is None:
             left = deadline - time.monotonic() if deadline else None
-            shorter = shortest_check(pos, len(line), max_nodes=max_nodes,
-                                     deadline=time.monotonic() + left if left else None,
-                                     backend=backend)
-            out["shorter_mate_exists"] = shorter
+            shorter = refine(shortest_check, pos, len(line), max_nodes=max_nodes,
+                             deadline=time.monotonic() + left if left else None,
+                             backend=backend)
+            if stopped is None:
+                out["shorter_mate_exists"] = shorter
+    if stopped is not None:
+        out.update(stopped=str(stopped) or "SIGINT",
+                   exit_status=getattr(stopped, "exit_status", 130))
+    out["total_s"] = round(time.monotonic() - started, 6)
     return out
 
 
