@@ -147,6 +147,31 @@ def test_stop_answers_within_a_second_with_info_lines(engine_cmd):
         proc.kill()
 
 
+def test_stop_after_the_proof_answers_with_the_mate(engine_cmd):
+    # zukou-030 is proven in about 0.3 s; the searches for a shorter line then take over a
+    # minute. A stop during them answers with the line found, not with a timeout.
+    sfen = EDO["zukou-030"]["sfen"]
+    proc = subprocess.Popen([engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write(f"usi\nisready\nposition sfen {sfen}\ngo mate infinite\n")
+        proc.stdin.flush()
+        lines = []
+        _read_until(proc, "info time", lines)  # "... string mate found, looking for ..."
+        assert lines[-1].endswith("string mate found, looking for a shorter one")
+        proc.stdin.write("stop\n")
+        proc.stdin.flush()
+        answer = _read_until(proc, "checkmate", lines)
+        assert answer != "checkmate timeout"
+        pv = answer.split()[1:]
+        assert replay_answer(Position.from_sfen(sfen), pv) == "ok" and len(pv) == 17
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()
+
+
 def _talk(*commands, wait=True) -> list[str]:
     out = []
     engine = UsiEngine(out.append)

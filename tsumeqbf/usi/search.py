@@ -49,9 +49,11 @@ class MateRequest:
     info_every_s: float = 1.0
 
 
-class _Stopped(BaseException):
-    """Raised in the child by SIGTERM; a BaseException so that no ``except Exception`` in
-    the search swallows it (the QBF runner kills its solver on any BaseException)."""
+class _Stopped(KeyboardInterrupt):
+    """Raised in the child by SIGTERM; not an Exception, so that no ``except Exception``
+    in the search swallows it (the QBF runner kills its solver on any BaseException), and
+    a KeyboardInterrupt, so that df-pn stopped after its proof answers with the line it
+    has (``solve_tsume``'s ``answer_on_stop``)."""
 
 
 class _OutOfTime(Exception):
@@ -115,7 +117,7 @@ def _solve_dfpn(pos, request: MateRequest, send) -> dict:
     out = solve_tsume(pos, max_nodes=request.max_nodes, timeout=request.timeout,
                       heuristics=request.heuristics, backend=request.backend,
                       shorten_nodes=request.shorten_nodes, tt_limit=request.tt_entries,
-                      progress=progress, progress_every=1024)
+                      progress=progress, progress_every=1024, answer_on_stop=True)
     full = min(1000, out["tt_size"] * 1000 // request.tt_entries)
     nodes = out["nodes"] + out.get("shorten_nodes", 0)  # the proof's, then the shortening's
     send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
