@@ -1,6 +1,7 @@
 """`tsumeqbf usi`: driven as a subprocess by cshogi's USI client, as a GUI would, and
 in-process for the protocol's corners."""
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -123,53 +124,54 @@ def _read_until(proc, prefix, lines, limit_s=60):
     raise AssertionError(f"no {prefix!r} line; got {lines[-5:]}")
 
 
-def test_stop_answers_within_a_second_with_info_lines(engine_cmd):
+@contextlib.contextmanager
+def _engine_process(engine_cmd):
     proc = subprocess.Popen([engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        proc.stdin.write(f"usi\nisready\nposition sfen {HARD}\ngo mate infinite\n")
-        proc.stdin.flush()
+        yield proc
+    finally:
+        proc.kill()
+
+
+def _send(proc, text: str) -> None:
+    proc.stdin.write(text)
+    proc.stdin.flush()
+
+
+def test_stop_answers_within_a_second_with_info_lines(engine_cmd):
+    with _engine_process(engine_cmd) as proc:
+        _send(proc, f"usi\nisready\nposition sfen {HARD}\ngo mate infinite\n")
         lines = []
         info = _read_until(proc, "info depth", lines)
         for field in ("time", "nodes", "nps", "hashfull", "pv"):
             assert f" {field} " in info
         start = time.monotonic()
-        proc.stdin.write("stop\n")
-        proc.stdin.flush()
+        _send(proc, "stop\n")
         assert _read_until(proc, "checkmate", lines) == "checkmate timeout"
         assert time.monotonic() - start < 3  # protocol: within a second; a shared machine
-        proc.stdin.write("isready\nquit\n")
-        proc.stdin.flush()
+        _send(proc, "isready\nquit\n")
         assert _read_until(proc, "readyok", lines) == "readyok"
         assert proc.wait(timeout=10) == 0
         assert "Traceback" not in proc.stderr.read()
-    finally:
-        proc.kill()
 
 
 def test_stop_after_the_proof_answers_with_the_mate(engine_cmd):
     # zukou-030 is proven in about 0.3 s; the searches for a shorter line then take over a
     # minute. A stop during them answers with the line found, not with a timeout.
     sfen = EDO["zukou-030"]["sfen"]
-    proc = subprocess.Popen([engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        proc.stdin.write(f"usi\nisready\nposition sfen {sfen}\ngo mate infinite\n")
-        proc.stdin.flush()
+    with _engine_process(engine_cmd) as proc:
+        _send(proc, f"usi\nisready\nposition sfen {sfen}\ngo mate infinite\n")
         lines = []
         _read_until(proc, "info time", lines)  # "... string mate found, looking for ..."
         assert lines[-1].endswith("string mate found, looking for a shorter one")
-        proc.stdin.write("stop\n")
-        proc.stdin.flush()
+        _send(proc, "stop\n")
         answer = _read_until(proc, "checkmate", lines)
         assert answer != "checkmate timeout"
         pv = answer.split()[1:]
         assert replay_answer(Position.from_sfen(sfen), pv) == "ok" and len(pv) == 17
-        proc.stdin.write("quit\n")
-        proc.stdin.flush()
+        _send(proc, "quit\n")
         assert proc.wait(timeout=10) == 0
-    finally:
-        proc.kill()
 
 
 def _talk(*commands, wait=True) -> list[str]:
