@@ -44,9 +44,10 @@ def read_rows(path) -> dict:
 # -- --timeout and --memory-mb -----------------------------------------------------------
 
 @needs_depqbf
-def test_mate_9x9_at_9_plies_with_2_s_is_unknown_within_5_s(capsys):
+def test_mate_9x9_at_13_plies_with_2_s_is_unknown_within_5_s(capsys):
+    # the encoding alone takes about 6 s here (at 9 plies 2 s: the limit fell on the writing)
     start = time.monotonic()
-    code = main(["mate", ZUKOU_2, "-n", "9", "--engine", "depqbf", "--timeout", "2", "--json"])
+    code = main(["mate", ZUKOU_2, "-n", "13", "--engine", "depqbf", "--timeout", "2", "--json"])
     took = time.monotonic() - start
     row = json.loads(capsys.readouterr().out)
     assert code == 1 and row["status"] == "unknown" and row["mate"] is None
@@ -99,7 +100,8 @@ def test_a_hopeless_number_of_plies_is_refused_in_one_line(capsys):
 @needs_depqbf
 def test_batch_gives_the_limit_reason_and_answers_the_rest(tmp_path):
     cases, out = tmp_path / "cases.jsonl", tmp_path / "out.jsonl"
-    write_cases(cases, [{"id": "zukou-2", "sfen": ZUKOU_2, "n": 9},
+    # 13 plies take about 6 s to encode here (9 plies took 2 s, at the limit itself)
+    write_cases(cases, [{"id": "zukou-2", "sfen": ZUKOU_2, "n": 13},
                         {"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}])
     for limit, reason in ((["--timeout", "2"], "timeout while encoding"),
                           (["--memory-mb", "100"], "memory limit while encoding")):
@@ -115,7 +117,7 @@ def test_batch_gives_the_limit_reason_and_answers_the_rest(tmp_path):
 
 def test_encode_timeout_is_unknown_and_leaves_no_file(tmp_path, capsys):
     target = tmp_path / "q.qdimacs"
-    code = main(["encode", ZUKOU_2, "-n", "9", "--timeout", "1", "-o", str(target)])
+    code = main(["encode", ZUKOU_2, "-n", "13", "--timeout", "1", "-o", str(target)])
     err = capsys.readouterr().err.strip()
     assert code == 1 and err == "tsumeqbf: unknown: timeout while encoding"
     assert list(tmp_path.iterdir()) == []
