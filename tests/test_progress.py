@@ -113,3 +113,20 @@ def test_a_count_without_an_end_logs_every_step_it_crosses():
 def test_solve_shows_no_progress_when_quiet(capsys):
     assert main(["solve", FIG5, "--zone", "2", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_phase_is_noted_only_once_it_has_lasted():
+    import time
+
+    log = io.StringIO()
+    with Progress("solve", None, unit="node", file=log) as p:
+        p.phase("quick", after_s=0.5)
+        p.phase("slow", after_s=0.05)  # ends the quick one before it is noted
+        time.sleep(0.5)
+        p.phase("at the end", after_s=5)
+    assert log.getvalue() == "slow\n"
+    quiet = io.StringIO()
+    with Progress("solve", None, file=quiet, enabled=False) as p:
+        p.phase("nothing", after_s=0.01)
+        time.sleep(0.1)
+    assert quiet.getvalue() == ""

@@ -20,12 +20,15 @@ comes first, and once at the end.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 from tqdm import tqdm
 
 LOG_EVERY_S = 300.0
 LOG_FORMAT = "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+#: seconds a phase must last before it is noted (see Progress.phase)
+PHASE_AFTER_S = 1.0
 #: a count without an end (a search's nodes): no share, no time left
 COUNT_FORMAT = "{desc}: {n_fmt} {unit}s [{elapsed}, {rate_fmt}{postfix}]"
 
@@ -46,6 +49,7 @@ class Progress:
         self.tty = enabled and _isatty(self.file)
         self.clock = clock
         self.n, self.fields = initial, {}
+        self._phase: threading.Timer | None = None
         self.start = self.last_line = clock()
         self.step = log_step or max(1, ((total or 0) - initial) // 10)
         self.bar = tqdm(total=total, initial=initial, desc=desc, unit=unit, file=self.file,
@@ -75,6 +79,21 @@ class Progress:
         elif self.enabled:
             print(text, file=self.file, flush=True)
 
+    def phase(self, text: str, after_s: float = PHASE_AFTER_S) -> None:
+        """A new phase of the work: ``text`` is noted once it has lasted ``after_s``
+        seconds, unless the next phase or the end comes first (a phase that ends at once
+        says nothing)."""
+        self._end_phase()
+        if self.enabled:
+            self._phase = threading.Timer(after_s, self.note, [text])
+            self._phase.daemon = True
+            self._phase.start()
+
+    def _end_phase(self) -> None:
+        if self._phase is not None:
+            self._phase.cancel()
+            self._phase = None
+
     def line(self, now: float) -> str:
         """The figures as one plain line (what a log shows)."""
         postfix = ", ".join(f"{k}={v}" for k, v in self.fields.items())
@@ -83,6 +102,7 @@ class Progress:
                                  bar_format=COUNT_FORMAT if self.total is None else LOG_FORMAT)
 
     def close(self) -> None:
+        self._end_phase()
         self.bar.close()
 
     def __enter__(self) -> "Progress":

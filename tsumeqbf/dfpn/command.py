@@ -101,7 +101,7 @@ def cmd_solve(args) -> int:
                           backend=args.backend, tt_limit=args.tt_entries,
                           progress=progress if show else None, checkpoint=args.checkpoint,
                           checkpoint_every=args.checkpoint_every, seeds=tuple(args.seed),
-                          on_phase=(lambda text: bar.note(f"solve: {text}")) if show else None,
+                          on_phase=lambda text: bar.phase(f"solve: {text}"),
                           answer_on_stop=True)
     if args.kif:  # the diagram alone when there is no answer: the problem still imports
         write_kif(args.kif, pos, out["pv"] or [])
