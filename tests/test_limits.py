@@ -45,7 +45,8 @@ def read_rows(path) -> dict:
 
 @needs_depqbf
 def test_mate_9x9_at_13_plies_with_2_s_is_unknown_within_5_s(capsys):
-    # the encoding alone takes about 6 s here (at 9 plies 2 s: the limit fell on the writing)
+    # about 6 s to encode, well past the limit (9 plies take about 2 s: the limit could
+    # fall on the writing of the QDIMACS instead)
     start = time.monotonic()
     code = main(["mate", ZUKOU_2, "-n", "13", "--engine", "depqbf", "--timeout", "2", "--json"])
     took = time.monotonic() - start
@@ -100,7 +101,8 @@ def test_a_hopeless_number_of_plies_is_refused_in_one_line(capsys):
 @needs_depqbf
 def test_batch_gives_the_limit_reason_and_answers_the_rest(tmp_path):
     cases, out = tmp_path / "cases.jsonl", tmp_path / "out.jsonl"
-    # 13 plies take about 6 s to encode here (9 plies took 2 s, at the limit itself)
+    # about 6 s to encode, well past the limit (9 plies take about 2 s: the limit could
+    # fall on the writing of the QDIMACS instead)
     write_cases(cases, [{"id": "zukou-2", "sfen": ZUKOU_2, "n": 13},
                         {"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}])
     for limit, reason in ((["--timeout", "2"], "timeout while encoding"),
