@@ -165,9 +165,9 @@ def attacker_ply(f, rules, geo, state, nxt, choice, act, t, totals, paper) -> No
     pawn_drops = [i for i, m in enumerate(choice.cands) if m.frm < 0 and m.code & 15 == PAWN]
     if pawn_drops:
         pd = f.or_(choice.sel(i) for i in pawn_drops)
-        drops = None if paper else [choice.cands[i] for i in pawn_drops]
         parts.append(f.or_([neg(pd), _has_legal_move(
-            f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper, drops)]))
+            f, rules, geo, nxt, defender, t - 1, f"w{t}", totals, paper,
+            [choice.cands[i] for i in pawn_drops])]))
     f.add_clause([neg(act), f.and_(parts)])
 
 
@@ -235,11 +235,12 @@ def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper, drops=None
 
     Used only after a pawn-drop check, which no drop can answer: board moves suffice.
     With ``drops``, the pawn drops that may be the check, only their answers are offered
-    (:func:`_pawn_check_answers`).
+    (:func:`_pawn_check_answers`), except under ``paper``, whose grounded witness keeps
+    every board move.
     """
     cands = generate(geo, st.reach, c, board_only=True, evasion_filter=not paper)
     kings: tuple = ()
-    if drops is not None:
+    if drops is not None and not paper:
         cands, fronts = _pawn_check_answers(geo, cands, drops)
         king = piece_code(KING, c)  # after an answer the king stands on a front or its target
         kings = tuple(sorted(set(fronts) | {m.to for m in cands if m.code == king}))
@@ -269,8 +270,7 @@ def _escape(f, rules, geo, st, attacker, level, name, totals, paper, expand, dro
     named ``name``."""
     if expand:
         return _can_move(f, rules, geo, st, attacker, drops)
-    return _has_legal_move(f, rules, geo, st, attacker, level, name, totals, paper,
-                           None if paper else drops)
+    return _has_legal_move(f, rules, geo, st, attacker, level, name, totals, paper, drops)
 
 
 def _can_move(f, rules, geo, st, c, drops=None):
