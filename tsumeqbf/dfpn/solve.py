@@ -113,8 +113,6 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         """Run a search for a shorter line; a stop ends it (None) when the caller asked
         for the answer found so far."""
         nonlocal stopped
-        if stopped is not None:
-            return None
         try:
             return work(*args, **kwargs)
         except KeyboardInterrupt as exc:
