@@ -212,3 +212,26 @@ def test_batch_and_usi_use_the_portfolio(tmp_path):
     got = answer_mate(MateRequest("7k1/9/7G1/9/9/9/9/9/9 b G 1", engine="portfolio"),
                       lambda *a: None)
     assert got["status"] == "mate" and got["pv"] == ["G*2b"]
+
+
+def test_an_experiment_runs_the_portfolio(tmp_path):
+    from test_experiments import cases_file, write_experiment
+    from tsumeqbf.experiments.store import read_csv
+
+    cases_file(tmp_path, [{"id": "fig6", "sfen": FIG6, "n": 3, "zone": 2}])
+    path = write_experiment(tmp_path, """
+        [limits]
+        timeout = 30
+        memory_mb = 2048
+        [[instances]]
+        file = "cases.jsonl"
+        [[engines]]
+        engine = "portfolio"
+        options = {members = ["depqbf/compact", "rareqs/enumerated"], jobs = 2}
+        [report]
+        kind = "agreement"
+    """)
+    assert main(["experiment", "run", str(path), "--quiet"]) == 0
+    [row] = read_csv(tmp_path / "results" / "x.csv")
+    assert row["engine"] == "portfolio" and row["status"] == "mate"
+    assert '"memory_mb":2048' in row["key"]
