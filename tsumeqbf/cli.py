@@ -132,14 +132,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("batch", help="run one engine over a JSONL file of cases")
     p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
-    p.add_argument("--engine", default="brute")
+    p.add_argument("--engine", default="brute", help=", ".join(ENGINES) + " (default: brute)")
     _qbf_args(p)
-    p.add_argument("--jobs", "-j", type=int, default=1)
+    p.add_argument("--jobs", "-j", type=int, default=1,
+                   help="cases at once, each in its own process (default: 1)")
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds per case, for the whole question")
-    p.add_argument("--max-nodes", type=int, default=None)
-    p.add_argument("-o", "--output", required=True, help="output JSONL (appended; finished ids skipped)")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--max-nodes", type=int, default=None,
+                   help="node limit per case (brute, dfpn, tsume)")
+    p.add_argument("-o", "--output", required=True,
+                   help="output JSONL, appended ('-': standard output); a case already "
+                        "answered there by this configuration (engine, options, limits, "
+                        "versions) is skipped, lines of other configurations are kept")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line (what is skipped is still said)")
     p.set_defaults(func=cmd_batch)
 
     p = sub.add_parser("show", help="print the diagram and the legal moves")
