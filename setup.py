@@ -1,7 +1,7 @@
 """The native core (tsumeqbf/native/_core.cpp): a C++17 extension on the Python C API.
 
 Everything else is declared in pyproject.toml. The extension needs nothing beyond setuptools
-and a C++ compiler (no pybind11/nanobind: the interface is four functions over bytes and
+and a C++ compiler (no pybind11/nanobind: the interface is three functions over bytes and
 ints, so a binding library would only add a build requirement).
 """
 

@@ -371,11 +371,17 @@ struct Position {
         return true;
     }
 
-    void pawn_files(int c, bool* files) const {
+    // whether colour c holds a piece to drop; if so, files[x]: file x holds c's unpromoted
+    // pawn (nifu)
+    bool can_drop(int c, bool* files) const {
+        bool any = false;
+        for (int kind = PAWN; kind <= ROOK; ++kind) any = any || hands[c][kind] > 0;
+        if (!any) return false;
         for (int x = 0; x < W; ++x) files[x] = false;
         int pawn = code_of(PAWN, c);
         for (int s = 0; s < N; ++s)
             if (board[s] == pawn) files[s % W] = true;
+        return true;
     }
 
     // whether a pawn drop of colour c on `to` checks and leaves the opponent no legal move
@@ -434,11 +440,8 @@ struct Position {
     // legal drops; in check only onto `allowed` squares (a drop never captures the checker,
     // so it is legal exactly when it blocks the only checker's line)
     void add_drops(std::vector<int>& out, int c, bool check, const bool* allowed) {
-        bool any = false;
-        for (int kind = PAWN; kind <= ROOK; ++kind) any = any || hands[c][kind] > 0;
-        if (!any) return;
         bool files[W];
-        pawn_files(c, files);
+        if (!can_drop(c, files)) return;
         for (int to = 0; to < N; ++to) {
             if (board[to] || (check && !allowed[to])) continue;
             for (int kind = PAWN; kind <= ROOK; ++kind) {
@@ -486,11 +489,8 @@ struct Position {
                 }
             }
         }
-        bool any = false;
-        for (int kind = PAWN; kind <= ROOK; ++kind) any = any || hands[c][kind] > 0;
-        if (!any) return;
         bool files[W];
-        pawn_files(c, files);
+        if (!can_drop(c, files)) return;
         for (int to = 0; to < N; ++to) {
             if (board[to]) continue;
             for (int kind = PAWN; kind <= ROOK; ++kind) {
@@ -788,16 +788,6 @@ PyObject* py_moves(PyObject* args, bool checks_only) {
 PyObject* py_legal_moves(PyObject*, PyObject* args) { return py_moves(args, false); }
 PyObject* py_checks(PyObject*, PyObject* args) { return py_moves(args, true); }
 
-PyObject* py_key(PyObject*, PyObject* args) {
-    const char *board, *hands;
-    Py_ssize_t nb, nh;
-    int turn;
-    if (!PyArg_ParseTuple(args, "y#y#i", &board, &nb, &hands, &nh, &turn)) return nullptr;
-    Position pos;
-    if (!check_position(board, nb, hands, nh, turn, pos)) return nullptr;
-    return PyLong_FromUnsignedLongLong(pos.key);
-}
-
 // mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) ->
 // (verdict 1/0/None, best move or None, nodes, tt_hits, table size, reason)
 PyObject* py_mate(PyObject*, PyObject* args) {
@@ -847,7 +837,6 @@ PyMethodDef METHODS[] = {
      "legal_moves(board, hands, turn) -> every legal move of the side to move"},
     {"checks", py_checks, METH_VARARGS,
      "checks(board, hands, turn) -> the legal moves that check the opponent's king"},
-    {"key", py_key, METH_VARARGS, "key(board, hands, turn) -> the core's 64-bit position key"},
     {"mate", py_mate, METH_VARARGS,
      "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
      "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
