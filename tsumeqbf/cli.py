@@ -66,6 +66,11 @@ def _engine_options(args) -> dict:
             options[side] = getattr(args, side)
     if getattr(args, "deepen", False):
         options["deepen"] = True
+    if getattr(args, "backend", None):
+        if args.engine != "dfpn":
+            raise TsumeError(f"--backend chooses the dfpn engine's search; engine {args.engine!r} "
+                             f"has none")
+        options["backend"] = args.backend
     if getattr(args, "strategy", None):
         options["strategy"] = args.strategy
         args.certify = True
@@ -109,6 +114,9 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                         "fails is an error naming the node")
     p.add_argument("--certify-timeout", type=float, default=None,
                    help="seconds for the certification (default: none)")
+    p.add_argument("--backend", default=None, choices=("rules", "native"),
+                   help="engine dfpn: its search in Python on the rules engine (rules, the "
+                        "default) or compiled (native: standard 9x9 with hands only)")
 
 
 def build_parser() -> argparse.ArgumentParser:
