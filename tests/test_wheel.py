@@ -1,6 +1,6 @@
 """The package as a user gets it: a wheel, installed (not editable), run outside a checkout.
 
-The slow test builds the wheel from a copy of the sources, installs it with ``--no-deps``
+The slow test builds the wheel from a copy of the sources (compiling the native core), installs it with ``--no-deps``
 into a fresh virtual environment whose only other packages are this interpreter's
 site-packages (a ``.pth`` file: nothing but the build's setuptools comes from the package
 index, and the QBF solvers that pyqbf builds from source are not built again), checks that the checkout is not what it imports, and
@@ -67,10 +67,10 @@ def _outside_sys_path() -> list[str]:
 def test_the_installed_wheel_runs_a_bench_and_an_experiment_outside_the_checkout(tmp_path):
     src = tmp_path / "src"  # a copy: building in the checkout would leave build/ there
     src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(ROOT / "tsumeqbf", src / "tsumeqbf",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"))
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     wheels = tmp_path / "wheels"
     # pip's own build environment: setuptools from the package index or pip's cache
@@ -93,6 +93,8 @@ def test_the_installed_wheel_runs_a_bench_and_an_experiment_outside_the_checkout
     work.mkdir()
     where = _run([str(python), "-c", "import tsumeqbf; print(tsumeqbf.__file__)"], work, env)
     assert Path(where.stdout.strip()).is_relative_to(venv)
+    # the wheel's build compiled the native core (the copy holds no built one)
+    _run([str(python), "-c", "from tsumeqbf import native; native.require()"], work, env)
 
     bench = _run([str(python), "-m", "tsumeqbf.bench", "movegen", "--positions", "40",
                   "--shogi-positions", "5", "--repeat", "1"], work, env)
