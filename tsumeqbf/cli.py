@@ -70,6 +70,11 @@ def _engine_options(args) -> dict:
         options["jobs"] = args.portfolio_jobs
     if getattr(args, "deepen", False):
         options["deepen"] = True
+    if getattr(args, "backend", None):
+        if args.engine != "dfpn":
+            raise TsumeError(f"--backend chooses the dfpn engine's search; engine {args.engine!r} "
+                             f"has none")
+        options["backend"] = args.backend
     if getattr(args, "strategy", None):
         options["strategy"] = args.strategy
         args.certify = True
@@ -118,6 +123,9 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                         "fails is an error naming the node")
     p.add_argument("--certify-timeout", type=float, default=None,
                    help="seconds for the certification (default: none)")
+    p.add_argument("--backend", default=None, choices=("rules", "native"),
+                   help="engine dfpn: its search in Python on the rules engine (rules, the "
+                        "default) or compiled (native: standard 9x9 with hands only)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -144,14 +152,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("batch", help="run one engine over a JSONL file of cases")
     p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
-    p.add_argument("--engine", default="brute")
+    p.add_argument("--engine", default="brute", help=", ".join(ENGINES) + " (default: brute)")
     _qbf_args(p)
-    p.add_argument("--jobs", "-j", type=int, default=1)
+    p.add_argument("--jobs", "-j", type=int, default=1,
+                   help="cases at once, each in its own process (default: 1)")
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds per case, for the whole question")
-    p.add_argument("--max-nodes", type=int, default=None)
-    p.add_argument("-o", "--output", required=True, help="output JSONL (appended; finished ids skipped)")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--max-nodes", type=int, default=None,
+                   help="node limit per case (brute, dfpn, tsume)")
+    p.add_argument("-o", "--output", required=True,
+                   help="output JSONL, appended ('-': standard output); a case already "
+                        "answered there by this configuration (engine, options, limits, "
+                        "versions) is skipped, lines of other configurations are kept")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line (what is skipped is still said)")
     p.set_defaults(func=cmd_batch)
 
     p = sub.add_parser("show", help="print the diagram and the legal moves")
