@@ -59,7 +59,7 @@ def make_cell(inst: dict, eng: EngineConfig) -> dict:
 @functools.lru_cache(maxsize=None)
 def code_version() -> str:
     """``tsumeqbf VERSION, encoder VERSION`` plus ``git describe`` of the checkout when
-    there is one, ``-dirty`` when the package or the experiments' files differ from it
+    there is one, ``-dirty`` when the package (its experiments' files included) differs from it
     (results/ does not count: a run writes there itself)."""
     from .. import __version__
     from ..encoder.registry import VERSION
@@ -76,8 +76,7 @@ def code_version() -> str:
     try:
         described = git("describe", "--always", "--tags")
         if described:
-            changed = git("status", "--porcelain", "--", ":/tsumeqbf", ":/experiments",
-                          ":/pyproject.toml")
+            changed = git("status", "--porcelain", "--", ":/tsumeqbf", ":/pyproject.toml")
             text += f", git {described}" + ("-dirty" if changed else "")
     except (OSError, subprocess.SubprocessError):
         pass  # no git, or not a checkout: the package version has to do
