@@ -9,7 +9,10 @@ EXPERIMENT is a name (``experiments/NAME.toml``) or the path of a TOML file.
 
 from __future__ import annotations
 
+import json
 import sys
+
+from ..arguments import positive_int
 
 
 def register(sub) -> None:
@@ -18,18 +21,25 @@ def register(sub) -> None:
 
     run = actions.add_parser("run", help="run every unfinished cell; results/NAME.sqlite and .csv")
     _common(run)
-    run.add_argument("--jobs", "-j", type=int, default=1, help="cells at once (local executor)")
-    run.add_argument("--executor", choices=("local", "dask"), default="local")
+    run.add_argument("--jobs", "-j", type=positive_int, default=1,
+                     help="cells at once (local executor)")
+    run.add_argument("--executor", choices=("local", "dask"), default="local",
+                     help="local: worker processes on this machine; dask: the cluster at "
+                          "--scheduler (default: local)")
     run.add_argument("--scheduler", default=None, help="dask scheduler address (tcp://host:8786)")
     run.add_argument("--quiet", action="store_true", help="no progress line")
     run.add_argument("--continue-csv", action="store_true",
                      help="with no store yet, take the finished cells of results/NAME.csv "
                           "(continue a partial run committed from another machine)")
+    run.add_argument("--json", action="store_true",
+                     help="print the counts per status and the CSV's path as one JSON object")
     run.set_defaults(func=cmd_run)
 
     report = actions.add_parser("report", help="render results/NAME.md (and plots) from results/NAME.csv")
     _common(report)
     report.add_argument("--no-plots", action="store_true", help="Markdown only")
+    report.add_argument("--json", action="store_true",
+                        help="print the report's path as one JSON object")
     report.set_defaults(func=cmd_report)
 
 
@@ -50,6 +60,10 @@ def cmd_run(args) -> int:
                             results_dir=args.results, progress=not args.quiet,
                             continue_csv=args.continue_csv)
     results = args.results or exp.results_dir
+    if args.json:
+        print(json.dumps({"experiment": exp.name, "counts": dict(sorted(counts.items())),
+                          "csv": f"{results}/{exp.name}.csv"}))
+        return 0
     print(f"{exp.name}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "nothing to run")
           + f"; rows in {results}/{exp.name}.csv", file=sys.stderr)
     return 0
@@ -60,5 +74,6 @@ def cmd_report(args) -> int:
     from .report import render_report
 
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick, with_instances=False)
-    print(render_report(exp, results_dir=args.results, plots=not args.no_plots))
+    path = render_report(exp, results_dir=args.results, plots=not args.no_plots)
+    print(json.dumps({"experiment": exp.name, "report": str(path)}) if args.json else path)
     return 0
