@@ -32,6 +32,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     [[engines]]
     engine = "depqbf"                # a name, or a list of names
     options = {encoding = "compact"} # given to the engine as is (any keys: {heuristics = "ABC"})
+    options = {members = ["caqe/enumerated", "rareqs/enumerated"], jobs = 2}   # engine portfolio
     matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
     label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
     timeout = 60                     # overrides limits.timeout
