@@ -67,6 +67,14 @@ def _engine_options(args) -> dict:
     for side in ("attacker_moves", "defender_moves"):
         if getattr(args, side, None):
             options[side] = getattr(args, side)
+    if getattr(args, "members", None):
+        options["members"] = args.members
+    if getattr(args, "portfolio_jobs", None) is not None:
+        options["jobs"] = args.portfolio_jobs
+    for given in ("members", "jobs"):
+        if given in options and args.engine != "portfolio":
+            raise TsumeError(f"--{given} sets the portfolio's members; engine {args.engine!r} "
+                             f"is not the portfolio")
     if getattr(args, "deepen", False):
         options["deepen"] = True
     if getattr(args, "backend", None):
@@ -84,6 +92,14 @@ def _engine_options(args) -> dict:
         options["certify"] = True
         if args.certify_timeout is not None:
             options["certify_timeout"] = args.certify_timeout
+    if args.engine == "portfolio":  # a member that cannot run is bad input, said up front
+        from .solvers.portfolio import checked
+        from .solvers.runner import SolverError
+
+        try:
+            checked(options)
+        except (ValueError, SolverError) as exc:
+            raise TsumeError(str(exc)) from None
     return options
 
 
@@ -123,6 +139,11 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default=None,
                    help="engine qbf: a solver name or the path of any QDIMACS solver executable "
                         "(default: depqbf)")
+    p.add_argument("--members", default=None, metavar="LIST",
+                   help="engine portfolio: its configurations, comma-separated, each "
+                        "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; "
+                        "default caqe/enumerated,rareqs/enumerated,"
+                        "caqe/enumerated/attacker=onehot-seqcounter,depqbf/enumerated)")
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
@@ -155,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     _qbf_args(p)
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole question (QBF: encoding, writing, solving)")
+    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=positive_int, default=None,
+                   help="engine portfolio: members run at once (default: the cores this "
+                        "process may use)")
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="node limit (brute, dfpn, tsume)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -246,7 +270,8 @@ def cmd_mate(args) -> int:
     else:
         verdict = {"mate": f"mate within {result.get('mate_length', args.n)}",
                    "nomate": f"no mate within {args.n}"}.get(result["status"], result["status"])
-        print(f"{verdict}  [{result['engine']}, {result['time_s']:.3f} s]", file=say)
+        engine = result["engine"] + (f": {result['member']}" if result.get("member") else "")
+        print(f"{verdict}  [{engine}, {result['time_s']:.3f} s]", file=say)
         moves = result.get("mating_moves") or ([result["first_move"]] if result.get("first_move") else [])
         if moves:
             print("mating first moves: " + " ".join(moves), file=say)
@@ -265,8 +290,13 @@ def cmd_mate(args) -> int:
 def cmd_batch(args) -> int:
     from .batch import run_batch
 
+    options = _engine_options(args)
+    if args.engine == "portfolio" and args.jobs >= 1:
+        from .solvers.portfolio import default_jobs
+
+        options["jobs"] = max(1, default_jobs() // args.jobs)  # the cores a case is given
     run_batch(args.cases, args.output, engine=args.engine, jobs=args.jobs, timeout=args.timeout,
-              options=_engine_options(args), progress=not args.quiet)
+              options=options, progress=not args.quiet)
     return 0
 
 
