@@ -144,5 +144,10 @@ def test_check_formula_command(tmp_path, capsys, monkeypatch):
     assert err[0].startswith(f"tsumeqbf: not proven: enumerated, {sfen} n=3: ")
     assert "line L*1d 1c1d (ply 3: 4c2c, which is no legal check)" in err[0]
 
+    assert main(["check-formula", bad, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["line"][:2] == ["L*1d", "1c1d"]
+    assert main(["check-formula", out, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["truth"] is True
+
     assert main(["check-formula", str(tmp_path / "missing.qcir")]) == 2
     assert "missing.qcir" in capsys.readouterr().err

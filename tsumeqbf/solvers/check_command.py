@@ -14,6 +14,7 @@ import os
 import re
 import sys
 
+from ..arguments import positive_float, positive_int
 from ..rules import TsumeError, check_n
 from ..rules.problem_files import load_position
 from .formula_check import (CheckFailed, CheckUnknown, DEFAULT_MAX_LINES, check_file,
@@ -38,13 +39,15 @@ def register(sub) -> None:
     move_choice_args(p)
     p.add_argument("--strategy", default="reference", choices=("reference", "dfpn"),
                    help="where the strategy comes from: brute force (default) or the Python df-pn")
-    p.add_argument("--max-nodes", type=int, default=None,
+    p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="node limit of the strategy's searches")
-    p.add_argument("--max-lines", type=int, default=DEFAULT_MAX_LINES,
+    p.add_argument("--max-lines", type=positive_int, default=DEFAULT_MAX_LINES,
                    help="lines of play the strategy may have")
-    p.add_argument("--timeout", type=float, default=None, help="seconds for the whole check")
+    p.add_argument("--timeout", type=positive_float, default=None,
+                   help="seconds for the whole check")
     p.add_argument("--certificate", default=None, metavar="PATH",
                    help="write the checked strategy (JSON) there")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.set_defaults(func=cmd_check_formula)
 
 
@@ -101,14 +104,23 @@ def cmd_check_formula(args) -> int:
         result = check_file(args.file, pos, n, encoding, strategy=args.strategy,
                             choices=choices, max_nodes=args.max_nodes, timeout=args.timeout,
                             max_lines=args.max_lines)
-    except CheckFailed as exc:
-        print(f"tsumeqbf: not proven: {encoding}, {pos.sfen()} n={n}: {exc}", file=sys.stderr)
-        return 1
-    except CheckUnknown as exc:
-        print(f"tsumeqbf: unknown: {encoding}, {pos.sfen()} n={n}: {exc}", file=sys.stderr)
+    except (CheckFailed, CheckUnknown) as exc:
+        status = "not proven" if isinstance(exc, CheckFailed) else "unknown"
+        print(f"tsumeqbf: {status}: {encoding}, {pos.sfen()} n={n}: {exc}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"file": args.file, "encoding": encoding, "sfen": pos.sfen(),
+                              "n": n, "status": status, "reason": str(exc),
+                              "line": getattr(exc, "line", [])}))
         return 1
     if args.certificate:
         write_certificate(result, args.certificate, pos)
+    if args.json:
+        print(json.dumps({"file": args.file, "encoding": encoding, "sfen": pos.sfen(), "n": n,
+                          "status": "proven", "truth": result.truth, "format": result.fmt,
+                          "strategy": result.strategy, "strategy_nodes": result.nodes,
+                          "conditions": result.lines, "clauses": result.clauses,
+                          "seconds": round(result.seconds, 3)}))
+        return 0
     print(f"{result.line()}: {result.nodes} strategy nodes, {result.lines} conditions, "
           f"{result.clauses} clauses, {result.seconds:.2f} s")
     return 0
