@@ -267,8 +267,11 @@ class _Functions:
     """The decision lists: rows (condition literal, values) per choice, built while the
     strategy's lines are walked; conditions are extra SAT variables above the file's."""
 
-    def __init__(self, f, num_of, top: int, max_lines: int):
-        self.f, self.num_of, self.max_lines = f, num_of, max_lines
+    def __init__(self, f, num_of, quantified: set, top: int, max_lines: int):
+        self.f, self.max_lines = f, max_lines
+        # a variable the file does not quantify (universal reduction dropped it) is read
+        # and set by nobody: the matrix does not mention it
+        self.num_of = {v: x for v, x in num_of.items() if x in quantified}
         self.next_var = top + 1
         self.clauses: list[list[int]] = []
         self.true = self.new()
@@ -458,7 +461,8 @@ def check_file(path: str, pos: Position, n: int, encoding: str, *, strategy: str
     except CertificateFailure as exc:
         raise CheckFailed(f"the strategy fails the rules: {exc.message}", exc.line) from None
     num_of = _numbering(enc, written.fmt)
-    fn = _Functions(enc.formula, num_of, written.top, max_lines)
+    fn = _Functions(enc.formula, num_of, {v for _, vs in written.prefix for v in vs},
+                    written.top, max_lines)
     choices_by_name = enc.formula.choices
     walk = pos.copy()
     if root.verdict:
