@@ -1,6 +1,6 @@
 """The ``tsumeqbf`` command line.
 
-    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--no-hands] [--json]
+    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--no-hands] [--json] [--quiet]
     tsumeqbf batch CASES.jsonl --engine E [--jobs J] [--timeout S] -o OUT.jsonl
     tsumeqbf show SFEN [--zone Z] [--json]
     tsumeqbf --version
@@ -25,6 +25,7 @@ import sys
 
 from .arguments import positive_float, positive_int, to_stdout
 from .engines import ENGINES, is_qbf_engine
+from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
@@ -182,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="node limit (brute, dfpn, tsume)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress: without it, a phase (listing, encoding, writing, solving, "
+                        "certifying) that lasts over a second is named on stderr, with its "
+                        "time (under --json only when stderr is a terminal)")
     p.add_argument("--strategy", default=None, metavar="FILE",
                    help="with a QBF engine: certify, and write the checked strategy tree "
                         "(JSON) with its main line in USI and Japanese notation ('-': "
@@ -261,7 +266,9 @@ def cmd_mate(args) -> int:
 
     pos = _load_position(args)
     options = _engine_options(args)
-    result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=options)
+    with phase_notes("mate", shows_phases(args.json, args.quiet)):
+        phase("solving")  # brute force and df-pn search; a QBF engine names its own phases
+        result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=options)
     # with --strategy -, standard output holds the strategy alone
     say = sys.stderr if to_stdout(args.strategy) else sys.stdout
     if args.json:
