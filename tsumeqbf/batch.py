@@ -76,8 +76,10 @@ def _drop_torn_line(path: str) -> None:
 
 
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
-    """Run one case in this process; every failure becomes a status "error" row."""
+    """Run one case in this process; every failure becomes a status "error" row. The row
+    says what made it (:func:`tsumeqbf.provenance.row_fields`)."""
     from .engines import run_engine
+    from .provenance import row_fields
 
     start = time.perf_counter()
     try:
@@ -90,6 +92,7 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
     result.setdefault("engine", engine)
     result.setdefault("first_move", None)
     result.setdefault("time_s", round(time.perf_counter() - start, 6))
+    result.update(row_fields(engine, options))
     return merge_row(case, result)
 
 
@@ -207,6 +210,7 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
               progress: bool = True) -> dict:
     """Run every unfinished case; returns counts per status for this run."""
     from .engines import get_engine
+    from .provenance import row_fields
 
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
@@ -227,7 +231,8 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
                     row = merge_row(end.task, {
                         "engine": engine, "status": "unknown" if row.timed_out else "error",
                         "mate": None, "first_move": None, "time_s": round(end.elapsed_s, 6),
-                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason})
+                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
+                        **row_fields(engine, options)})
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()
                 counts[row["status"]] = counts.get(row["status"], 0) + 1

@@ -2,7 +2,8 @@
 
     tsumeqbf experiment run EXPERIMENT [--jobs J] [--executor local|dask --scheduler ADDRESS]
                                        [--quick] [--results DIR] [--quiet] [--continue-csv]
-    tsumeqbf experiment report EXPERIMENT [--quick] [--results DIR] [--no-plots]
+                                       [--repeat K] [--same-code]
+    tsumeqbf experiment report EXPERIMENT [--quick] [--results DIR] [--no-plots] [--mixed]
 
 EXPERIMENT is a name (``experiments/NAME.toml``) or the path of a TOML file.
 """
@@ -25,11 +26,19 @@ def register(sub) -> None:
     run.add_argument("--continue-csv", action="store_true",
                      help="with no store yet, take the finished cells of results/NAME.csv "
                           "(continue a partial run committed from another machine)")
+    run.add_argument("--repeat", type=int, default=1, metavar="K",
+                     help="run every cell K times (the report gives each timing's spread)")
+    run.add_argument("--same-code", action="store_true",
+                     help="run again the stored cells that another commit or encoder version "
+                          "made, so that the report comes from this code alone")
     run.set_defaults(func=cmd_run)
 
     report = actions.add_parser("report", help="render results/NAME.md (and plots) from results/NAME.csv")
     _common(report)
     report.add_argument("--no-plots", action="store_true", help="Markdown only")
+    report.add_argument("--mixed", action="store_true",
+                        help="render rows of more than one commit or encoder version (refused "
+                             "without it); the report's header names the mix")
     report.set_defaults(func=cmd_report)
 
 
@@ -48,7 +57,8 @@ def cmd_run(args) -> int:
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick)
     counts = run_experiment(exp, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
                             results_dir=args.results, progress=not args.quiet,
-                            continue_csv=args.continue_csv)
+                            continue_csv=args.continue_csv, repeat=args.repeat,
+                            same_code=args.same_code)
     results = args.results or exp.results_dir
     print(f"{exp.name}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "nothing to run")
           + f"; rows in {results}/{exp.name}.csv", file=sys.stderr)
@@ -60,5 +70,6 @@ def cmd_report(args) -> int:
     from .report import render_report
 
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick, with_instances=False)
-    print(render_report(exp, results_dir=args.results, plots=not args.no_plots))
+    print(render_report(exp, results_dir=args.results, plots=not args.no_plots,
+                        mixed=args.mixed))
     return 0
