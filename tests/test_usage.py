@@ -28,7 +28,7 @@ def _spin(seconds: float) -> None:
 def test_measured_counts_this_threads_cpu_seconds():
     with measured() as used:
         _spin(0.2)
-    assert 0.2 <= used.cpu_s < 5 and used.children_cpu_s == 0 and used.peak_mb > 0
+    assert 0.15 <= used.cpu_s < 5 and used.children_cpu_s == 0 and used.peak_mb > 0
 
 
 def test_cpu_limit_stops_the_block_and_is_undone():
