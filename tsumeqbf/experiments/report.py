@@ -99,9 +99,10 @@ def measurement(rows: list[dict]) -> list[str]:
     wall = spread(r.get("timeout") for r in rows)
     lines.append("limits: " + ", ".join(x for x in (f"CPU {cpu} s" if cpu else "",
                                                     f"wall {wall} s" if wall else "") if x))
-    for key, what in (("solver_version", "solver"), ("dfpn_backend", "df-pn backend")):
-        for value in sorted({r[key] for r in rows if r.get(key)}):
-            lines.append(f"{what}: {value}")
+    lines += [f"solver {name}: {version}" for name, version in
+              sorted({(r["solver"], r["solver_version"]) for r in rows if r.get("solver_version")})]
+    lines += [f"df-pn backend: {b}" for b in sorted({r["dfpn_backend"] for r in rows
+                                                      if r.get("dfpn_backend")})]
     tools = sorted({", ".join(f"{k} {r[k]}" for k in ("pyqbf", "pysat", "cshogi") if r.get(k))
                     for r in rows} - {""})
     lines += [f"libraries: {t}" for t in tools]
