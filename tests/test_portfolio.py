@@ -197,6 +197,11 @@ def test_cli_bad_members_are_one_line(capsys):
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "portfolio",
                  "--encoding", "compact"]) == 1
     assert "carry their own encoding" in capsys.readouterr().err
+    assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "portfolio",
+                 "--jobs", "0"]) == 1
+    assert "at least one job, got 0" in capsys.readouterr().err
+    assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "caqe", "--jobs", "2"]) == 2
+    assert "--jobs sets the portfolio's members; engine 'caqe'" in capsys.readouterr().err
 
 
 def test_batch_and_usi_use_the_portfolio(tmp_path):

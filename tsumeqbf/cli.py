@@ -70,8 +70,12 @@ def _engine_options(args) -> dict:
             options[side] = getattr(args, side)
     if getattr(args, "members", None):
         options["members"] = args.members
-    if getattr(args, "portfolio_jobs", None):
+    if getattr(args, "portfolio_jobs", None) is not None:
         options["jobs"] = args.portfolio_jobs
+    for given in ("members", "jobs"):
+        if given in options and args.engine != "portfolio":
+            raise TsumeError(f"--{given} sets the portfolio's members; engine {args.engine!r} "
+                             f"is not the portfolio")
     if getattr(args, "deepen", False):
         options["deepen"] = True
     if getattr(args, "backend", None):

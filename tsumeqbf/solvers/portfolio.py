@@ -135,7 +135,7 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
                       f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
     try:
         members = members_of(options)
-        jobs = int(options.get("jobs") or default_jobs())
+        jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
         if jobs < 1:
             raise ValueError(f"the portfolio needs at least one job, got {jobs}")
     except (ValueError, SolverError) as exc:
