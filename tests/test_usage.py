@@ -60,6 +60,14 @@ def test_a_qbf_engines_cpu_seconds_include_its_solvers():
     assert 0 < result["solver_cpu_s"] <= result["cpu_s"]
 
 
+@pytest.mark.skipif(not is_installed("depqbf"), reason="depqbf missing")
+def test_a_portfolios_cpu_seconds_include_its_members():
+    # the members are forked processes, each reaped with os.wait4: theirs and their solvers'
+    result = run_engine("portfolio", Position.from_sfen(FIG5, zone=2), 1)
+    assert result["mate"] is True
+    assert 0 < result["solver_cpu_s"] <= result["cpu_s"]
+
+
 def _mate7():
     return next(q for q in collection_cases("yaneuraou_mate_samples.csv") if q["n"] == 7)
 
