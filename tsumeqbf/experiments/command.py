@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import sys
 
+from ..arguments import positive_int
+
 
 def register(sub) -> None:
     p = sub.add_parser("experiment", help="list the named experiments, run one or render its report")
@@ -30,7 +32,8 @@ def register(sub) -> None:
 
     run = actions.add_parser("run", help="run every unfinished cell; RESULTS/NAME.sqlite and .csv")
     _common(run)
-    run.add_argument("--jobs", "-j", type=int, default=1, help="cells at once (local executor)")
+    run.add_argument("--jobs", "-j", type=positive_int, default=1,
+                     help="cells at once (local executor)")
     run.add_argument("--executor", choices=("local", "dask"), default="local",
                      help="local: worker processes on this machine; dask: the cluster "
                           "of --scheduler (default: local)")
@@ -44,6 +47,8 @@ def register(sub) -> None:
     run.add_argument("--same-code", action="store_true",
                      help="run again the stored cells that another commit or encoder version "
                           "made, so that the report comes from this code alone")
+    run.add_argument("--json", action="store_true",
+                     help="print the counts per status and the CSV's path as one JSON object")
     run.set_defaults(func=cmd_run)
 
     report = actions.add_parser("report", help="render RESULTS/NAME.md (and plots) from RESULTS/NAME.csv")
@@ -52,6 +57,8 @@ def register(sub) -> None:
     report.add_argument("--mixed", action="store_true",
                         help="render rows of more than one commit or encoder version (refused "
                              "without it); the report's header names the mix")
+    report.add_argument("--json", action="store_true",
+                        help="print the report's path as one JSON object")
     report.set_defaults(func=cmd_report)
 
 
@@ -89,6 +96,10 @@ def cmd_run(args) -> int:
                             continue_csv=args.continue_csv, repeat=args.repeat,
                             same_code=args.same_code)
     results = args.results or exp.results_dir
+    if args.json:
+        print(json.dumps({"experiment": exp.name, "counts": dict(sorted(counts.items())),
+                          "csv": f"{results}/{exp.name}.csv"}))
+        return 0
     print(f"{exp.name}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "nothing to run")
           + f"; rows in {results}/{exp.name}.csv", file=sys.stderr)
     return 0
@@ -99,6 +110,7 @@ def cmd_report(args) -> int:
     from .report import render_report
 
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick, with_instances=False)
-    print(render_report(exp, results_dir=args.results, plots=not args.no_plots,
-                        mixed=args.mixed))
+    path = render_report(exp, results_dir=args.results, plots=not args.no_plots,
+                         mixed=args.mixed)
+    print(json.dumps({"experiment": exp.name, "report": str(path)}) if args.json else path)
     return 0
