@@ -31,8 +31,9 @@ from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
 
 #: modules that contribute sub-commands, each with ``register(subparsers)``
-COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
-                   "tsumeqbf.experiments.command", "tsumeqbf.usi.command")
+COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.solvers.check_command",
+                   "tsumeqbf.dfpn.command", "tsumeqbf.experiments.command",
+                   "tsumeqbf.usi.command")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +64,10 @@ def _engine_options(args) -> dict:
         options["used_kinds_only"] = True
     if getattr(args, "memory_mb", None):
         options["memory_mb"] = args.memory_mb
+    if getattr(args, "cpu_limit", None) is not None:
+        if args.cpu_limit <= 0:
+            raise TsumeError(f"--cpu-limit must be positive, got {args.cpu_limit:g}")
+        options["cpu_limit"] = args.cpu_limit
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
     for side in ("attacker_moves", "defender_moves"):
@@ -148,6 +153,9 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
+    p.add_argument("--cpu-limit", type=float, default=None, metavar="S",
+                   help="CPU seconds for the whole question (the search's or encoder's and "
+                        "the solver's, by the kernel's count), as QBF competitions set limits")
     p.add_argument("--deepen", action="store_true",
                    help="ask 1, 3, 5, ... n plies and stop at the first mate (the shortest); "
                         "one timeout for all")
