@@ -65,8 +65,6 @@ def _engine_options(args) -> dict:
     if getattr(args, "memory_mb", None):
         options["memory_mb"] = args.memory_mb
     if getattr(args, "cpu_limit", None) is not None:
-        if args.cpu_limit <= 0:
-            raise TsumeError(f"--cpu-limit must be positive, got {args.cpu_limit:g}")
         options["cpu_limit"] = args.cpu_limit
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
@@ -153,7 +151,7 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
-    p.add_argument("--cpu-limit", type=float, default=None, metavar="S",
+    p.add_argument("--cpu-limit", type=positive_float, default=None, metavar="S",
                    help="CPU seconds for the whole question (the search's or encoder's and "
                         "the solver's, by the kernel's count), as QBF competitions set limits")
     p.add_argument("--deepen", action="store_true",
