@@ -106,3 +106,12 @@ def test_batch_to_standard_output(tmp_path, cases, capsys):
     assert code == 0 and err == ""
     assert sorted(json.loads(line)["id"] for line in out.splitlines()) == ["fig5", "fig6"]
     assert not (tmp_path / "-").exists()
+
+
+@needs_depqbf
+def test_the_portfolio_configuration_names_each_member_and_its_versions():
+    config = configuration("portfolio", {"members": "depqbf/compact", "jobs": 3}, None)
+    assert "jobs" not in config  # how many members run at once changes no verdict
+    [member] = config["members"]
+    assert member["label"] == "depqbf/compact"
+    assert member["solver_version"].startswith("DepQBF") and member["encoder_version"]

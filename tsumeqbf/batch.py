@@ -62,8 +62,10 @@ def read_cases(path: str) -> list[dict]:
 def configuration(engine: str, options: dict, timeout: float | None) -> dict:
     """What a case's answer depends on besides the case: the engine, its options and
     limits, tsumeqbf's version and, for a QBF engine, the encoding (the default named),
-    its move choices, the encoder's version and the solver's (:func:`solver_version`).
-    An unknown engine, solver or encoding choice is a TsumeError.
+    its move choices, the encoder's version and the solver's (:func:`solver_version`);
+    for the portfolio, each member's label with those versions (not ``jobs``, which
+    changes only which member answers first). An unknown engine, solver, member or
+    encoding choice is a TsumeError.
 
     >>> configuration("brute", {"max_nodes": 10}, 5.0)["engine"]
     'brute'
@@ -75,25 +77,42 @@ def configuration(engine: str, options: dict, timeout: float | None) -> dict:
     options = {**options, **fixed}
     config = {"engine": engine, "timeout": timeout, "tsumeqbf": __version__,
               **{k: v for k, v in sorted(options.items()) if k != "strategy"}}
-    if is_qbf_engine(engine):
-        from .encoder.registry import DEFAULT_ENCODING, encoding_options, encoding_version
-        from .solvers.runner import SolverError, is_known, solver_version
+    if engine == "portfolio":
+        from .solvers.portfolio import members_of
+        from .solvers.runner import SolverError
+
+        try:
+            members = members_of(options)
+        except (ValueError, SolverError) as exc:
+            raise TsumeError(str(exc)) from None
+        config.pop("jobs", None)
+        config["members"] = [{"label": m.label, **_qbf_versions(m.options)} for m in members]
+    elif is_qbf_engine(engine):
+        from .encoder.registry import DEFAULT_ENCODING, encoding_options
 
         encoding = options.get("encoding") or DEFAULT_ENCODING
         try:
-            config.update(encoding_options(encoding, options), encoding=encoding,
-                          encoder_version=encoding_version(encoding))
+            config.update(encoding_options(encoding, options), encoding=encoding)
         except ValueError as exc:
             raise TsumeError(str(exc)) from None
-        solver = options.get("solver") or "depqbf"
-        try:
-            version = solver_version(solver)
-        except SolverError as exc:
-            if not is_known(solver):
-                raise TsumeError(str(exc)) from None
-            version = "not installed"  # each case says so as its error
-        config.update(solver=solver, solver_version=version)
+        config.update(solver=options.get("solver") or "depqbf", **_qbf_versions(options))
     return config
+
+
+def _qbf_versions(options: dict) -> dict:
+    """The encoder's and the solver's versions for a QBF engine's options."""
+    from .encoder.registry import DEFAULT_ENCODING, encoding_version
+    from .solvers.runner import SolverError, is_known, solver_version
+
+    solver = options.get("solver") or "depqbf"
+    try:
+        version = solver_version(solver)
+    except SolverError as exc:
+        if not is_known(solver):
+            raise TsumeError(str(exc)) from None
+        version = "not installed"  # each case says so as its error
+    return {"encoder_version": encoding_version(options.get("encoding") or DEFAULT_ENCODING),
+            "solver_version": version}
 
 
 def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:

@@ -134,6 +134,7 @@ def qbf_context(rows: list[dict], labels: list[str]) -> dict:
         "sizes_header": ["encoding", "collection", "formulas", "median vars", "median clauses",
                          "median encode s", "max encode s", "encoding unfinished"],
         "sizes_rows": size_rows(rows, sets),
+        "sizes_by_plies": size_by_plies(rows),
         "set_wins_header": ["collection", "questions", "fastest (wins)", "decided most"],
         "set_wins": collection_wins(rows, labels, sets),
         "cactus": {label: cactus_points(by_label[label]) for label in labels},
@@ -174,6 +175,29 @@ def size_rows(rows: list[dict], sets: list[str]) -> list[list]:
                 line += ["", "", "", ""]
             out.append(line + [unfinished])
     return out
+
+
+def size_by_plies(rows: list[dict]) -> dict:
+    """Formula size against plies per encoding: the median clauses of the formulas written
+    (one per question and encoding), as a table (``median (formulas)``) and as plot series."""
+    groups: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        name = encoding_name(r)
+        if name is not None and r.get("clauses") is not None:
+            groups.setdefault((name, r["n"]), {}).setdefault(r["instance"], r)
+    names = sorted({name for name, _ in groups})
+    plies = sorted({n for _, n in groups})
+    table, series = [], {}
+    for name in names:
+        line = [fmt(name)]
+        for n in plies:
+            written = list(groups.get((name, n), {}).values())
+            median = statistics.median(r["clauses"] for r in written) if written else None
+            line.append(f"{int(median)} ({len(written)})" if written else "")
+            series.setdefault(name, []).append(median)
+        table.append(line)
+    return {"header": ["encoding", *(f"{n} plies" for n in plies)], "rows": table,
+            "xs": [str(n) for n in plies], "series": series}
 
 
 def collection_wins(rows: list[dict], labels: list[str], sets: list[str]) -> list[list]:

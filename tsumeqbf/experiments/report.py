@@ -4,16 +4,17 @@ The report reads only the exported CSV (and the shrunk-disagreements CSV beside 
 experiment's TOML (title, report kind, engine order) and the paper's published numbers,
 never the SQLite store: the committed CSV reproduces the committed Markdown byte for byte.
 The Markdown holds no timestamp and no absolute path, and it is the same whether the plots
-could be drawn or not (it always links ``NAME-plies.png`` and ``NAME-boards.png``, but for
-the ``nagai`` kind, which has none).
+could be drawn or not (it links its pictures, and names them and the command that draws
+them under Provenance).
 
 Tables are prepared here as lists of strings; the Jinja templates in ``templates/`` lay
 them out. Five kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
 ``agreement`` (verdicts compared engine by engine, every disagreement shrunk),
 ``scaling`` (which engine answers fastest where, and median time against plies and
 board size), ``nagai`` (df-pn heuristic variants beside Nagai's published ratios,
-``nagai.py``; no plots) and ``qbf`` (solvers and encodings on real problems: PAR-2, a
-cactus plot, formula sizes per encoding; ``qbf_report.py``).
+``nagai.py``; a heat map of nodes per heuristic set and problem) and ``qbf`` (solvers
+and encodings on real problems: PAR-2, a cactus plot, formula sizes per encoding and
+against plies; ``qbf_report.py``).
 
 """
 
@@ -27,11 +28,11 @@ from .analysis import (certificate_errors, certification_counts, disagreements,
                        expected_mismatches, fastest, labels_in, meta, pair_counts,
                        status_counts, verdict)
 from .config import Experiment
-from .nagai import nagai_context, nagai_rows
+from .nagai import nagai_context, nagai_rows, nodes_panels
 from .cells import board_order, fmt, no_paths
 from .paper import paper_rows
 from .paper_report import PAPER_SERIES, paper_tables_context, paper_time_points
-from .plots import cactus_plot, line_plot, loglog_plot
+from .plots import cactus_plot, heatmap_plot, line_plot, loglog_plot
 from .qbf_report import qbf_context
 from .store import SHRUNK_COLUMNS, read_csv
 
@@ -54,6 +55,7 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
         "code_versions": sorted({r["code_version"] for r in rows if r.get("code_version")}),
         "machines": sorted({r["machine"] for r in rows if r.get("machine")}),
         "plots": [{"file": f"{exp.name}-{axis}.png", "axis": axis, "x": x} for axis, x in PLOTS],
+        "report_command": report_command(exp),
         "errors": error_groups(rows),
         "mismatches": [[fmt(r["instance"]), fmt(r["label"]), verdict(r),
                         "mate" if meta(r)["mate"] else "no mate"] for r in expected_mismatches(rows)],
@@ -61,6 +63,13 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
                                for r in certificate_errors(rows)],
         "certification": certification_rows(rows, labels),
     }
+
+
+def report_command(exp: Experiment) -> str:
+    """The command that renders this report and its pictures again (no path of this
+    machine: a named experiment by its name, one's own by its file's name)."""
+    return (f"tsumeqbf experiment report {exp.path.stem if exp.packaged else exp.path.name}"
+            + (" --quick" if exp.quick else ""))
 
 
 def certification_rows(rows: list[dict], labels: list[str]) -> list[list]:
@@ -201,7 +210,8 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
         ctx["plot_series"] = ctx["scaling"]
     elif kind == "nagai":
         ctx.update(nagai_context(rows, labels, nagai_rows()))
-        ctx["plots"], ctx["plot_series"] = [], {}  # tables only
+        ctx["plots"], ctx["plot_series"] = [], {}  # a heat map, no lines
+        ctx["nodes_file"] = f"{exp.name}-nodes.png"
     elif kind == "qbf":
         # the notes speak of the full run's figures, not of a --quick subset's
         ctx.update(qbf_context(rows, labels), notes="" if exp.quick else exp.report.get("notes", ""))
@@ -209,11 +219,21 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
         ctx["plots"] = ctx["plots"][:1]  # time against plies; the boards are all 9x9 but a few
         ctx["plot_series"] = ctx["scaling"]
         ctx["cactus_file"] = f"{exp.name}-cactus.png"
+        ctx["formula_file"] = f"{exp.name}-formula.png"
     else:
         ctx["scaling"] = scaling(rows, labels)
         ctx["winners"] = winners(rows, labels)
         ctx["plot_series"] = ctx["scaling"]
+    ctx["pictures"] = pictures(exp.report["kind"], ctx)
     return ctx
+
+
+def pictures(kind: str, ctx: dict) -> list[str]:
+    """The PNG files a report of this kind draws, in the order it names them."""
+    extra = {"paper-tables": [f"{ctx['name']}-vs-paper.png"],
+             "qbf": [ctx.get("cactus_file"), ctx.get("formula_file")],
+             "nagai": [ctx.get("nodes_file")]}.get(kind, [])
+    return [p["file"] for p in ctx["plots"]] + extra
 
 
 def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool = True) -> Path:
@@ -239,6 +259,14 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
         if exp.report["kind"] == "qbf":
             cactus_plot(results / ctx["cactus_file"], f"{exp.title}: questions decided against time",
                         ctx["cactus"], max((r["timeout"] for r in rows if r.get("timeout")), default=None))
+            sizes = ctx["sizes_by_plies"]
+            line_plot(results / ctx["formula_file"], f"{exp.title}: formula size against plies",
+                      "plies", sizes["xs"], sizes["series"], ylabel="median clauses (log scale)")
+        if exp.report["kind"] == "nagai":
+            # the name, not the title: the title's 将棋図巧 has no glyphs in matplotlib's font
+            heatmap_plot(results / ctx["nodes_file"], f"{exp.name}: nodes per heuristic set and problem",
+                         nodes_panels(ctx["problem_tables"]), "nodes of the proven mate",
+                         "no mate proven within the limits", "problem (its number)")
         for plot in ctx["plots"]:
             data = ctx["plot_series"][plot["axis"]]
             line_plot(results / plot["file"], f"{exp.title}: solver time vs {plot['x']}",

@@ -125,19 +125,27 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def checked(options: dict) -> tuple[list[Member], int]:
+    """The members and the number run at once that ``options`` ask for; ValueError or
+    SolverError with one line for an option that the members carry, a member that cannot
+    run or fewer than one job (the command line says so before any question)."""
+    mixed = [name for name in MEMBER_OPTIONS if options.get(name)]
+    if mixed:
+        raise ValueError(f"the portfolio's members carry their own {', '.join(mixed)}; name "
+                         f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
+    members = members_of(options)
+    jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
+    if jobs < 1:
+        raise ValueError(f"the portfolio needs at least one job, got {jobs}")
+    return members, jobs
+
+
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
     """Engine function (see tsumeqbf.engines): options ``members``, ``jobs``,
     ``memory_mb`` and the QBF engine's ``certify`` options."""
     check_plies(n)
-    mixed = [name for name in MEMBER_OPTIONS if options.get(name)]
-    if mixed:
-        return _error(f"the portfolio's members carry their own {', '.join(mixed)}; name "
-                      f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
     try:
-        members = members_of(options)
-        jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
-        if jobs < 1:
-            raise ValueError(f"the portfolio needs at least one job, got {jobs}")
+        members, jobs = checked(options)
     except (ValueError, SolverError) as exc:
         return _error(str(exc))
     jobs = min(jobs, len(members))
