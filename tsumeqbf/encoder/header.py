@@ -14,13 +14,13 @@ question writes the same bytes.
 >>> from tsumeqbf.encoder.registry import encode
 >>> pos = Position.from_sfen("2k/3/1GP b - 1", zone=2)
 >>> lines = header_lines(encode(pos, 1, "compact"), pos, "compact", {}, truth=True,
-...                      proven_by="brute, dfpn-rules")
+...                      proven_by="brute-force dfpn-rules")
 >>> lines[:4]
 ['tsumeqbf encoding=compact version=8', 'sfen=2k/3/1GP b - 1', 'n=1 zone=2', 'board=3x3']
 >>> lines[4:7]
 ['rules=hands', 'attacker-moves=binary defender-moves=binary used-kinds-only=no', 'tsumeqbf-version=0.1.0 encoder-version=8']
 >>> lines[-2:]
-['truth=true', 'proven-by=brute, dfpn-rules']
+['truth=true', 'proven-by=brute-force dfpn-rules']
 """
 
 from __future__ import annotations
