@@ -28,17 +28,12 @@ tsumeqbf.rules.errors.TsumeError: SPEC: encodings: unknown encoding 'cnf'; choos
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 
+from ..arguments import read_toml
 from ..encoder.choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from ..encoder.registry import ENCODINGS
 from ..rules import TsumeError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 FORMATS = ("qdimacs", "qcir")
 SOURCE_KINDS = ("collection", "file", "generate")
@@ -79,13 +74,7 @@ class FamilySpec:
 
 def load_spec(path: str) -> FamilySpec:
     """Read and check the SPEC in ``path``; a question file it names is relative to it."""
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise TsumeError(f"{path}: no such SPEC file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TsumeError(f"{path}: not valid TOML ({exc})") from None
+    doc = read_toml(path, "SPEC")
     return parse_spec(doc, os.path.dirname(os.path.abspath(path)), where=path)
 
 
