@@ -74,3 +74,19 @@ def test_every_line_plot_report_names_its_pictures_and_their_command(tmp_path):
             "`agreement-quick.csv` by `tsumeqbf experiment report agreement --quick`") in md
     assert {p.name for p in out.glob("*.png")} == {"agreement-quick-plies.png",
                                                     "agreement-quick-boards.png"}
+
+
+def test_bench_dfpn_draws_a_committed_csv_without_solving_or_changing_it(tmp_path, capsys):
+    from tsumeqbf.bench.dfpn import main
+
+    committed = ROOT / "results" / "runs" / "dfpn-edo" / "dfpn-edo-1m.csv"
+    before = committed.read_bytes()
+    png = tmp_path / "edo.png"
+    assert main(["--no-bounded", "--edo", "0", "--max-nodes", "1000000", "--csv", str(committed),
+                 "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "solved 175/200 (zukou 91/100, musou 84/100); cshogi DfPn 138/200" in out
+    assert f"picture: {png}" in out and png.stat().st_size > 10_000
+    assert committed.read_bytes() == before
+    with pytest.raises(SystemExit, match="--plot draws the rows of --csv"):
+        main(["--no-bounded", "--edo", "0", "--plot", str(png)])

@@ -30,9 +30,9 @@ from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
 
 #: modules that contribute sub-commands, each with ``register(subparsers)``
-COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
-                   "tsumeqbf.experiments.command", "tsumeqbf.usi.command",
-                   "tsumeqbf.family.command")
+COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.solvers.check_command",
+                   "tsumeqbf.dfpn.command", "tsumeqbf.experiments.command",
+                   "tsumeqbf.usi.command", "tsumeqbf.family.command")
 
 
 class _Parser(argparse.ArgumentParser):

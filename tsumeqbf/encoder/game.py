@@ -247,6 +247,7 @@ def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper, drops=None
     if not cands:
         return False
     choice = MoveChoice(f, cands, level, name)
+    choice.drops = drops  # the pawn drops it answers (a strategy's witness is found after one)
     nxt = NextState(f, st, choice, c, st.reach if paper else advance(st.reach, cands, c, totals))
     return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c, kings))])
 

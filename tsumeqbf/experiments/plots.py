@@ -31,7 +31,7 @@ def series_style(index: int) -> dict:
             "linestyle": LINESTYLES[index // 10 % len(LINESTYLES)]}
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no display
@@ -45,7 +45,7 @@ def _legend_outside(ax, count: int) -> None:
               bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
 
 
-def _save(fig, path: Path) -> None:
+def save_figure(fig, path: Path) -> None:
     # "tight": the figure grows to hold the legend beside the axes; no "Software" tag:
     # the same data and matplotlib give the same bytes
     fig.savefig(path, dpi=100, metadata={"Software": None}, bbox_inches="tight")
@@ -64,7 +64,7 @@ def have_matplotlib() -> bool:
 def line_figure(title: str, xlabel: str, xs: list[str], series: dict[str, list[float | None]],
                 reference: tuple = (), ylabel: str = "seconds (log scale)"):
     """The figure of :func:`line_plot` (matplotlib needed)."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 5))
     ours = [label for label in series if label not in reference]
     for label, ys in series.items():
@@ -95,7 +95,7 @@ def line_plot(path: Path, title: str, xlabel: str, xs: list[str],
     (published numbers) in black; False without matplotlib."""
     if not have_matplotlib():
         return False
-    _save(line_figure(title, xlabel, xs, series, reference, ylabel), path)
+    save_figure(line_figure(title, xlabel, xs, series, reference, ylabel), path)
     return True
 
 
@@ -105,7 +105,7 @@ def loglog_plot(path: Path, title: str, xlabel: str, ylabel: str,
     10x; False without matplotlib."""
     if not have_matplotlib():
         return False
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 6))
     values = [max(v, FLOOR_S) for pts in points.values() for xy in pts for v in xy]
     low, high = (min(values), max(values)) if values else (FLOOR_S, 1.0)
@@ -127,7 +127,7 @@ def loglog_plot(path: Path, title: str, xlabel: str, ylabel: str,
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    _save(fig, path)
+    save_figure(fig, path)
     return True
 
 
@@ -138,7 +138,7 @@ def cactus_plot(path: Path, title: str, series: dict[str, list[float]],
     time ``limit``. False without matplotlib."""
     if not have_matplotlib():
         return False
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 5))
     for i, (label, times) in enumerate(series.items()):
         if times:
@@ -153,7 +153,7 @@ def cactus_plot(path: Path, title: str, series: dict[str, list[float]],
     ax.grid(True, which="major", alpha=0.3)
     if any(series.values()):
         _legend_outside(ax, len(series))
-    _save(fig, path)
+    save_figure(fig, path)
     return True
 
 
@@ -167,7 +167,7 @@ def heatmap_plot(path: Path, title: str, panels: list[dict], value: str,
     import numpy as np
     from matplotlib.colors import LogNorm
 
-    plt = _pyplot()
+    plt = pyplot()
     numbers = [v for p in panels for line in p["values"] for v in line if v]
     norm = LogNorm(vmin=min(numbers, default=1), vmax=max(numbers, default=10))
     width = max(len(p["columns"]) for p in panels)
@@ -187,5 +187,5 @@ def heatmap_plot(path: Path, title: str, panels: list[dict], value: str,
         ax.set_xlabel(xlabel, fontsize=8)
     fig.colorbar(image, ax=axes[:, 0].tolist(), label=value, fraction=0.03, pad=0.02)
     fig.suptitle(title, fontsize=10)
-    _save(fig, path)
+    save_figure(fig, path)
     return True
