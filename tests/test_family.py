@@ -13,7 +13,8 @@ import pytest
 
 from tsumeqbf.cli import main
 from tsumeqbf.encoder.formula import read_qdimacs
-from tsumeqbf.family import build_family, strategy_checker
+import tsumeqbf.family as family_module
+from tsumeqbf.family import build_family
 from tsumeqbf.family.spec import load_spec, parse_spec
 from tsumeqbf.family.truth import Disagreement, establish
 from tsumeqbf.family.writer import INDEX_COLUMNS
@@ -36,7 +37,7 @@ dfpn_max_nodes = 100000
 file = "cases.jsonl"
 
 [[questions]]
-generate = { seed = 7, count = 3, sizes = [[3, 3]], plies = [3], attacker_hand = 0, defender_hand = 0 }
+generate = { seed = 7, count = 2, sizes = [[3, 3]], plies = [3], attacker_hand = 0, defender_hand = 0 }
 no_hands = true
 """
 
@@ -94,12 +95,12 @@ def test_index_columns_describe_each_file(family):
     assert {r["truth"] for r in rows} == {"true", "false"}
 
 
-def test_every_truth_is_the_reference_answer_established_by_both_engines(family):
+def test_every_truth_is_the_reference_answer_established_by_both_engines_and_the_check(family):
     _, _, rows = family
     for r in rows:
         pos = Position.from_sfen(r["sfen"], zone=int(r["zone"]), no_hands=r["rules"] == "no-hands")
         assert mate_within(pos, int(r["n"])) is (r["truth"] == "true"), r["file"]
-        assert r["proven_by"] == "brute-force dfpn-rules"
+        assert r["proven_by"] == "brute-force dfpn-rules strategy-check"
 
 
 def test_a_mate_is_paired_at_its_critical_depth(family):
@@ -194,12 +195,12 @@ def test_a_question_one_engine_does_not_answer_is_left_out_or_proven_by_one(tmp_
     spec_text = SMALL.replace("brute_max_nodes = 100000", "brute_max_nodes = 0")
     spec = load_spec(str(small_spec(tmp_path, spec_text)))
     report = build_family(spec, str(tmp_path / "two"))
-    assert report.rows == [] and len(report.left_out) == 4
+    assert report.rows == [] and len(report.left_out) == 3  # fig6 and two generated
     one = parse_spec({"encodings": ["compact"], "formats": ["qdimacs"],
                       "truth": {"brute_max_nodes": 0, "min_engines": 1},
                       "questions": [{"file": "cases.jsonl"}]}, str(tmp_path))
     rows = build_family(one, str(tmp_path / "one")).rows
-    assert {r["proven_by"] for r in rows} == {"dfpn-rules"} and len(rows) == 3
+    assert {r["proven_by"] for r in rows} == {"dfpn-rules strategy-check"} and len(rows) == 3
 
 
 def test_engines_that_disagree_stop_the_family(monkeypatch):
@@ -218,16 +219,44 @@ def test_engines_that_disagree_stop_the_family(monkeypatch):
         establish(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, 1000, 1000)
 
 
-def test_the_strategy_check_is_asked_for_only_where_the_build_has_it(tmp_path):
-    spec = parse_spec({"encodings": ["compact"], "truth": {"strategy_check": True},
-                       "questions": [{"file": "cases.jsonl"}]}, str(tmp_path))
+def fig6_spec(tmp_path, **truth):
     (tmp_path / "cases.jsonl").write_text(json.dumps({**FIG6, "n": 3}) + "\n")
-    if strategy_checker() is None:
-        with pytest.raises(TsumeError, match="needs the strategy check"):
-            build_family(spec, str(tmp_path / "out"))
-    else:
-        rows = build_family(spec, str(tmp_path / "out")).rows
-        assert rows and all(r["proven_by"].endswith("strategy-check") for r in rows)
+    return parse_spec({"encodings": ["compact"], "pairs": False, "truth": truth,
+                       "questions": [{"file": "cases.jsonl"}]}, str(tmp_path))
+
+
+def test_without_the_strategy_check_proven_by_names_the_engines_alone(tmp_path):
+    rows = build_family(fig6_spec(tmp_path, strategy_check=False), str(tmp_path / "out")).rows
+    assert len(rows) == 2 and {r["proven_by"] for r in rows} == {"brute-force dfpn-rules"}
+    assert (tmp_path / "out" / rows[0]["file"]).read_text().splitlines()[9] == \
+        "c proven-by=brute-force dfpn-rules"
+
+
+def test_a_file_the_check_does_not_prove_stops_the_family(tmp_path, monkeypatch):
+    from tsumeqbf.solvers.formula_check import CheckFailed
+
+    def failing(path, *args, **kwargs):
+        assert path.endswith(".part") and os.path.exists(path)  # the very file, unnamed yet
+        raise CheckFailed("the formula fails against the mating strategy", ["2c2b"])
+
+    monkeypatch.setattr(family_module, "check_file", failing)
+    with pytest.raises(TsumeError, match="fig6-n3-compact-true.qdimacs: the strategy check "
+                                         "does not prove it: .*; line 2c2b"):
+        build_family(fig6_spec(tmp_path), str(tmp_path / "out"))
+    assert sorted(os.listdir(tmp_path / "out")) == []  # no file under its name, no .part
+
+
+def test_a_file_the_check_leaves_undecided_does_not_claim_it(tmp_path, monkeypatch):
+    from tsumeqbf.solvers.formula_check import CheckUnknown
+
+    def undecided(*args, **kwargs):
+        raise CheckUnknown("no strategy: node limit reached")
+
+    monkeypatch.setattr(family_module, "check_file", undecided)
+    rows = build_family(fig6_spec(tmp_path), str(tmp_path / "out")).rows
+    assert {r["proven_by"] for r in rows} == {"brute-force dfpn-rules"}
+    for r in rows:
+        assert "strategy-check" not in (tmp_path / "out" / r["file"]).read_text()
 
 
 def test_only_the_command_line_imports_the_family_layer():

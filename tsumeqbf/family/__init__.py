@@ -6,14 +6,17 @@ at the depths asked (:mod:`.truth`: brute force and df-pn on the rules engine, a
 critical pair d, d - 2 of a mate of shortest length d); then for each depth x encoding x
 move-choice axes, each format is written with the full comment header
 (:mod:`tsumeqbf.encoder.header`) under a name that carries its truth value
-(:mod:`.writer`). With ``strategy_check`` each file is also proven from its bytes by the
-strategy check (:func:`strategy_checker`) before it takes its final name.
+(:mod:`.writer`). With ``strategy_check`` (the default) each file is also proven from its
+bytes by the strategy check (:mod:`tsumeqbf.solvers.formula_check`) before it takes its
+final name: a file the check proves lists ``strategy-check`` in ``proven-by``; one that
+the check's limits leave undecided does not (its header is written again without it); a
+file the check does not prove stops the family.
 
 Nothing here reads a clock: node limits bound the engines, so the same SPEC writes the
 same bytes (files and index) on any run with the same package versions.
 
 Layering: this package stands above ``engines`` (which it calls for brute force and
-df-pn), the encoder and the rules; only the command line imports it.
+df-pn), the strategy check, the encoder and the rules; only the command line imports it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 from ..encoder.header import header_lines, truth_word
 from ..encoder.registry import encode, encoding_options
 from ..rules import Position, TsumeError
+from ..solvers.formula_check import CheckFailed, CheckUnknown, check_file
 from .questions import spec_questions
 from .spec import FamilySpec
 from .truth import BRUTE, STRATEGY, asked_depths, establish, shortest
@@ -35,16 +39,6 @@ class FamilyReport:
     rows: list = field(default_factory=list)  # index.csv's rows
     questions: int = 0  # questions with at least one formula written
     left_out: list = field(default_factory=list)  # (question id, why)
-
-
-def strategy_checker():
-    """The strategy check of a written file (issue 42, item 1: ``check_file`` of
-    ``tsumeqbf.solvers.formula_check``), or None where this build has none."""
-    try:
-        from ..solvers.formula_check import check_file
-    except ImportError:
-        return None
-    return check_file
 
 
 def _question_position(q: dict) -> Position:
@@ -77,10 +71,6 @@ def _configurations(spec: FamilySpec, pos: Position):
 def build_family(spec: FamilySpec, out_dir: str, log=None) -> FamilyReport:
     """Write the family of ``spec`` into ``out_dir``; ``log`` (a file) gets a line per
     question. Raises TsumeError (a bad question, a disagreement, a failed check)."""
-    checker = strategy_checker() if spec.strategy_check else None
-    if spec.strategy_check and checker is None:
-        raise TsumeError("truth.strategy_check = true needs the strategy check "
-                         "(tsumeqbf.solvers.formula_check), which this build does not have")
     questions = spec_questions(spec)
     os.makedirs(out_dir, exist_ok=True)
     report = FamilyReport()
@@ -105,7 +95,7 @@ def build_family(spec: FamilySpec, out_dir: str, log=None) -> FamilyReport:
                     continue
                 done.add(key)
                 rows = _write_formula(spec, out_dir, q, pos, k, truths[k], encoding, axes,
-                                      choices, checker)
+                                      choices, log)
                 report.rows += rows
                 written += len(rows)
                 at += [k] if rows and k not in at else []
@@ -119,21 +109,24 @@ def build_family(spec: FamilySpec, out_dir: str, log=None) -> FamilyReport:
     return report
 
 
-def _write_formula(spec, out_dir, q, pos, k, truth, encoding, axes, choices, checker) -> list:
+def _write_formula(spec, out_dir, q, pos, k, truth, encoding, axes, choices, log) -> list:
     """The files of one formula (each format), checked where asked; their index rows."""
     enc = encode(pos, k, encoding, **choices)
-    proven_by = list(truth.proven_by) + ([STRATEGY] if checker else [])
-    header = header_lines(enc, pos, encoding, choices, truth.mate, " ".join(proven_by))
     name = formula_name(q["id"], k, encoding, axes, truth.mate)
     rows = []
     for fmt in spec.formats:
         file = name + EXTENSIONS[fmt]
         path = os.path.join(out_dir, file)
         part = path + ".part"
+        proven_by = list(truth.proven_by) + ([STRATEGY] if spec.strategy_check else [])
         try:
-            stats = write_formula(part, enc, fmt, header)
-            if checker:
-                _check(checker, part, file, pos, k, encoding, choices, truth, spec)
+            stats = write_formula(part, enc, fmt, header_lines(
+                enc, pos, encoding, choices, truth.mate, " ".join(proven_by)))
+            if spec.strategy_check and not _check(part, file, pos, k, encoding, choices,
+                                                  truth, spec, log):
+                proven_by.remove(STRATEGY)  # left undecided: the header must not claim it
+                stats = write_formula(part, enc, fmt, header_lines(
+                    enc, pos, encoding, choices, truth.mate, " ".join(proven_by)))
             os.replace(part, path)
         except OSError as exc:
             raise TsumeError(f"cannot write {path}: {exc.strerror}") from None
@@ -151,15 +144,21 @@ def _write_formula(spec, out_dir, q, pos, k, truth, encoding, axes, choices, che
     return rows
 
 
-def _check(checker, part, file, pos, k, encoding, choices, truth, spec) -> None:
-    """Prove the written file's truth from its bytes; a failure stops the family."""
+def _check(part, file, pos, k, encoding, choices, truth, spec, log) -> bool:
+    """Prove the written file's truth from its bytes: True when proven, False when the
+    check's limits leave it undecided; a failure (or another truth) stops the family."""
     strategy = "reference" if BRUTE in truth.proven_by else "dfpn"
     max_nodes = spec.brute_max_nodes if strategy == "reference" else spec.dfpn_max_nodes
     try:
-        result = checker(part, pos, k, encoding, strategy=strategy, choices=choices,
-                         max_nodes=max_nodes)
-    except TsumeError as exc:
+        result = check_file(part, pos, k, encoding, strategy=strategy, choices=choices,
+                            max_nodes=max_nodes)
+    except CheckUnknown as exc:
+        if log:
+            print(f"{file}: strategy check undecided ({exc})", file=log, flush=True)
+        return False
+    except CheckFailed as exc:
         raise TsumeError(f"{file}: the strategy check does not prove it: {exc}") from None
     if result.truth != truth.mate:
         raise TsumeError(f"{file}: the strategy check proves it {truth_word(result.truth)}, "
                          f"the engines say {truth_word(truth.mate)}")
+    return True

@@ -9,7 +9,7 @@
     brute_max_nodes = 200000
     dfpn_max_nodes = 200000
     min_engines = 2                           # fewer: the question is left out
-    strategy_check = false
+    strategy_check = true                     # prove each file from its bytes
 
     [[questions]]                             # one table per source, in order
     collection = "figures.jsonl"              # or file = "cases.jsonl", or [questions.generate]
@@ -68,7 +68,7 @@ class FamilySpec:
     brute_max_nodes: int = 200_000
     dfpn_max_nodes: int = 200_000
     min_engines: int = 2
-    strategy_check: bool = False
+    strategy_check: bool = True
     title: str = ""
 
 
@@ -197,5 +197,5 @@ def parse_spec(doc: dict, base: str = ".", where: str = "SPEC") -> FamilySpec:
         _bool(where, doc.get("used_kinds_only", False), "used_kinds_only"),
         _int(where, truth.get("brute_max_nodes", 200_000), "truth.brute_max_nodes"),
         _int(where, truth.get("dfpn_max_nodes", 200_000), "truth.dfpn_max_nodes"),
-        min_engines, _bool(where, truth.get("strategy_check", False), "truth.strategy_check"),
+        min_engines, _bool(where, truth.get("strategy_check", True), "truth.strategy_check"),
         title)
