@@ -33,7 +33,7 @@ from .stop import Stopped, stop_on_signals
 #: modules that contribute sub-commands, each with ``register(subparsers)``
 COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.solvers.check_command",
                    "tsumeqbf.dfpn.command", "tsumeqbf.experiments.command",
-                   "tsumeqbf.usi.command")
+                   "tsumeqbf.usi.command", "tsumeqbf.family.command")
 
 
 class _Parser(argparse.ArgumentParser):

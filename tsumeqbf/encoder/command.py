@@ -24,6 +24,7 @@ from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .formula import qdimacs_pieces
+from .header import header_lines
 from .qcir import circuit, qcir_pieces
 from .registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
 from .size import check_plies
@@ -94,6 +95,7 @@ def cmd_encode(args) -> int:
                 phase_notes("encode", shows_phases(args.json, args.quiet)):
             phase("encoding")
             enc = encode(pos, args.n, args.encoding, **choices)
+            enc.formula.comments = header_lines(enc, pos, args.encoding, choices)
             budget.stage = f"writing the {args.format.upper()}"
             phase("writing")
             stats = (_write_qcir if args.format == "qcir" else _write)(args, pos, enc)
