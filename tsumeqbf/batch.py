@@ -188,8 +188,10 @@ def _drop_torn_line(path: str) -> None:
 
 
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
-    """Run one case in this process; every failure becomes a status "error" row."""
+    """Run one case in this process; every failure becomes a status "error" row. The row
+    says what made it (:func:`tsumeqbf.provenance.row_fields`)."""
     from .engines import run_engine
+    from .provenance import row_fields
 
     start = time.perf_counter()
     try:
@@ -202,6 +204,7 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
     result.setdefault("engine", engine)
     result.setdefault("first_move", None)
     result.setdefault("time_s", round(time.perf_counter() - start, 6))
+    result.update(row_fields(engine, options))
     return merge_row(case, result)
 
 
@@ -322,6 +325,8 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     status for this run. What it skips and keeps is said on ``log`` (stderr)."""
     import sys
 
+    from .provenance import row_fields
+
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
     options = dict(options or {})
@@ -347,7 +352,8 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
                     row = merge_row(end.task, {
                         "engine": engine, "status": "unknown" if row.timed_out else "error",
                         "mate": None, "first_move": None, "time_s": round(end.elapsed_s, 6),
-                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason})
+                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
+                        **row_fields(engine, options)})
                 row["config"] = config
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()

@@ -56,6 +56,7 @@ from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS
 from ..encoder.size import check_plies
 from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
+from ..usage import add_child
 from .engine import certify_answer, question_of, solve_mate as solve_member
 from .runner import SolverError
 
@@ -251,7 +252,8 @@ def _member(member: Member, pos: Position, n: int, timeout: float | None, shared
 def _ended(child: _Running) -> dict:
     """The answer of a member whose pipe is closed (it wrote it, or it died)."""
     os.close(child.fd)
-    _, code = os.waitpid(child.pid, 0)
+    _, code, usage = os.wait4(child.pid, 0)
+    add_child(usage)  # the member's CPU seconds and its solver's, in the engine's
     child.pid = 0
     try:
         answer = pickle.loads(bytes(child.data))
@@ -308,7 +310,7 @@ def _stop(children: list[_Running]) -> None:
         while time.monotonic() < deadline and not _exited(child.pid):
             time.sleep(0.01)
         _signal_group(child.pid, signal.SIGKILL)
-        os.waitpid(child.pid, 0)
+        add_child(os.wait4(child.pid, 0)[2])
         os.close(child.fd)
 
 
