@@ -64,8 +64,10 @@ from .certify import Answer, CertificateFailure, CertificateIncomplete, certify
 
 #: lines of play (strategy nodes expanded into lines) before the check gives up
 DEFAULT_MAX_LINES = 2_000_000
-#: the SAT solver of PySAT that decides the check
+#: the SAT solver of PySAT that decides the check; with a deadline one that PySAT can
+#: interrupt (its CaDiCaL builds cannot be: measured, a timer's interrupt raises)
 SAT_SOLVER = "cadical153"
+SAT_SOLVER_WITH_DEADLINE = "glucose4"
 
 
 class CheckFailed(TsumeError):
@@ -494,7 +496,8 @@ def _solve(clauses: list, deadline: float | None):
 
     from pysat.solvers import Solver
 
-    with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as s:
+    name = SAT_SOLVER if deadline is None else SAT_SOLVER_WITH_DEADLINE
+    with Solver(name=name, bootstrap_with=clauses) as s:
         if deadline is None:
             sat = s.solve()
         else:
