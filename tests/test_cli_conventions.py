@@ -81,6 +81,17 @@ def test_solve_kif_to_standard_output(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_check_formula_certificate_to_standard_output(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["encode", FIG5, "--zone", "2", "-n", "1", "-o", "f.qdimacs", "--quiet"]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "check-formula", "f.qdimacs", "--certificate", "-")
+    assert code == 0
+    assert json.loads(out)["formula_truth"] is True  # the certificate alone
+    assert "proven" in err or "true" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.qdimacs", "f.qdimacs.names.json"]
+
+
 def test_a_checkpoint_cannot_be_standard_output(capsys):
     code, _, err = run(capsys, "solve", FIG5, "--zone", 2, "--checkpoint", "-")
     assert code == 2 and "not -" in err
@@ -176,12 +187,15 @@ def test_an_unknown_or_misplaced_solver_is_one_line_exit_2(tmp_path, capsys, eng
 
 LIMITED = {
     "mate": (["mate", FIG5, "-n", "1"], ["--timeout", "--memory-mb", "--max-nodes",
-                                         "--certify-timeout"]),
+                                         "--certify-timeout", "--cpu-limit", "--jobs"]),
     "batch": (["batch", "cases.jsonl", "-o", "-"], ["--timeout", "--memory-mb", "--max-nodes",
-                                                     "--certify-timeout", "--jobs"]),
+                                                     "--certify-timeout", "--jobs",
+                                                     "--cpu-limit"]),
     "encode": (["encode", FIG5, "-n", "1", "-o", "-"], ["--timeout", "--memory-mb"]),
+    "check-formula": (["check-formula", "f.qdimacs"], ["--timeout", "--max-nodes",
+                                                        "--max-lines"]),
     "solve": (["solve", FIG5], ["--timeout", "--max-nodes", "--checkpoint-every"]),
-    "experiment": (["experiment", "run", "nosuch"], ["--jobs"]),
+    "experiment": (["experiment", "run", "nosuch"], ["--jobs", "--repeat"]),
 }
 
 
