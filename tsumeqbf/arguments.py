@@ -66,3 +66,21 @@ def to_stdout(*paths: str | None) -> bool:
     """Whether one of ``paths`` is ``-``: then the command's own report of what it did goes
     to stderr, so that standard output holds the file alone."""
     return STDOUT in paths
+
+
+def read_toml(path, what: str) -> dict:
+    """The TOML document in ``path`` (a SPEC, an experiment); a missing file or bad TOML
+    is one TsumeError naming the file and ``what`` it should be."""
+    from .rules import TsumeError
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise TsumeError(f"{path}: no such {what} file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TsumeError(f"{path}: not valid TOML ({exc})") from None

@@ -1,6 +1,6 @@
 """The ``tsumeqbf`` command line.
 
-    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--no-hands] [--json]
+    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--no-hands] [--json] [--quiet]
     tsumeqbf batch CASES.jsonl --engine E [--jobs J] [--timeout S] -o OUT.jsonl
     tsumeqbf show SFEN [--zone Z] [--json]
     tsumeqbf --version
@@ -25,6 +25,7 @@ import sys
 
 from .arguments import positive_float, positive_int, to_stdout
 from .engines import ENGINES, is_qbf_engine
+from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
@@ -32,7 +33,7 @@ from .stop import Stopped, stop_on_signals
 #: modules that contribute sub-commands, each with ``register(subparsers)``
 COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.solvers.check_command",
                    "tsumeqbf.dfpn.command", "tsumeqbf.experiments.command",
-                   "tsumeqbf.usi.command")
+                   "tsumeqbf.usi.command", "tsumeqbf.family.command")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,8 +65,6 @@ def _engine_options(args) -> dict:
     if getattr(args, "memory_mb", None):
         options["memory_mb"] = args.memory_mb
     if getattr(args, "cpu_limit", None) is not None:
-        if args.cpu_limit <= 0:
-            raise TsumeError(f"--cpu-limit must be positive, got {args.cpu_limit:g}")
         options["cpu_limit"] = args.cpu_limit
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
@@ -152,7 +151,7 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
-    p.add_argument("--cpu-limit", type=float, default=None, metavar="S",
+    p.add_argument("--cpu-limit", type=positive_float, default=None, metavar="S",
                    help="CPU seconds for the whole question (the search's or encoder's and "
                         "the solver's, by the kernel's count), as QBF competitions set limits")
     p.add_argument("--deepen", action="store_true",
@@ -190,6 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="node limit (brute, dfpn, tsume)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress: without it, a phase (listing, encoding, writing, solving, "
+                        "certifying) that lasts over a second is named on stderr, with its "
+                        "time (under --json only when stderr is a terminal)")
     p.add_argument("--strategy", default=None, metavar="FILE",
                    help="with a QBF engine: certify, and write the checked strategy tree "
                         "(JSON) with its main line in USI and Japanese notation ('-': "
@@ -269,7 +272,9 @@ def cmd_mate(args) -> int:
 
     pos = _load_position(args)
     options = _engine_options(args)
-    result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=options)
+    with phase_notes("mate", shows_phases(args.json, args.quiet)):
+        phase("solving")  # brute force and df-pn search; a QBF engine names its own phases
+        result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=options)
     # with --strategy -, standard output holds the strategy alone
     say = sys.stderr if to_stdout(args.strategy) else sys.stdout
     if args.json:

@@ -19,10 +19,12 @@ import time
 
 from ..arguments import STDOUT, output, positive_float, positive_int
 from ..limits import LimitReached, limits
+from ..progress import phase, phase_notes, shows_phases
 from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .formula import qdimacs_pieces
+from .header import header_lines
 from .qcir import circuit, qcir_pieces
 from .registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
 from .size import check_plies
@@ -52,6 +54,10 @@ def register(sub) -> None:
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the encoder (this process's resident memory)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress: without it, a phase (listing, encoding, writing) that "
+                        "lasts over a second is named on stderr, with its time (under --json "
+                        "only when stderr is a terminal)")
     p.set_defaults(func=cmd_encode)
 
 
@@ -85,9 +91,13 @@ def cmd_encode(args) -> int:
         raise TsumeError(str(exc)) from None
     deadline = None if args.timeout is None else start + args.timeout
     try:
-        with limits(deadline, args.memory_mb) as budget:
+        with limits(deadline, args.memory_mb) as budget, \
+                phase_notes("encode", shows_phases(args.json, args.quiet)):
+            phase("encoding")
             enc = encode(pos, args.n, args.encoding, **choices)
+            enc.formula.comments = header_lines(enc, pos, args.encoding, choices)
             budget.stage = f"writing the {args.format.upper()}"
+            phase("writing")
             stats = (_write_qcir if args.format == "qcir" else _write)(args, pos, enc)
     except LimitReached as exc:
         print(f"tsumeqbf: unknown: {exc.reason}", file=sys.stderr)

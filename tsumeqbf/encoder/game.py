@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..progress import phase
 from ..rules.pieces import HAND_KINDS, KING, PAWN, piece_code
 from ..rules.position import Position
 from .choice import MoveChoice, make_choice
@@ -81,7 +82,10 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
     else:
         reach = initial_reach(pos)
     state = InitialState(f, pos, reach, fold=not paper)
+    if positions_cap:
+        phase("listing")
     planned = enumerate_plies(pos, n, positions_cap) if positions_cap else []
+    phase("encoding")
     if paper:
         _ground(state, geo)
     act = True

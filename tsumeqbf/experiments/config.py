@@ -64,20 +64,15 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import sys
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
+from ..arguments import read_toml
 from ..batch import read_cases
 from ..data import COLLECTIONS, collection_cases, data_file, is_data_file
 from ..engines import engine_names, engines_limited_by
 from ..rules import Position, TsumeError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai", "qbf")
 #: which limit becomes which engine option, for which engines (the engines' registry says)
@@ -259,13 +254,7 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
     need no instances (``with_instances=False``): they read the CSV, not the sources."""
     path = Path(path)
     where = _Where(path)
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise TsumeError(f"{path}: no such experiment file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TsumeError(f"{path}: not valid TOML ({exc})") from None
+    doc = read_toml(path, "experiment")
     where.keys(doc, "", ("title", "description", "limits", "instances", "engines", "report", "quick"))
     quick_table = None
     if quick:

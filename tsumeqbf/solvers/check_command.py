@@ -9,12 +9,13 @@ on stderr naming the encoding, the question and the line of play to investigate 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sys
 
-from ..arguments import positive_float, positive_int
+from ..arguments import STDOUT, positive_float, positive_int
 from ..rules import TsumeError, check_n
 from ..rules.problem_files import load_position
 from .formula_check import (CheckFailed, CheckUnknown, DEFAULT_MAX_LINES, check_file,
@@ -46,7 +47,8 @@ def register(sub) -> None:
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole check")
     p.add_argument("--certificate", default=None, metavar="PATH",
-                   help="write the checked strategy (JSON) there")
+                   help="write the checked strategy (JSON) there ('-': standard output, the "
+                        "result then on stderr)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.set_defaults(func=cmd_check_formula)
 
@@ -114,6 +116,14 @@ def cmd_check_formula(args) -> int:
         return 1
     if args.certificate:
         write_certificate(result, args.certificate, pos)
+    if args.certificate == STDOUT:  # standard output holds the certificate alone
+        with contextlib.redirect_stdout(sys.stderr):
+            return _report(args, result, encoding, pos, n)
+    return _report(args, result, encoding, pos, n)
+
+
+def _report(args, result, encoding: str, pos, n: int) -> int:
+    """Print the proven result; exit status 0."""
     if args.json:
         print(json.dumps({"file": args.file, "encoding": encoding, "sfen": pos.sfen(), "n": n,
                           "status": "proven", "truth": result.truth, "format": result.fmt,

@@ -648,6 +648,8 @@ def write_certificate(result: CheckResult, path: str, pos: Position) -> None:
     """The checked strategy as JSON (the format of :class:`.certify.Certificate`)."""
     data = result.certificate.to_json(pos)
     data.update(formula_truth=result.truth, encoding=result.encoding, checked=result.fmt)
-    with open(path, "w", encoding="utf-8") as fh:
+    from ..arguments import output
+
+    with output(path) as fh:  # "-": standard output
         json.dump(data, fh, ensure_ascii=False, indent=1)
         fh.write("\n")
