@@ -552,19 +552,21 @@ def _check_clauses(written: Written, enc, fn: _Functions, num_of, mate: bool) ->
         defined.update(targets)
     if mate:
         out += _constants_and_gates(written, enc, num_of, defined, supp, fn)
+    return out + _matrix(written, mate, fn.new)
+
+
+def _matrix(written: Written, mate: bool, new) -> list:
+    """Clauses that hold exactly when the matrix does (for ``mate``: when it fails);
+    ``new()`` gives a fresh variable (a selector per clause of a negated QDIMACS matrix)."""
     if written.fmt == "qcir":
-        out += written.clauses
-        out.append([-written.output if mate else written.output])
-    elif mate:  # not the matrix: some clause has every literal false
-        sel = []
-        for c in written.clauses:
-            s = fn.new()
-            sel.append(s)
-            out += [[-s, -x] for x in c]
-        out.append(sel)
-    else:
-        out += written.clauses
-    return out
+        return written.clauses + [[-written.output if mate else written.output]]
+    if not mate:
+        return written.clauses
+    out, sel = [], []
+    for c in written.clauses:  # not the matrix: some clause has every literal false
+        sel.append(new())
+        out += [[-sel[-1], -x] for x in c]
+    return out + [sel]
 
 
 def _decision_list(fn: _Functions, v: int, conds: list, group: list, default: bool) -> list:
@@ -788,15 +790,8 @@ def check_aiger(formula_path: str, aiger_path: str) -> bool:
         x = _aig_lit(l, in_var, top, true)
         clauses += [[-v, x], [v, -x]]
     mate = side == "e"
-    if written.fmt == "qcir":
-        clauses += written.clauses + [[-written.output if mate else written.output]]
-    elif mate:
-        sel = list(range(top + m + 2, top + m + 2 + len(written.clauses)))
-        for s, c in zip(sel, written.clauses):
-            clauses += [[-s, -x] for x in c]
-        clauses.append(sel)
-    else:
-        clauses += written.clauses
+    fresh = iter(range(true + 1, true + 2 + len(written.clauses)))
+    clauses += _matrix(written, mate, lambda: next(fresh))
     sat, _ = _solve(clauses, None)
     if sat:
         raise CheckFailed("the certificate's functions do not prove the formula", [])
