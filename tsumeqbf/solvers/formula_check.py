@@ -450,15 +450,18 @@ def _amo_values(f, choice, num_of) -> dict:
 def check_file(path: str, pos: Position, n: int, encoding: str, *, strategy: str = "reference",
                choices: dict | None = None, max_nodes: int | None = None,
                timeout: float | None = None, max_lines: int = DEFAULT_MAX_LINES,
-               max_strategy_nodes: int = 200_000) -> CheckResult:
+               max_strategy_nodes: int = 200_000, enc=None) -> CheckResult:
     """Prove the truth value of the formula in ``path`` (QDIMACS or QCIR, written for
     Mate(pos, n) by ``encoding`` with the move-choice ``choices``) from the strategy of
     ``strategy``. Raises :class:`CheckFailed` (not proven: the line to investigate) or
-    :class:`CheckUnknown`."""
+    :class:`CheckUnknown`. ``enc``: the :class:`~tsumeqbf.encoder.game.Encoded` that wrote
+    the file, when the caller has it (else the question is encoded again): only its
+    candidate lists and numbering are used, never its clauses."""
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
     written = read_written(path)
-    enc = encode(pos, n, encoding, **(choices or {}))
+    if enc is None:
+        enc = encode(pos, n, encoding, **(choices or {}))
     ask = strategy_ask(strategy, max_nodes, deadline)
     root = ask(pos.copy(), n)
     if root.verdict is None:
