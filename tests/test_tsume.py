@@ -397,8 +397,10 @@ def test_solve_tells_its_phases_and_the_whole_time():
     out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=2_000, on_phase=phases.append)
     assert out["status"] == "mate" and len(phases) == 2
     assert phases[0].startswith("mate proven, a line of 17 plies")
-    assert "bounded df-pn looks for a mate within 15 plies with up to 20,000 nodes" in phases[0]
-    assert "looking for shorter mates with up to 2,000 more nodes" in phases[1]
+    assert "looking for shorter mates with up to 2,000 more nodes" in phases[0]
+    # then bounded df-pn, below the best line the shortening left
+    assert phases[1].startswith("a line of ") and "with up to 20,000 nodes" in phases[1]
+    assert "bounded df-pn looks for a mate within" in phases[1]
     assert out["total_s"] >= out["time_s"] and "stopped" not in out
 
 

@@ -13,7 +13,7 @@ import time
 from contextlib import contextmanager
 
 from ..rules import Position, TsumeError, line_to_japanese
-from .answer import AnswerError, principal_variation, rank_proven, shorten, shortest_check
+from .answer import AnswerError, principal_variation, shorten, shortest_check
 from .shortest import seeded_dfpn, shorter_mate
 from .cshogi_backend import make_game
 from .game import TsumeGame
@@ -36,21 +36,21 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
 
-    After a proof with a line of L plies (``first_plies``), two searches look for a
-    shorter one. Bounded df-pn, its table started from the proof's (:mod:`.shortest`),
-    asks for a mate within L - 2 plies, then L - 4, ... (when L is at most
-    ``shortest_up_to``); then more nodes of the unbounded search try the open checks
-    along the main line (:func:`answer.shorten`; ``shorten_nodes`` in the output).
-    ``shortest`` says whether the answer is the exact shortest: bounded df-pn has shown
-    that no mate within ``length`` - 2 plies exists, every ply counted
-    (``shortest_plies``, ``pv_shortest``: the shortest line counting every ply). By
-    default the two get a share of the proof's work (:class:`_AfterProof`: each as many
-    nodes as the proof took, at least 20,000 and 10,000, and together as much time, at
-    least 10 s);
-    with ``shortest=True`` bounded df-pn runs on a line of any length until it knows,
-    within ``max_nodes`` and ``timeout``, and the shortening gets the proof's nodes, at
-    least 50,000. ``shorten_nodes`` sets the shortening's nodes either way;
-    ``after_nodes`` counts the nodes of both. When the bounded line is shorter than the
+    After a proof (``first_plies``: its line's plies), two searches look for a shorter
+    line. First more nodes of the unbounded search try the open checks along the main
+    line (:func:`answer.shorten`; ``shorten_nodes`` in the output); then, when the best
+    line read off the proofs has L plies (every ply counted) and L is at most
+    ``shortest_up_to``, bounded df-pn, its table started from the proofs
+    (:mod:`.shortest`), asks for a mate within 1, 3, ... L - 2 plies. ``shortest`` says
+    whether the answer is the exact shortest: bounded df-pn has shown that no mate within
+    ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
+    the shortest line counting every ply). By default the two get a share of the proof's
+    work (:class:`_AfterProof`: each as many nodes as the proof took, at least 10,000 and
+    20,000, and together as much time, at least 10 s); with ``shortest=True`` bounded
+    df-pn runs on a line of any length until it knows, within ``max_nodes`` and
+    ``timeout``, and the shortening gets the proof's nodes, at least 50,000.
+    ``shorten_nodes`` sets the shortening's nodes either way; ``after_nodes`` counts the
+    nodes of both. When the bounded line is shorter than the
     line read off the proofs, it becomes the answer (``answer``: "bounded",
     otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
     in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
@@ -136,24 +136,12 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         try:
             first = principal_variation(search, game, muda=False)
             after = _AfterProof(res, shortest, shorten_nodes, max_nodes, deadline)
-            if len(first) > 1 and (shortest or len(first) <= shortest_up_to):
-                if on_phase is not None:
-                    on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
-                             f"{res.time_s:.2f} s); bounded df-pn looks for a mate within "
-                             f"{len(first) - 2} plies{after.bounded_text()}")
-                rank = rank_proven(search, game)
-                bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
-                                      deadline=after.half_way())
-                found, short = refine(shorter_mate, bounded, game, len(first) - 2) or (None, None)
-                out["bounded_nodes"] = bounded.nodes
-            else:  # a mate in 1 is the shortest; a long line is left to the shortening
-                found, short = (False, None) if len(first) <= 1 else (None, None)
             rank, spent = None, 0
-            if stopped is None and len(first) > 1:
+            if len(first) > 1:  # a mate in 1 is the shortest
                 if on_phase is not None and after.shorten_nodes:
-                    on_phase(f"mate proven, a line of {len(first)} plies; looking for shorter "
-                             f"mates with up to {after.shorten_nodes:,} more nodes"
-                             f"{after.time_text()}")
+                    on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
+                             f"{res.time_s:.2f} s); looking for shorter mates with up to "
+                             f"{after.shorten_nodes:,} more nodes{after.time_text()}")
                 before = search.nodes
                 with after.limits(search):
                     rank, spent = (refine(shorten, search, game, after.shorten_nodes)
@@ -163,6 +151,17 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
             reader = game if backend == "rules" else TsumeGame(pos.copy())
             line = principal_variation(search, reader, rank=rank)
             raw = principal_variation(search, reader, muda=False, rank=rank)
+            found, short = (False, None) if len(raw) <= 1 else (None, None)
+            if (len(raw) > 1 and stopped is None
+                    and (shortest or len(raw) <= shortest_up_to)):
+                if on_phase is not None:
+                    on_phase(f"a line of {len(raw)} plies; bounded df-pn looks for a mate "
+                             f"within {len(raw) - 2} plies{after.bounded_text()}")
+                bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
+                                      deadline=after.deadline)
+                found, short = (refine(shorter_mate, bounded, game, len(raw) - 2)
+                                or (None, None))
+                out["bounded_nodes"] = bounded.nodes
         except AnswerError as exc:  # a bug: say so rather than print a wrong line
             out.update(status="error", error=f"answer extraction failed: {exc}")
             return out
@@ -182,7 +181,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                            proof_length=out["length"], length=len(short), plies=len(short),
                            answer="bounded")
         elif found is False:
-            out.update(shortest_plies=len(first), pv_shortest=[pos.usi(m) for m in first])
+            out.update(shortest_plies=len(raw), pv_shortest=[pos.usi(m) for m in raw])
         if check_shortest and stopped is None:
             left = deadline - time.monotonic() if deadline else None
             shorter = refine(shortest_check, pos, len(line), max_nodes=max_nodes,
@@ -211,7 +210,7 @@ class _AfterProof:
     bounded df-pn runs until it knows (within the caller's limits) and the shortening
     gets the proof's nodes, at least 50,000; without it each gets the proof's nodes (at
     least AFTER_FLOOR_BOUNDED and AFTER_FLOOR_SHORTEN) and both together the proof's
-    time (at least AFTER_FLOOR_S), bounded df-pn the first half of it. ``shorten_nodes`` sets the
+    time (at least AFTER_FLOOR_S), the shortening the first half of it. ``shorten_nodes`` sets the
     shortening's nodes either way, and then its only limit besides the caller's time."""
 
     def __init__(self, res, shortest: bool, shorten_nodes, max_nodes, deadline):
@@ -228,15 +227,12 @@ class _AfterProof:
             self.bounded_nodes = bounded if max_nodes is None else min(bounded, max_nodes)
             end = self.start + max(res.time_s * AFTER_SHARE, AFTER_FLOOR_S)
             self.deadline = end if deadline is None else min(end, deadline)
-        self.shorten_deadline = self.deadline
+        # the shortening the first half of the time, bounded df-pn the rest
+        self.shorten_deadline = (self.start + (self.deadline - self.start) / 2
+                                 if self.shared and self.deadline is not None else self.deadline)
         if shorten_nodes is not None:  # the caller's budget: nodes alone
             self.shorten_nodes, self.shorten_deadline = shorten_nodes, deadline
 
-    def half_way(self) -> float | None:
-        """The bounded search's deadline."""
-        if not self.shared or self.deadline is None:
-            return self.deadline
-        return self.start + (self.deadline - self.start) / 2
 
     def bounded_text(self) -> str:
         return f" with up to {self.bounded_nodes:,} nodes" if self.bounded_nodes else ""
