@@ -1,9 +1,9 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths,along,certify,bloqqer,undecided} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided} [options]``."""
 
 import importlib
 import sys
 
-BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths", "along", "certify", "bloqqer", "undecided")
+BENCHMARKS = ("movegen", "qbf", "dfpn", "answers", "lengths", "along", "certify", "bloqqer", "undecided")
 
 
 def main(argv: list[str]) -> int:

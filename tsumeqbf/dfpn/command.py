@@ -48,7 +48,7 @@ def register(sub) -> None:
                    help="answer with the exact shortest mate: after the proof, bounded df-pn runs "
                         "until it knows whether a shorter mate exists (within --max-nodes and "
                         "--timeout; default: the searches for a shorter line get as many nodes as "
-                        "the proof took, at least 20,000 and 10,000, and its time, at least 10 s)")
+                        "the proof took, at least 20,000 and 10,000, and its time, at least 30 s)")
     p.add_argument("--shorten-nodes", type=int, default=None,
                    help="nodes the search for shorter mates along the proof's lines spends after "
                         "the proof (default: as many as the proof took, at least 10,000, or "

@@ -21,8 +21,9 @@ None) when the budget ran out first.
 >>> from tsumeqbf.dfpn.game import TsumeGame
 >>> from tsumeqbf.dfpn.tsume import TsumeSearch
 >>> g = TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2)); s = TsumeSearch(g); _ = s.solve()
->>> shorter_mate(seeded_dfpn(s, g, None), g, 1)
-(False, None)
+>>> found, line = shorter_mate(seeded_dfpn(s, g, None), g, 1)
+>>> found, [g.pos.usi(m) for m in line]
+(True, ['2c1b'])
 """
 
 from __future__ import annotations

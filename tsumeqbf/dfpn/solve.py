@@ -46,7 +46,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
     the shortest line counting every ply). By default the two get a share of the proof's
     work (:class:`_AfterProof`: each as many nodes as the proof took, at least 10,000 and
-    20,000, and together as much time, at least 10 s); with ``shortest=True`` bounded
+    20,000, and together as much time, at least 30 s); with ``shortest=True`` bounded
     df-pn runs on a line of any length until it knows, within ``max_nodes`` and
     ``timeout``, and the shortening gets the proof's nodes, at least 50,000.
     ``shorten_nodes`` sets the shortening's nodes either way; ``after_nodes`` counts the
@@ -198,11 +198,14 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
 
 #: without ``shortest``, the searches after a proof get this share of the proof's nodes
 #: (each) and of its time (together), at least the floors: bounded df-pn decides most
-#: short mates within its floor (the YaneuraOu mate-in-11 samples in up to 18,272 nodes)
+#: short mates within its floor (the YaneuraOu mate-in-11 samples in up to 18,272 nodes).
+#: The seconds are wall clock, a guard: on an idle machine the nodes bind first; at 10 s
+#: they bound the YaneuraOu answers on this 2-core machine run at load 17 (mate11-4 19
+#: plies instead of 11), see docs/dfpn-notebook.md
 AFTER_SHARE = 1.0
 AFTER_FLOOR_BOUNDED = 20_000
 AFTER_FLOOR_SHORTEN = 10_000
-AFTER_FLOOR_S = 10.0
+AFTER_FLOOR_S = 30.0
 
 
 class _AfterProof:
