@@ -6,7 +6,8 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: setup run test test-all bench clean
 
-$(STAMP): pyproject.toml
+# setup.py builds the native core (tsumeqbf/native): a changed core is built again
+$(STAMP): pyproject.toml setup.py tsumeqbf/native/_core.cpp
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
@@ -19,11 +20,12 @@ run: setup
 	$(BIN)/python -m tsumeqbf.main_job
 
 # The test suite (slow cross-checks excluded; `make test-all` runs them too).
+# the native core's tests skip where it is not built; here it is, so they must run
 test: setup
-	$(BIN)/python -m pytest -m "not slow" -n 2
+	TSUMEQBF_REQUIRE_NATIVE=1 $(BIN)/python -m pytest -m "not slow" -n 2
 
 test-all: setup
-	$(BIN)/python -m pytest -n 2
+	TSUMEQBF_REQUIRE_NATIVE=1 $(BIN)/python -m pytest -n 2
 
 bench: setup
 	$(BIN)/python -m tsumeqbf.bench movegen
@@ -31,4 +33,4 @@ bench: setup
 	$(BIN)/python -m tsumeqbf.bench dfpn
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info tsumeqbf/native/*.so

@@ -1,5 +1,6 @@
 """The experiments layer: configurations, the resumable runner, CSV export, reports, shrinking."""
 
+import json
 import os
 import random
 import shutil
@@ -15,7 +16,7 @@ import pytest
 
 from tsumeqbf.cli import main
 from tsumeqbf.experiments.analysis import disagreements, pair_counts
-from tsumeqbf.experiments.config import canonical_json, experiment_path, load_experiment
+from tsumeqbf.experiments.config import CONFIGS, canonical_json, experiment_path, load_experiment
 from tsumeqbf.experiments.report import render_report
 from tsumeqbf.experiments.runner import build_cells, run_experiment
 from tsumeqbf.experiments.shrink import removals, shrink
@@ -201,6 +202,11 @@ def test_config_error_on_the_command_line_is_one_line(tmp_path, capsys, monkeypa
     assert err[0].startswith("tsumeqbf: error: experiments/x.toml: engines[0].engine: "
                              "unknown engine 'foo'; choose one of brute, caqe, depqbf, dfpn")
     assert main(["experiment", "report", "nosuch"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["tsumeqbf: error: no experiment named 'nosuch' (no experiments/nosuch.toml "
+                   "here either); the named ones: agreement, dfpn-vs-qbf, ishiwaki-tables, "
+                   "nagai-heuristics, qbf-real"]
+    assert main(["experiment", "report", "experiments/nosuch.toml"]) == 2
     assert "experiments/nosuch.toml: no such experiment file" in capsys.readouterr().err
 
 
@@ -266,10 +272,10 @@ def test_a_source_can_stay_out_of_the_quick_subset(tmp_path):
                                   "qbf-real"])
 def test_shipped_experiments_load(name):
     for quick in (False, True):
-        exp = load_experiment(ROOT / experiment_path(name), quick=quick)
+        exp = load_experiment(experiment_path(name), quick=quick)
         cells = build_cells(exp)
         assert len({c["key"] for c in cells}) == len(cells) > 0
-    assert exp.results_dir == ROOT / "results"
+    assert exp.packaged and exp.results_dir == Path("results")  # wherever the command runs
 
 
 # every Markdown file in results/ is an experiment's report but the folder's manifest
@@ -280,7 +286,7 @@ COMMITTED_REPORTS = sorted(p.stem for p in (ROOT / "results").glob("*.md") if p.
 def test_committed_report_is_reproduced_byte_for_byte(report, tmp_path):
     # the committed Markdown is what the committed code makes of the committed raw rows
     name, quick = (report[:-len("-quick")], True) if report.endswith("-quick") else (report, False)
-    exp = load_experiment(ROOT / experiment_path(name), quick=quick, with_instances=False)
+    exp = load_experiment(experiment_path(name), quick=quick, with_instances=False)
     for suffix in (".csv", "-shrunk.csv"):
         source = ROOT / "results" / f"{report}{suffix}"
         if source.exists():
@@ -289,12 +295,60 @@ def test_committed_report_is_reproduced_byte_for_byte(report, tmp_path):
     assert made.read_bytes() == (ROOT / "results" / f"{report}.md").read_bytes()
 
 
+def test_named_experiments_are_listed_and_run_wherever_the_command_runs(tmp_path, capsys,
+                                                                       monkeypatch):
+    # a folder that is not the checkout: the named experiment comes from the package and
+    # its results go to ./results there (or to --out)
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listed] == ["agreement", "dfpn-vs-qbf", "ishiwaki-tables",
+                                                    "nagai-heuristics", "qbf-real"]
+    assert "ishiwaki-tables    The founding paper's Tables 1-6" in listed
+    assert main(["experiment", "list", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first == {"name": "agreement", "title": "Agreement between the engines", "quick": True}
+
+    # the committed quick run but four cheap cells: --continue-csv takes the rest, so only
+    # those four run
+    committed = read_csv(ROOT / "results" / "ishiwaki-tables-quick.csv")
+    dropped = [r for r in committed if r["instance"] == "paper-fig5-n1" and r["engine"] in ("brute", "dfpn")]
+    assert len(dropped) == 4  # under both rule sets
+    (tmp_path / "results").mkdir()
+    write_csv(tmp_path / "results" / "ishiwaki-tables-quick.csv",
+              [r for r in committed if r not in dropped])
+    assert main(["experiment", "run", "ishiwaki-tables", "--quick", "--continue-csv", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "ishiwaki-tables-quick: mate 4," in err and "results/ishiwaki-tables-quick.csv" in err
+    rows = read_csv(tmp_path / "results" / "ishiwaki-tables-quick.csv")
+    assert len(rows) == len(committed)
+    assert {(r["key"], r["mate"]) for r in rows} == {(r["key"], r["mate"]) for r in committed}
+
+    out = tmp_path / "elsewhere"
+    out.mkdir()
+    shutil.copy(ROOT / "results" / "ishiwaki-tables-quick.csv", out)
+    assert main(["experiment", "report", "ishiwaki-tables", "--quick", "--out", str(out),
+                 "--no-plots"]) == 0
+    assert (out / "ishiwaki-tables-quick.md").read_bytes() == (
+        ROOT / "results" / "ishiwaki-tables-quick.md").read_bytes()
+    assert not (tmp_path / "results" / "ishiwaki-tables-quick.md").exists()
+
+
+def test_an_own_experiment_of_a_named_experiments_name_comes_first(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert experiment_path("agreement") == CONFIGS / "agreement.toml"
+    write_experiment(tmp_path, SMALL, name="agreement")
+    assert experiment_path("agreement") == Path("experiments/agreement.toml")
+    assert load_experiment(experiment_path("agreement"), with_instances=False).results_dir == Path("results")
+    assert not load_experiment(experiment_path("agreement"), with_instances=False).packaged
+
+
 def test_committed_reports_are_found():
     assert {"ishiwaki-tables", "ishiwaki-tables-quick", "agreement-quick", "nagai-heuristics"} <= set(COMMITTED_REPORTS)
 
 
 def test_paper_questions_follow_the_tables():
-    exp = load_experiment(ROOT / "experiments" / "ishiwaki-tables.toml")
+    exp = load_experiment(CONFIGS / "ishiwaki-tables.toml")
     by_id = {i["id"]: i for i in exp.instances}
     assert len(by_id) == 18
     assert by_id["paper-fig5-n1"]["meta"]["tables"] == [1, 3, 4, 5, 6]
@@ -304,7 +358,7 @@ def test_paper_questions_follow_the_tables():
 
 
 def test_nagai_experiment_expands_to_every_variant():
-    exp = load_experiment(ROOT / "experiments" / "nagai-heuristics.toml")
+    exp = load_experiment(CONFIGS / "nagai-heuristics.toml")
     sets = ["", "A", "B", "C", "D", "E", "F", "AB", "BC", "BD", "BE", "BF", "ABC", "BCD", "BCE", "BCF"]
     assert [e.label for e in exp.engines] == [
         f"tsume/{s or 'none'}/{d}" for d in ("dag", "nodag") for s in sets]
@@ -317,7 +371,7 @@ def test_nagai_experiment_expands_to_every_variant():
     assert len(ids) == 99 and "zukou-073" not in ids and ids[0] == "zukou-001" and ids[-1] == "zukou-100"
     assert all(i["meta"]["mate"] is True and i["meta"]["board"] == "9x9" for i in exp.instances)
     assert len(build_cells(exp)) == 99 * 32
-    quick = load_experiment(ROOT / "experiments" / "nagai-heuristics.toml", quick=True)
+    quick = load_experiment(CONFIGS / "nagai-heuristics.toml", quick=True)
     assert [e.label for e in quick.engines] == [f"tsume/{s}/dag" for s in
                                                 ("none", "A", "B", "C", "D", "E", "F", "ABC")]
     assert len(quick.instances) == 8 and quick.engines[0].timeout == 60

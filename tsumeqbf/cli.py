@@ -64,8 +64,21 @@ def _engine_options(args) -> dict:
     for side in ("attacker_moves", "defender_moves"):
         if getattr(args, side, None):
             options[side] = getattr(args, side)
+    if getattr(args, "members", None):
+        options["members"] = args.members
+    if getattr(args, "portfolio_jobs", None) is not None:
+        options["jobs"] = args.portfolio_jobs
+    for given in ("members", "jobs"):
+        if given in options and args.engine != "portfolio":
+            raise TsumeError(f"--{given} sets the portfolio's members; engine {args.engine!r} "
+                             f"is not the portfolio")
     if getattr(args, "deepen", False):
         options["deepen"] = True
+    if getattr(args, "backend", None):
+        if args.engine != "dfpn":
+            raise TsumeError(f"--backend chooses the dfpn engine's search; engine {args.engine!r} "
+                             f"has none")
+        options["backend"] = args.backend
     if getattr(args, "strategy", None):
         options["strategy"] = args.strategy
         args.certify = True
@@ -97,6 +110,11 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     move_choice_args(p)
     p.add_argument("--solver", default=None,
                    help="engine qbf: a solver name or the path of any QDIMACS solver executable")
+    p.add_argument("--members", default=None, metavar="LIST",
+                   help="engine portfolio: its configurations, comma-separated, each "
+                        "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; "
+                        "default caqe/enumerated,rareqs/enumerated,"
+                        "caqe/enumerated/attacker=onehot-seqcounter,depqbf/enumerated)")
     p.add_argument("--memory-mb", type=int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
@@ -109,6 +127,9 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                         "fails is an error naming the node")
     p.add_argument("--certify-timeout", type=float, default=None,
                    help="seconds for the certification (default: none)")
+    p.add_argument("--backend", default=None, choices=("rules", "native"),
+                   help="engine dfpn: its search in Python on the rules engine (rules, the "
+                        "default) or compiled (native: standard 9x9 with hands only)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
     _qbf_args(p)
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds for the whole question (QBF: encoding, writing, solving)")
+    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=int, default=None,
+                   help="engine portfolio: members run at once (default: the cores this "
+                        "process may use)")
     p.add_argument("--max-nodes", type=int, default=None, help="node limit (brute, dfpn)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--strategy", default=None, metavar="FILE",
@@ -132,14 +156,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("batch", help="run one engine over a JSONL file of cases")
     p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
-    p.add_argument("--engine", default="brute")
+    p.add_argument("--engine", default="brute", help=", ".join(ENGINES) + " (default: brute)")
     _qbf_args(p)
-    p.add_argument("--jobs", "-j", type=int, default=1)
+    p.add_argument("--jobs", "-j", type=int, default=1,
+                   help="cases at once, each in its own process (default: 1)")
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds per case, for the whole question")
-    p.add_argument("--max-nodes", type=int, default=None)
-    p.add_argument("-o", "--output", required=True, help="output JSONL (appended; finished ids skipped)")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--max-nodes", type=int, default=None,
+                   help="node limit per case (brute, dfpn, tsume)")
+    p.add_argument("-o", "--output", required=True,
+                   help="output JSONL, appended ('-': standard output); a case already "
+                        "answered there by this configuration (engine, options, limits, "
+                        "versions) is skipped, lines of other configurations are kept")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line (what is skipped is still said)")
     p.set_defaults(func=cmd_batch)
 
     p = sub.add_parser("show", help="print the diagram and the legal moves")
@@ -172,7 +202,8 @@ def cmd_mate(args) -> int:
     else:
         verdict = {"mate": f"mate within {result.get('mate_length', args.n)}",
                    "nomate": f"no mate within {args.n}"}.get(result["status"], result["status"])
-        print(f"{verdict}  [{result['engine']}, {result['time_s']:.3f} s]")
+        engine = result["engine"] + (f": {result['member']}" if result.get("member") else "")
+        print(f"{verdict}  [{engine}, {result['time_s']:.3f} s]")
         moves = result.get("mating_moves") or ([result["first_move"]] if result.get("first_move") else [])
         if moves:
             print("mating first moves: " + " ".join(moves))
@@ -191,8 +222,13 @@ def cmd_mate(args) -> int:
 def cmd_batch(args) -> int:
     from .batch import run_batch
 
+    options = _engine_options(args)
+    if args.engine == "portfolio" and args.jobs >= 1:
+        from .solvers.portfolio import default_jobs
+
+        options["jobs"] = max(1, default_jobs() // args.jobs)  # the cores a case is given
     run_batch(args.cases, args.output, engine=args.engine, jobs=args.jobs, timeout=args.timeout,
-              options=_engine_options(args), progress=not args.quiet)
+              options=options, progress=not args.quiet)
     return 0
 
 

@@ -54,6 +54,7 @@ class EngineSpec:
 
 
 _QBF = "tsumeqbf.solvers.engine:solve_mate"
+_PORTFOLIO = "tsumeqbf.solvers.portfolio:solve_mate"
 #: every engine by name, in the order the command line's help lists them
 ENGINES: dict[str, EngineSpec] = {
     "brute": EngineSpec("tsumeqbf.engines:_brute"),
@@ -62,6 +63,8 @@ ENGINES: dict[str, EngineSpec] = {
     "tsume": EngineSpec("tsumeqbf.dfpn.solve:solve_engine"),
     **{solver: EngineSpec(_QBF, {"solver": solver}, "memory_mb") for solver in SOLVERS},
     "qbf": EngineSpec(_QBF, limit="memory_mb"),  # --solver NAME or PATH
+    # QBF configurations side by side, the first verdict wins (--members, --jobs)
+    "portfolio": EngineSpec(_PORTFOLIO, limit="memory_mb"),
 }
 
 
@@ -79,8 +82,12 @@ def engines_limited_by(limit: str) -> tuple[str, ...]:
 
 
 def is_qbf_engine(name: str) -> bool:
-    """Whether engine ``name`` answers through a QBF solver (and so can be certified)."""
-    return name in ENGINES and ENGINES[name].target == _QBF
+    """Whether engine ``name`` answers through a QBF solver (and so can be certified).
+
+    >>> is_qbf_engine("portfolio"), is_qbf_engine("dfpn")
+    (True, False)
+    """
+    return name in ENGINES and ENGINES[name].target in (_QBF, _PORTFOLIO)
 
 
 def get_engine(name: str) -> tuple[EngineFn, dict]:

@@ -1,27 +1,53 @@
-"""The ``dfpn`` engine for ``tsumeqbf mate`` and ``batch``: bounded df-pn on the rules engine.
+"""The ``dfpn`` engine for ``tsumeqbf mate`` and ``batch``: bounded df-pn, Mate(P, n).
+
+Option ``backend`` chooses the search: ``rules`` (the default), :class:`~.core.DfPn` in
+Python on the rules engine, any board; ``native``, the same search compiled
+(:mod:`tsumeqbf.native`), standard 9x9 with hands only, verified against brute force
+(tests/test_native.py). Every answer names the backend that gave it.
 
 >>> from tsumeqbf.rules import Position
->>> solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, None, {})["status"]
-'mate'
+>>> out = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, None, {})
+>>> out["status"], out["backend"]
+('mate', 'rules')
 """
 
 from __future__ import annotations
 
 import time
 
-from ..rules import Position
+from ..rules import Position, TsumeError
 from .core import DfPn
 from .game import ShogiGame
 
+#: the searches option ``backend`` chooses from
+BACKENDS = ("rules", "native")
+
 
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
+    backend = options.get("backend", "rules")
+    if backend not in BACKENDS:
+        raise TsumeError(f"unknown dfpn backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if backend == "native":
+        return _native(pos, n, timeout, options)
     deadline = time.monotonic() + timeout if timeout else None
     search = DfPn(ShogiGame(pos.copy()), max_nodes=options.get("max_nodes"), deadline=deadline)
     res = search.solve(n)
-    out = {"nodes": res.nodes, "tt_hits": res.tt_hits, "tt_size": res.tt_size}
-    if res.proven is None:
-        return {**out, "status": "unknown", "mate": None, "error": "node or time limit reached"}
-    out.update(status="mate" if res.proven else "nomate", mate=res.proven)
-    if res.proven:
-        out["first_move"] = pos.usi(res.best_move)
+    return _answer(pos, res.proven, res.best_move, backend="rules", nodes=res.nodes,
+                   tt_hits=res.tt_hits, tt_size=res.tt_size)
+
+
+def _native(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
+    from .. import native
+
+    res = native.mate(pos, n, max_nodes=options.get("max_nodes"), timeout=timeout)
+    return _answer(pos, res["proven"], res["best_move"], backend="native", nodes=res["nodes"],
+                   tt_hits=res["tt_hits"], tt_size=res["tt_size"])
+
+
+def _answer(pos: Position, proven, best_move, **facts) -> dict:
+    if proven is None:
+        return {**facts, "status": "unknown", "mate": None, "error": "node or time limit reached"}
+    out = {**facts, "status": "mate" if proven else "nomate", "mate": proven}
+    if proven:
+        out["first_move"] = pos.usi(best_move)
     return out

@@ -1,44 +1,73 @@
-"""``tsumeqbf experiment run|report``: the command line of the experiments layer.
+"""``tsumeqbf experiment list|run|report``: the command line of the experiments layer.
 
+    tsumeqbf experiment list [--json]
     tsumeqbf experiment run EXPERIMENT [--jobs J] [--executor local|dask --scheduler ADDRESS]
-                                       [--quick] [--results DIR] [--quiet] [--continue-csv]
-    tsumeqbf experiment report EXPERIMENT [--quick] [--results DIR] [--no-plots]
+                                       [--quick] [--out DIR] [--quiet] [--continue-csv]
+    tsumeqbf experiment report EXPERIMENT [--quick] [--out DIR] [--no-plots]
 
-EXPERIMENT is a name (``experiments/NAME.toml``) or the path of a TOML file.
+EXPERIMENT is a name (one's own ``experiments/NAME.toml`` in the current folder, else a
+named experiment shipped in the package) or the path of a TOML file. A named experiment
+writes to ``results/`` in the current folder, one's own beside its ``experiments/``
+folder; ``--out DIR`` writes to DIR.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 
 
 def register(sub) -> None:
-    p = sub.add_parser("experiment", help="run an experiment (experiments/NAME.toml) or render its report")
+    p = sub.add_parser("experiment", help="list the named experiments, run one or render its report")
     actions = p.add_subparsers(dest="action", required=True)
 
-    run = actions.add_parser("run", help="run every unfinished cell; results/NAME.sqlite and .csv")
+    listing = actions.add_parser("list", help="the named experiments shipped in the package, "
+                                              "each with its title")
+    listing.add_argument("--json", action="store_true",
+                         help="one JSON object per line: name, title, quick (has a [quick] subset)")
+    listing.set_defaults(func=cmd_list)
+
+    run = actions.add_parser("run", help="run every unfinished cell; RESULTS/NAME.sqlite and .csv")
     _common(run)
     run.add_argument("--jobs", "-j", type=int, default=1, help="cells at once (local executor)")
-    run.add_argument("--executor", choices=("local", "dask"), default="local")
+    run.add_argument("--executor", choices=("local", "dask"), default="local",
+                     help="local: worker processes on this machine; dask: the cluster "
+                          "of --scheduler (default: local)")
     run.add_argument("--scheduler", default=None, help="dask scheduler address (tcp://host:8786)")
     run.add_argument("--quiet", action="store_true", help="no progress line")
     run.add_argument("--continue-csv", action="store_true",
-                     help="with no store yet, take the finished cells of results/NAME.csv "
+                     help="with no store yet, take the finished cells of RESULTS/NAME.csv "
                           "(continue a partial run committed from another machine)")
     run.set_defaults(func=cmd_run)
 
-    report = actions.add_parser("report", help="render results/NAME.md (and plots) from results/NAME.csv")
+    report = actions.add_parser("report", help="render RESULTS/NAME.md (and plots) from RESULTS/NAME.csv")
     _common(report)
     report.add_argument("--no-plots", action="store_true", help="Markdown only")
     report.set_defaults(func=cmd_report)
 
 
 def _common(p) -> None:
-    p.add_argument("experiment", help="NAME (experiments/NAME.toml) or a TOML path")
+    p.add_argument("experiment",
+                   help="a NAME (experiments/NAME.toml in the current folder, else the named "
+                        "experiment of `tsumeqbf experiment list`) or a TOML path")
     p.add_argument("--quick", action="store_true", help="the [quick] subset, stored as NAME-quick")
-    p.add_argument("--results", default=None,
-                   help="results folder (default: results/ beside the experiments/ folder "
-                        "that holds the TOML, else beside the TOML)")
+    p.add_argument("--out", "--results", dest="results", metavar="DIR", default=None,
+                   help="the results folder RESULTS (default: results/ in the current folder "
+                        "for a named experiment; for a TOML file, results/ beside the "
+                        "experiments/ folder that holds it, else beside it)")
+
+
+def cmd_list(args) -> int:
+    from .config import CONFIGS, experiment_names, load_experiment
+
+    for name in experiment_names():
+        exp = load_experiment(CONFIGS / f"{name}.toml", with_instances=False)
+        if args.json:
+            print(json.dumps({"name": name, "title": exp.title, "quick": exp.has_quick},
+                             ensure_ascii=False))
+        else:
+            print(f"{name:<18} {exp.title}")
+    return 0
 
 
 def cmd_run(args) -> int:

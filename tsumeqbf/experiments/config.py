@@ -1,4 +1,8 @@
-"""Experiment configurations (``experiments/NAME.toml``): loading and validation.
+"""Experiment configurations (TOML files): loading and validation.
+
+The named experiments ship in the package (``configs/NAME.toml`` beside this module,
+``tsumeqbf experiment list``); one's own is any TOML file, or ``experiments/NAME.toml`` in
+the folder where the command runs.
 
 An experiment is a set of instances (mate questions) and a list of engine configurations;
 every pair is a *cell*. Every error names the file and the key, e.g.
@@ -28,6 +32,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     [[engines]]
     engine = "depqbf"                # a name, or a list of names
     options = {encoding = "compact"} # given to the engine as is (any keys: {heuristics = "ABC"})
+    options = {members = ["caqe/enumerated", "rareqs/enumerated"], jobs = 2}   # engine portfolio
     matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
     label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
     timeout = 60                     # overrides limits.timeout
@@ -78,6 +83,8 @@ LIMIT_OPTIONS = {limit: engines_limited_by(limit) for limit in ("memory_mb", "ma
 #: instance keys that are not kept in a cell's meta: the board size is kept as "board",
 #: and a free-text note would be copied into every row of every engine
 DROPPED_META = ("width", "height", "note")
+#: the named experiments, shipped as package data (``tsumeqbf experiment list``)
+CONFIGS = Path(__file__).resolve().parent / "configs"
 GENERATE_BOUNDS = ("attacker_pieces", "defender_pieces", "attacker_hand", "defender_hand")
 
 
@@ -123,23 +130,55 @@ class Experiment:
     engines: list[EngineConfig]
     report: dict  # {"kind", "shrink"}
     quick: bool = False
+    has_quick: bool = False  # the TOML has a [quick] table
+
+    @property
+    def packaged(self) -> bool:
+        """Whether this is one of the named experiments shipped in the package."""
+        return self.path.resolve().parent == CONFIGS
 
     @property
     def results_dir(self) -> Path:
-        """``results/`` beside an ``experiments/`` folder, else beside the TOML."""
+        """Where results go by default: ``results/`` in the current folder for a named
+        (packaged) experiment; for a TOML of one's own, ``results/`` beside the
+        ``experiments/`` folder that holds it, else beside the TOML."""
+        if self.packaged:
+            return Path("results")
         base = self.path.parent
         return (base.parent if base.name == "experiments" else base) / "results"
 
 
-def experiment_path(name: str) -> Path:
-    """A TOML path as given, or ``experiments/NAME.toml`` for a bare name.
+def experiment_names() -> list[str]:
+    """The named experiments shipped in the package (``tsumeqbf experiment list``).
 
-    >>> str(experiment_path("agreement")), str(experiment_path("x/y.toml"))
-    ('experiments/agreement.toml', 'x/y.toml')
+    >>> "ishiwaki-tables" in experiment_names()
+    True
+    """
+    return sorted(p.stem for p in CONFIGS.glob("*.toml"))
+
+
+def experiment_path(name: str) -> Path:
+    """The TOML of an experiment: a path as given (it ends in ``.toml`` or has a ``/``);
+    for a bare name, ``experiments/NAME.toml`` in the current folder when there is one
+    (one's own experiment, never shadowed), else the named experiment of the package.
+
+    >>> experiment_path("agreement") == CONFIGS / "agreement.toml", str(experiment_path("x/y.toml"))
+    (True, 'x/y.toml')
+    >>> experiment_path("nosuch")
+    Traceback (most recent call last):
+    ...
+    tsumeqbf.rules.errors.TsumeError: no experiment named 'nosuch' (no experiments/nosuch.toml here either); the named ones: agreement, dfpn-vs-qbf, ishiwaki-tables, nagai-heuristics, qbf-real
     """
     if name.endswith(".toml") or "/" in name:
         return Path(name)
-    return Path("experiments") / f"{name}.toml"
+    own = Path("experiments") / f"{name}.toml"
+    if own.is_file():
+        return own
+    packaged = CONFIGS / f"{name}.toml"
+    if packaged.is_file():
+        return packaged
+    raise TsumeError(f"no experiment named {name!r} (no {own} here either); the named ones: "
+                     + ", ".join(experiment_names()))
 
 
 def board_width(inst: dict) -> int | None:
@@ -252,7 +291,7 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
         raise where.fail("description", f"must be a string, got {_kind(description)}")
     return Experiment(name=path.stem + ("-quick" if quick else ""), path=path, title=title,
                       description=description.strip(), instances=instances, engines=engines,
-                      report=report, quick=quick)
+                      report=report, quick=quick, has_quick="quick" in doc)
 
 
 def _limits(where: _Where, table, key: str) -> dict:

@@ -223,7 +223,8 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
     csv_path = results / f"{exp.name}.csv"
     if not csv_path.exists():
         raise TsumeError(f"{csv_path}: no results yet; run `tsumeqbf experiment run "
-                         f"{exp.path}{' --quick' if exp.quick else ''}` first")
+                         f"{exp.path.stem if exp.packaged else exp.path}"
+                         f"{' --quick' if exp.quick else ''}` first")
     rows = read_csv(csv_path)
     shrunk_path = results / f"{exp.name}-shrunk.csv"
     shrunk = read_csv(shrunk_path, SHRUNK_COLUMNS) if shrunk_path.exists() else []

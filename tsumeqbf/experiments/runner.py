@@ -59,7 +59,7 @@ def make_cell(inst: dict, eng: EngineConfig) -> dict:
 @functools.lru_cache(maxsize=None)
 def code_version() -> str:
     """``tsumeqbf VERSION, encoder VERSION`` plus ``git describe`` of the checkout when
-    there is one, ``-dirty`` when the package or the experiments' files differ from it
+    there is one, ``-dirty`` when the package (its experiments' files included) differs from it
     (results/ does not count: a run writes there itself)."""
     from .. import __version__
     from ..encoder.registry import VERSION
@@ -76,8 +76,7 @@ def code_version() -> str:
     try:
         described = git("describe", "--always", "--tags")
         if described:
-            changed = git("status", "--porcelain", "--", ":/tsumeqbf", ":/experiments",
-                          ":/pyproject.toml")
+            changed = git("status", "--porcelain", "--", ":/tsumeqbf", ":/pyproject.toml")
             text += f", git {described}" + ("-dirty" if changed else "")
     except (OSError, subprocess.SubprocessError):
         pass  # no git, or not a checkout: the package version has to do
@@ -165,21 +164,47 @@ def dask_client(scheduler):
 
 def dask_results(cells: list[dict], client) -> Iterator[tuple]:
     """Submit every cell to the dask cluster. Dask cannot kill a running task, so only the
-    engines' own timeouts apply."""
-    from dask.distributed import as_completed
+    engines' own timeouts apply. A lost worker's cells run again elsewhere (dask's
+    retries); a task that keeps killing its workers is the cell's error. A cell the
+    cluster drops (the scheduler lost) is not stored, which would make a re-run skip it:
+    the run stops with a :class:`TsumeError` after the cells answered so far."""
+    from dask.distributed import CancelledError, as_completed
+    from distributed.comm import CommClosedError
 
     started = time.monotonic()
     futures = {client.submit(run_cell, cell, pure=False): cell for cell in cells}
+    answered = 0
     try:
         for future in as_completed(futures):
             cell = futures[future]
             try:
                 result = future.result()
-            except Exception as exc:  # a worker lost or a task that raised: the cell's error
+            except (CancelledError, CommClosedError):  # nothing here cancels a cell meanwhile
+                raise TsumeError(f"lost the dask scheduler {client.scheduler.address}: "
+                                 f"{len(futures) - answered} cells not answered (not stored); "
+                                 f"run again to continue") from None
+            except Exception as exc:  # a task that killed its workers: the cell's error
                 result = Lost(f"dask: {type(exc).__name__}: {exc}", False)
+            answered += 1
             yield cell, result, time.monotonic() - started
     finally:
-        client.cancel(list(futures))  # Ctrl-C: nothing left running on the cluster
+        if client.status == "running":
+            client.cancel(list(futures))  # Ctrl-C: nothing left running on the cluster
+
+
+@contextlib.contextmanager
+def quiet_dask_client():
+    """While the run's client lives: distributed's own log lines about a lost scheduler
+    (tracebacks on stderr) stay out; the run says it in one line."""
+    import logging
+
+    log = logging.getLogger("distributed.client")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
 
 
 # -- the run -----------------------------------------------------------------------------
@@ -203,7 +228,7 @@ def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", s
     # SIGTERM (a batch system's time limit, ``kill``) and SIGHUP end a run the way Ctrl-C
     # does: the workers stop (their solvers' groups killed), the finished cells are stored
     # already and the CSV is still exported
-    with stop_on_signals():
+    with stop_on_signals(), quiet_dask_client() if client else contextlib.nullcontext():
         return _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv)
 
 

@@ -49,22 +49,37 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
     ``memory_mb``, ``used_kinds_only``, ``attacker_moves`` and ``defender_moves``
     (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
     ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
-    solver = options.get("solver", "depqbf")
-    encoding = options.get("encoding") or DEFAULT_ENCODING
-    if encoding not in ENCODINGS:
-        return _error(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     check_plies(n)
     try:
-        choices = encoding_options(encoding, options)
-        find_solver(solver)  # a missing solver is said before any encoding
+        question = question_of(options)
     except (ValueError, SolverError) as exc:
         return _error(str(exc))
     deadline = None if timeout is None else time.monotonic() + timeout
-    question = _Question(solver, encoding, choices, options.get("memory_mb"))
     result = _solve(pos, n, question, deadline)
     if options.get("certify") and result["status"] in ("mate", "nomate"):
         result.update(_certify(pos, n, result, question, timeout, options))
     return result
+
+
+def question_of(options: dict) -> "_Question":
+    """How :func:`solve_mate` asks its questions under ``options`` (solver, encoding and
+    its choices, memory), checked: ValueError or SolverError with one line for an unknown
+    encoding or choice or a missing solver, before any encoding."""
+    solver = options.get("solver", "depqbf")
+    encoding = options.get("encoding") or DEFAULT_ENCODING
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    choices = encoding_options(encoding, options)
+    find_solver(solver)
+    return _Question(solver, encoding, choices, options.get("memory_mb"))
+
+
+def certify_answer(pos: Position, n: int, result: dict, timeout: float | None,
+                   options: dict) -> dict:
+    """What ``certify`` adds to ``result``, a decided answer to Mate(pos, n) found under
+    ``options`` by another process (the portfolio's member): the same check as
+    :func:`solve_mate`'s, its sub-questions asked under ``options`` here."""
+    return _certify(pos, n, result, question_of(options), timeout, options)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@ prints an assignment to the outermost block (``V lit 0`` lines) it is parsed int
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib.metadata
 import os
 import re
 import shutil
@@ -31,6 +34,8 @@ from ..stop import die_with_parent, signals_held, unhold_signals
 
 #: seconds between two looks at the memory the machine has left while a solver runs
 WATCH_S = 0.5
+#: seconds a solver gets to print its version (they answer ``--version`` in milliseconds)
+VERSION_TIMEOUT_S = 2.0
 
 
 class SolverError(Exception):
@@ -113,6 +118,34 @@ def find_solver(name: str) -> tuple[SolverSpec, str]:
     return SolverSpec(Path(path).name, (path,)), path
 
 
+def is_known(name: str) -> bool:
+    """Whether ``name`` is one of :data:`SOLVERS` (installed or not) or the path of an
+    executable: anything else is a user's mistake rather than a missing solver."""
+    if name in SOLVERS:
+        return True
+    path = shutil.which(name) or (name if os.path.isfile(name) else None)
+    return path is not None and os.access(path, os.X_OK)
+
+
+@functools.lru_cache(maxsize=None)
+def solver_version(name: str) -> str:
+    """What identifies the executable that solver ``name`` runs: the version it prints
+    for ``--version`` (its first line with a number in it; RAReQS prints none), the pyqbf
+    release that built it when it is pyqbf's, and the start of the file's SHA-256, so that
+    a rebuild counts as another version. Raises SolverError as :func:`find_solver` does."""
+    spec, exe = find_solver(name)
+    ran = run_child(spec, exe, ["--version"], timeout=VERSION_TIMEOUT_S, memory_mb=None)
+    said = next((line.removeprefix("c ").strip(" ,") for line in (ran.out + "\n" + ran.err).splitlines()
+                 if re.search(r"\d\.\d", line)), None)
+    parts = [said[:80] if said else "no version printed"]
+    built = (Path(sysconfig.get_path("purelib")) / PYQBF_PREFIX).resolve()
+    if Path(exe).resolve().parent == built:
+        parts.append(f"pyqbf {importlib.metadata.version('pyqbf')}")
+    with open(exe, "rb") as fh:  # hashlib.file_digest is Python 3.11's
+        parts.append(f"sha256 {hashlib.sha256(fh.read()).hexdigest()[:12]}")
+    return ", ".join(parts)
+
+
 def is_installed(name: str) -> bool:
     """Whether ``find_solver(name)`` finds an executable."""
     try:
@@ -176,8 +209,8 @@ def _kill_group(proc: subprocess.Popen) -> None:
 def _start(spec: SolverSpec, exe: str, args: list[str], memory_mb: int | None) -> subprocess.Popen:
     """The solver started in its own session (its own process group, for the kill)."""
     try:
-        return subprocess.Popen([exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True,
+        return subprocess.Popen([exe, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True,
                                 preexec_fn=_child_setup(memory_mb))
     except OSError as exc:
         raise SolverError(f"cannot start {spec.name} ({exe}): {exc.strerror}") from None

@@ -1,0 +1,252 @@
+"""The native core (tsumeqbf/native) against the rules engine and brute force.
+
+* its move lists (every legal move, and the legal checks) equal ``Position.legal_moves()``
+  and ``Position.checks()`` as sets, on positions reached from generated 9x9 questions and
+  from the real problems (Edo collections, YaneuraOu samples, long classics, the recorded
+  main lines) by seeded random walks through the tsume tree (checks and replies, so the
+  defender is often in check) and through ordinary play (so both sides hold pieces);
+* its bounded df-pn gives brute force's verdict on Mate(P, n), and its first move is one
+  brute force finds mating;
+* questions it cannot answer are refused with one clear error, and the Python side says
+  how to build it when it is missing.
+
+The tests need the built extension: they skip without it, unless TSUMEQBF_REQUIRE_NATIVE
+is set (``make test`` sets it, so a fresh clone's build is tested, not skipped).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from tsumeqbf import native
+from tsumeqbf.data import read_rows
+from tsumeqbf.rules import InvalidQuestion, Position, TsumeError
+from tsumeqbf.rules.generate import random_question
+from tsumeqbf.rules.reference import ReferenceSolver
+
+if not native.available():
+    if os.environ.get("TSUMEQBF_REQUIRE_NATIVE"):
+        raise RuntimeError("TSUMEQBF_REQUIRE_NATIVE is set but the native core is not built")
+    pytest.skip("the native core is not built (python setup.py build_ext --inplace)",
+                allow_module_level=True)
+
+
+def _real_sfens() -> list[str]:
+    sfens = [r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")]
+    sfens += [r["sfen"] for r in read_rows("yaneuraou_mate_samples.csv")]
+    sfens += [r["sfen"] for r in read_rows("long_classics.csv")]
+    return sfens
+
+
+def _recorded_line_positions() -> list[Position]:
+    """Every position along the recorded main lines (zukou-008, zukou-091)."""
+    starts = {r["id"]: r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")}
+    out = []
+    for r in read_rows("recorded_lines.csv"):
+        pos = Position.from_sfen(starts[r["id"]])
+        out.append(pos.copy())
+        for text in r["line"].split():
+            pos.push(pos.parse_usi(text))
+            out.append(pos.copy())
+    return out
+
+
+def _walk(pos: Position, rng: random.Random, plies: int, tsume: bool) -> list[Position]:
+    """Positions along one random walk from ``pos``: in the tsume tree (the side that
+    started plays checks, the other replies) or in ordinary play."""
+    attacker = pos.turn
+    out = [pos.copy()]
+    for _ in range(plies):
+        moves = pos.checks() if tsume and pos.turn == attacker else pos.legal_moves()
+        if not moves:
+            break
+        # captures first now and then, so that hands fill
+        captures = [m for m in moves if not (m >> 7 & 127) >= 96 and pos.board[m & 127]]
+        pos.push(rng.choice(captures if captures and rng.random() < 0.4 else moves))
+        out.append(pos.copy())
+    return out
+
+
+def _generated_positions(seed: int, count: int) -> list[Position]:
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        q = random_question(rng, 9, 9, attacker_pieces=rng.randint(2, 12),
+                            defender_pieces=rng.randint(0, 10), attacker_hand=rng.randint(0, 6),
+                            defender_hand=rng.randint(0, 6))
+        out += _walk(q, rng, rng.randint(0, 8), tsume=rng.random() < 0.7)
+    return out[:count]
+
+
+def _real_positions(seed: int, walks_per_problem: int) -> list[Position]:
+    rng = random.Random(seed)
+    out = _recorded_line_positions()
+    for sfen in _real_sfens():
+        for _ in range(walks_per_problem):
+            out += _walk(Position.from_sfen(sfen), rng, rng.randint(0, 10),
+                         tsume=rng.random() < 0.7)
+    return out
+
+
+def _differences(positions) -> list[str]:
+    bad = []
+    for pos in positions:
+        for name, ours in (("legal_moves", pos.legal_moves), ("checks", pos.checks)):
+            theirs = sorted(getattr(native, name)(pos))
+            if theirs != sorted(ours()):
+                extra = [pos.usi(m) for m in set(theirs) - set(ours())]
+                missing = [pos.usi(m) for m in set(ours()) - set(theirs)]
+                bad.append(f"{pos.sfen()} {name}: native extra {extra} missing {missing}")
+            if len(theirs) != len(set(theirs)):
+                bad.append(f"{pos.sfen()} {name}: native lists a move twice")
+    return bad
+
+
+def test_move_lists_equal_the_rules_engines_on_generated_positions():
+    positions = _generated_positions(seed=45, count=3000)
+    in_check = sum(p.in_check() for p in positions)
+    assert in_check > 300  # the walks reach the defender's evasions often
+    assert _differences(positions) == []
+
+
+def test_move_lists_equal_the_rules_engines_on_real_positions():
+    positions = _real_positions(seed=45, walks_per_problem=2)
+    assert len(positions) > 2000
+    assert _differences(positions) == []
+
+
+@pytest.mark.slow
+def test_move_lists_equal_the_rules_engines_on_many_more_positions():
+    positions = _generated_positions(seed=4545, count=30_000)
+    positions += _real_positions(seed=4545, walks_per_problem=12)
+    assert _differences(positions) == []
+
+
+def test_the_rules_corners_are_the_rules_engines():
+    # uchifuzume (pawn drop mate illegal, a pinned defender cannot take the pawn), nifu,
+    # dead drops and forced promotion, and a check that must also escape one's own check
+    cases = [
+        "8k/9/6NG1/9/9/9/9/9/9 b P 1",          # P*1b would be mate: refused
+        "8k/7r1/6NG1/9/9/9/9/9/8R b P 1",       # P*1b: the rook takes the pawn, allowed
+        "4R2gk/9/9/6NN1/9/9/9/9/9 b P 1",       # P*1b: only a pinned gold could take it
+        "8k/9/8P/9/9/9/9/9/9 b P 1",            # nifu on file 1
+        "4k4/9/9/9/9/9/9/9/4K4 b LNP 1",       # dead drops on ranks 1-2
+        "4k4/2P6/1L7/N8/9/9/9/9/9 b - 1",       # forced promotions
+        "4k4/9/9/9/9/9/9/4r4/4K3B b G 1",      # in check: only checks that also escape
+        "4k4/4p4/9/9/9/9/9/9/4K4 w P 1",        # gote attacks
+    ]
+    assert _differences([Position.from_sfen(s) for s in cases]) == []
+
+
+def _brute_cases(seed: int, count: int, n: int) -> list[Position]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        q = random_question(rng, 9, 9, attacker_pieces=rng.randint(1, 5),
+                            defender_pieces=rng.randint(0, 4), attacker_hand=rng.randint(0, 3),
+                            defender_hand=rng.randint(0, 2))
+        if q.checks():
+            out.append(q)
+    return out
+
+
+def _disagreements(questions, n: int, max_nodes: int = 200_000) -> tuple[list[str], int]:
+    bad, mates = [], 0
+    for pos in questions:
+        solver = ReferenceSolver(max_nodes=max_nodes)
+        mating = solver.mating_moves(pos.copy(), n)
+        got = native.mate(pos, n)
+        mates += bool(mating)
+        if got["proven"] != bool(mating):
+            bad.append(f"{pos.sfen()} n={n}: native {got['proven']}, brute {bool(mating)}")
+        elif got["proven"] and got["best_move"] not in mating:
+            bad.append(f"{pos.sfen()} n={n}: native's first move {pos.usi(got['best_move'])} "
+                       f"does not mate")
+    return bad, mates
+
+
+@pytest.mark.parametrize("n,count", [(1, 300), (3, 150), (5, 60)])
+def test_bounded_verdicts_equal_brute_force_on_generated_questions(n, count):
+    bad, mates = _disagreements(_brute_cases(seed=450 + n, count=count, n=n), n)
+    assert bad == []
+    assert 0 < mates < count  # both verdicts are asked
+
+
+def test_bounded_verdicts_equal_brute_force_on_the_yaneuraou_mate_in_3_samples():
+    rows = [r for r in read_rows("yaneuraou_mate_samples.csv") if r["stated_length"] == "3"]
+    questions = [Position.from_sfen(r["sfen"]) for r in rows]
+    for n, expected_mates in ((1, None), (3, len(questions))):
+        bad, mates = _disagreements(questions, n)
+        assert bad == []
+        if expected_mates is not None:
+            assert mates == expected_mates
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,count", [(3, 1500), (5, 300), (7, 60)])
+def test_bounded_verdicts_equal_brute_force_on_more_questions(n, count):
+    bad, _ = _disagreements(_brute_cases(seed=4500 + n, count=count, n=n), n,
+                            max_nodes=5_000_000)
+    assert bad == []
+
+
+def test_limits_give_an_unknown_verdict_with_the_reason():
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])
+    got = native.mate(pos, 69, max_nodes=500)
+    assert got["proven"] is None and got["reason"] == "node limit 500 reached"
+    assert got["nodes"] == 501
+
+
+def test_questions_the_core_cannot_answer_are_refused():
+    with pytest.raises(InvalidQuestion, match="only standard 9x9"):
+        native.checks(Position.from_sfen("2k/3/1GP b - 1", zone=2))
+    with pytest.raises(InvalidQuestion, match="only standard 9x9"):
+        native.checks(Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b - 1", zone=2))
+    with pytest.raises(InvalidQuestion, match="no-hands"):
+        native.mate(Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b - 1", no_hands=True), 1)
+
+
+def test_without_the_extension_the_error_says_how_to_build_it(monkeypatch):
+    monkeypatch.setattr(native, "_core", None)
+    assert not native.available()
+    with pytest.raises(TsumeError, match="native core is not built"):
+        native.mate(Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1"), 1)
+
+
+def test_the_dfpn_engine_answers_with_the_backend_it_was_given(capsys):
+    from tsumeqbf.cli import main
+
+    sfen = read_rows("yaneuraou_mate_samples.csv")[0]["sfen"]  # gote mates in 3
+    answers = {}
+    for backend in ("rules", "native"):
+        assert main(["mate", sfen, "-n", "3", "--engine", "dfpn", "--backend", backend,
+                     "--json"]) == 0
+        answers[backend] = json.loads(capsys.readouterr().out)
+    assert answers["native"]["backend"] == "native" and answers["rules"]["backend"] == "rules"
+    assert answers["native"]["status"] == answers["rules"]["status"] == "mate"
+    pos = Position.from_sfen(sfen)
+    assert pos.parse_usi(answers["native"]["first_move"]) in ReferenceSolver().mating_moves(pos, 3)
+    # a question the core cannot answer, or a backend for another engine: one line, exit 2
+    assert main(["mate", "2k/3/1GP b - 1", "--zone", "2", "-n", "1", "--engine", "dfpn",
+                 "--backend", "native"]) == 2
+    assert "only standard 9x9" in capsys.readouterr().err
+    assert main(["mate", sfen, "-n", "3", "--backend", "native"]) == 2
+    assert "--backend chooses the dfpn engine's search" in capsys.readouterr().err
+
+
+def test_bounded_verdicts_equal_the_python_searchs_on_the_yaneuraou_samples():
+    # at the stated length (mate) and two plies less (no mate within it), mate-3 to mate-11
+    from tsumeqbf.dfpn import DfPn, ShogiGame
+
+    verdicts = []
+    for r in read_rows("yaneuraou_mate_samples.csv"):
+        pos = Position.from_sfen(r["sfen"])
+        for n in (int(r["stated_length"]), int(r["stated_length"]) - 2):
+            ours = DfPn(ShogiGame(pos.copy())).solve(n).proven
+            verdicts.append((r["sfen"], n, ours, native.mate(pos, n)["proven"]))
+    assert [v for v in verdicts if v[2] != v[3]] == []
+    assert {v[2] for v in verdicts} == {True, False}

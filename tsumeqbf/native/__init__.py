@@ -1,0 +1,97 @@
+"""The native core: standard 9x9 move generation and bounded df-pn, compiled (C++17).
+
+The extension ``_core`` is built from ``_core.cpp`` by the package's ordinary build (``pip
+install``, ``make setup``; in a checkout, ``python setup.py build_ext --inplace``). It
+speaks our encodings (piece codes, squares, moves: :mod:`tsumeqbf.rules.moves`), so its
+move lists are compared one for one with the rules engine's. It serves only the standard
+board with hands (9 x 9, zone 3): :func:`unsupported` says why another question is not
+its, and the Python search answers those. Without the built extension :func:`available`
+is False and :func:`require` raises one clear TsumeError.
+
+>>> from tsumeqbf.rules import Position
+>>> pos = Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1")
+>>> unsupported(pos) is None, unsupported(Position.from_sfen("2k/3/1GP b - 1", zone=2))
+(True, 'the native core plays only standard 9x9 shogi (zone 3), not 3x3 with zone 2')
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..rules import InvalidQuestion, TsumeError
+
+try:
+    from . import _core
+except ImportError as exc:  # not built: a source checkout without build_ext, or no compiler
+    _core = None
+    _why_missing = str(exc)
+else:
+    _why_missing = ""
+
+
+def available() -> bool:
+    """Whether the compiled core is importable."""
+    return _core is not None
+
+
+def require():
+    """The compiled module, or TsumeError saying how to build it."""
+    if _core is None:
+        raise TsumeError("the native core is not built (pip install . builds it; in a checkout: "
+                         f"python setup.py build_ext --inplace): {_why_missing}")
+    return _core
+
+
+def unsupported(pos) -> str | None:
+    """Why the native core cannot answer a question on ``pos``, or None when it can."""
+    g = pos.geo
+    if (g.width, g.height, g.zone) != (9, 9, 3):
+        return (f"the native core plays only standard 9x9 shogi (zone 3), not "
+                f"{g.width}x{g.height} with zone {g.zone}")
+    if pos.no_hands:
+        return "the native core does not play the no-hands rules"
+    if any(n > 255 for hand in pos.hands for n in hand):
+        return "the native core holds at most 255 pieces of a kind in hand"
+    return None
+
+
+def check_supported(pos) -> None:
+    """InvalidQuestion when the native core cannot answer on ``pos``; TsumeError when it
+    is not built."""
+    why = unsupported(pos)
+    if why:
+        raise InvalidQuestion(why)
+    require()
+
+
+def _args(pos) -> tuple:
+    return bytes(pos.board), bytes(pos.hands[0] + pos.hands[1]), pos.turn
+
+
+def legal_moves(pos) -> list[int]:
+    """Every legal move of the side to move, as :meth:`Position.legal_moves` lists them
+    (the order may differ)."""
+    check_supported(pos)
+    return _core.legal_moves(*_args(pos))
+
+
+def checks(pos) -> list[int]:
+    """The legal checks of the side to move, as :meth:`Position.checks` (order aside)."""
+    check_supported(pos)
+    return _core.checks(*_args(pos))
+
+
+def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None,
+         tt_limit: int = 2_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
+    """Bounded df-pn, Mate(pos, n) exactly (the search of :class:`tsumeqbf.dfpn.DfPn` in
+    the core): ``proven`` True/False, None at a node or time limit (``reason``), the first
+    move of a mate, nodes and seconds. A signal (Ctrl-C) stops it with KeyboardInterrupt.
+
+    """
+    check_supported(pos)
+    start = time.perf_counter()
+    proven, best, nodes, tt_hits, tt_size, reason = _core.mate(
+        *_args(pos), n, -1 if max_nodes is None else max_nodes,
+        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
+    return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
+            "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}

@@ -1,0 +1,855 @@
+// The native core: standard 9x9 shogi move generation and the bounded df-pn search, in C++17
+// through the Python C API (no build requirement beyond setuptools and a C++ compiler).
+//
+// Written from tsumeqbf/rules/position.py, tsumeqbf/dfpn/core.py and spec/RULES.md. It
+// speaks the Python side's encodings exactly, so that move lists can be compared one for
+// one with the rules engine's:
+//   piece code = kind | colour << 4 (sente 0, gote 1; kinds as tsumeqbf/rules/pieces.py);
+//   square     = (rank - 1) * 9 + (9 - file), SFEN reading order;
+//   move       = to | from << 7 | promote << 14, a drop's "from" being 96 + kind.
+// Only the standard board (9 x 9, zone 3) with hands is served; the Python wrapper
+// (tsumeqbf/native/__init__.py) refuses anything else before calling in.
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+constexpr int W = 9, H = 9, N = 81, ZONE = 3;
+constexpr int DROP_BASE = 96;
+enum { PAWN = 1, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, KING, PRO_PAWN, PRO_LANCE,
+       PRO_KNIGHT, PRO_SILVER, HORSE, DRAGON };
+constexpr int BLACK = 0, WHITE = 1;
+
+inline int code_of(int kind, int color) { return kind | color << 4; }
+inline int kind_of(int code) { return code & 15; }
+inline int color_of(int code) { return code >> 4; }
+inline int move_to(int m) { return m & 127; }
+inline int move_from(int m) { return (m >> 7) & 127; }
+inline bool is_drop(int m) { return move_from(m) >= DROP_BASE; }
+inline bool is_promotion(int m) { return (m >> 14) & 1; }
+
+// the eight line directions (dx, dy): x grows towards file 1, y towards rank 9
+constexpr int DX[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+constexpr int DY[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+
+struct Vec { int dx, dy; };
+
+// movement of sente's pieces (gote's: dy negated)
+const std::vector<Vec> GOLD_STEPS = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {0, 1}};
+const std::vector<Vec> ORTHO = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+const std::vector<Vec> DIAG = {{1, -1}, {1, 1}, {-1, 1}, {-1, -1}};
+
+std::vector<Vec> step_vectors(int kind) {
+    switch (kind) {
+        case PAWN: return {{0, -1}};
+        case KNIGHT: return {{-1, -2}, {1, -2}};
+        case SILVER: return {{-1, -1}, {0, -1}, {1, -1}, {-1, 1}, {1, 1}};
+        case GOLD: case PRO_PAWN: case PRO_LANCE: case PRO_KNIGHT: case PRO_SILVER:
+            return GOLD_STEPS;
+        case KING: { auto v = ORTHO; v.insert(v.end(), DIAG.begin(), DIAG.end()); return v; }
+        case HORSE: return ORTHO;
+        case DRAGON: return DIAG;
+        default: return {};
+    }
+}
+
+std::vector<Vec> slide_vectors(int kind) {
+    switch (kind) {
+        case LANCE: return {{0, -1}};
+        case BISHOP: case HORSE: return DIAG;
+        case ROOK: case DRAGON: return ORTHO;
+        default: return {};
+    }
+}
+
+int direction_index(int dx, int dy) {
+    for (int d = 0; d < 8; ++d)
+        if (DX[d] == dx && DY[d] == dy) return d;
+    return -1;
+}
+
+inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
+
+struct Tables {
+    // steps[code][sq]: step targets on an empty board; slide_dirs[code]: ray directions
+    std::vector<int> steps[32][N];
+    std::vector<int> slide_dirs[32];
+    // ray[sq][d]: squares from sq outward in direction d
+    std::vector<int> ray[N][8];
+    // near[c][d] / far[c][d]: bit per code of colour c attacking a square from the first /
+    // a further square of its ray in direction d
+    uint32_t near_mask[2][8] = {}, far_mask[2][8] = {};
+    std::vector<int> knight_from[2][N];
+    // line[a][b]: direction from a to b on a shared line, else -1; between[a][b]
+    int line[N][N];
+    std::vector<int> between[N][N];
+    // check_from[code][k]: squares from which `code` attacks k on an empty board
+    bool check_from[32][N][N];
+    bool in_zone[2][N], last_rank[2][N], last_two[2][N];
+    int promote_code[32];
+    uint64_t zb[32][N], zh[2][8], zturn;
+
+    Tables() {
+        std::memset(check_from, 0, sizeof check_from);
+        for (int s = 0; s < N; ++s) {
+            int y = s / W;
+            in_zone[BLACK][s] = y < ZONE;
+            in_zone[WHITE][s] = y >= H - ZONE;
+            last_rank[BLACK][s] = y == 0;
+            last_rank[WHITE][s] = y == H - 1;
+            last_two[BLACK][s] = y <= 1;
+            last_two[WHITE][s] = y >= H - 2;
+        }
+        for (int i = 0; i < 32; ++i) promote_code[i] = 0;
+        for (int c = 0; c < 2; ++c) {
+            promote_code[code_of(PAWN, c)] = code_of(PRO_PAWN, c);
+            promote_code[code_of(LANCE, c)] = code_of(PRO_LANCE, c);
+            promote_code[code_of(KNIGHT, c)] = code_of(PRO_KNIGHT, c);
+            promote_code[code_of(SILVER, c)] = code_of(PRO_SILVER, c);
+            promote_code[code_of(BISHOP, c)] = code_of(HORSE, c);
+            promote_code[code_of(ROOK, c)] = code_of(DRAGON, c);
+        }
+        for (int s = 0; s < N; ++s) {
+            int x = s % W, y = s / W;
+            for (int d = 0; d < 8; ++d)
+                for (int cx = x + DX[d], cy = y + DY[d]; at(cx, cy) >= 0; cx += DX[d], cy += DY[d])
+                    ray[s][d].push_back(at(cx, cy));
+        }
+        for (int c = 0; c < 2; ++c) {
+            int sign = c == BLACK ? 1 : -1;
+            for (int kind = 1; kind <= 14; ++kind) {
+                int code = code_of(kind, c);
+                for (const Vec& v : slide_vectors(kind))
+                    slide_dirs[code].push_back(direction_index(v.dx, sign * v.dy));
+                for (int s = 0; s < N; ++s) {
+                    int x = s % W, y = s / W;
+                    for (const Vec& v : step_vectors(kind)) {
+                        int t = at(x + v.dx, y + sign * v.dy);
+                        if (t >= 0) steps[code][s].push_back(t);
+                    }
+                }
+                for (int d = 0; d < 8; ++d) {
+                    // a piece on the square next to s in direction d attacks s by moving back
+                    int bx = -DX[d], by = -DY[d];
+                    bool step = false, slide = false;
+                    for (const Vec& v : step_vectors(kind))
+                        if (v.dx == bx && sign * v.dy == by) step = true;
+                    for (const Vec& v : slide_vectors(kind))
+                        if (v.dx == bx && sign * v.dy == by) slide = true;
+                    if (step || slide) near_mask[c][d] |= 1u << code;
+                    if (slide) far_mask[c][d] |= 1u << code;
+                }
+                for (int s = 0; s < N; ++s) {
+                    for (int t : steps[code][s]) check_from[code][t][s] = true;
+                    for (int d : slide_dirs[code])
+                        for (int t : ray[s][d]) check_from[code][t][s] = true;
+                }
+            }
+            int knight = code_of(KNIGHT, c);
+            for (int s = 0; s < N; ++s)
+                for (int t : steps[knight][s]) knight_from[c][t].push_back(s);
+        }
+        for (int a = 0; a < N; ++a) {
+            for (int b = 0; b < N; ++b) line[a][b] = -1;
+            for (int d = 0; d < 8; ++d) {
+                const auto& r = ray[a][d];
+                for (size_t i = 0; i < r.size(); ++i) {
+                    line[a][r[i]] = d;
+                    between[a][r[i]].assign(r.begin(), r.begin() + i);
+                }
+            }
+        }
+        uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: fixed keys, same every run
+        auto next = [&state]() {
+            uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            return z ^ (z >> 31);
+        };
+        for (auto& row : zb) for (auto& v : row) v = next();
+        for (auto& row : zh) for (auto& v : row) v = next();
+        zturn = next();
+    }
+};
+
+const Tables* T = nullptr;
+
+struct Undo {
+    int move, captured;
+    uint64_t key;
+};
+
+// A position with make/undo and legal move generation, as rules/position.py's Position.
+struct Position {
+    uint8_t board[N];
+    int hands[2][8];
+    int turn;
+    int kings[2];
+    uint64_t key;  // Zobrist: board, hands (additive per piece) and side to move
+    std::vector<Undo> stack;
+
+    void init(const uint8_t* b, const uint8_t* h, int side) {
+        std::memcpy(board, b, N);
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < 8; ++k) hands[c][k] = h[c * 8 + k];
+        turn = side;
+        kings[0] = kings[1] = -1;
+        key = side ? T->zturn : 0;
+        for (int s = 0; s < N; ++s)
+            if (board[s]) {
+                key ^= T->zb[board[s]][s];
+                if (kind_of(board[s]) == KING) kings[color_of(board[s])] = s;
+            }
+        for (int c = 0; c < 2; ++c)
+            for (int k = 1; k < 8; ++k) key += T->zh[c][k] * (uint64_t)hands[c][k];
+        stack.clear();
+    }
+
+    void push(int m) {
+        int to = move_to(m), frm = move_from(m), c = turn;
+        stack.push_back({m, board[to], key});
+        if (frm >= DROP_BASE) {
+            int kind = frm - DROP_BASE, code = code_of(kind, c);
+            hands[c][kind] -= 1;
+            key -= T->zh[c][kind];
+            board[to] = code;
+            key ^= T->zb[code][to];
+        } else {
+            int code = board[frm], captured = board[to];
+            key ^= T->zb[code][frm];
+            if (captured) {
+                int hk = kind_of(captured);
+                if (hk >= PRO_PAWN) hk = hk == HORSE ? BISHOP : hk == DRAGON ? ROOK : hk - 8;
+                key ^= T->zb[captured][to];
+                if (hk == KING) {
+                    kings[c ^ 1] = -1;
+                } else {
+                    hands[c][hk] += 1;
+                    key += T->zh[c][hk];
+                }
+            }
+            if (is_promotion(m)) code = T->promote_code[code];
+            board[frm] = 0;
+            board[to] = code;
+            key ^= T->zb[code][to];
+            if (kind_of(code) == KING) kings[c] = to;
+        }
+        turn = c ^ 1;
+        key ^= T->zturn;
+    }
+
+    void pop() {
+        Undo u = stack.back();
+        stack.pop_back();
+        int c = turn ^ 1;
+        turn = c;
+        int m = u.move, to = move_to(m), frm = move_from(m);
+        if (frm >= DROP_BASE) {
+            hands[c][frm - DROP_BASE] += 1;
+            board[to] = 0;
+        } else {
+            int code = board[to];
+            if (is_promotion(m)) {
+                int k = kind_of(code);
+                k = k == HORSE ? BISHOP : k == DRAGON ? ROOK : k - 8;
+                code = code_of(k, c);
+            }
+            board[frm] = code;
+            board[to] = u.captured;
+            if (u.captured) {
+                int hk = kind_of(u.captured);
+                if (hk >= PRO_PAWN) hk = hk == HORSE ? BISHOP : hk == DRAGON ? ROOK : hk - 8;
+                if (hk == KING) kings[c ^ 1] = to;
+                else hands[c][hk] -= 1;
+            }
+            if (kind_of(code) == KING) kings[c] = frm;
+        }
+        key = u.key;
+    }
+
+    // -- attacks ----------------------------------------------------------------------
+    bool attacked(int s, int by) const {
+        for (int d = 0; d < 8; ++d) {
+            const auto& r = T->ray[s][d];
+            if (r.empty()) continue;
+            int code = board[r[0]];
+            if (code) {
+                if (T->near_mask[by][d] >> code & 1) return true;
+                continue;
+            }
+            uint32_t far = T->far_mask[by][d];
+            for (size_t i = 1; i < r.size(); ++i) {
+                code = board[r[i]];
+                if (code) {
+                    if (far >> code & 1) return true;
+                    break;
+                }
+            }
+        }
+        int knight = code_of(KNIGHT, by);
+        for (int t : T->knight_from[by][s])
+            if (board[t] == knight) return true;
+        return false;
+    }
+
+    // squares of colour `by`'s pieces that attack s
+    int attackers(int s, int by, int* out) const {
+        int n = 0;
+        for (int d = 0; d < 8; ++d) {
+            const auto& r = T->ray[s][d];
+            if (r.empty()) continue;
+            int code = board[r[0]];
+            if (code) {
+                if (T->near_mask[by][d] >> code & 1) out[n++] = r[0];
+                continue;
+            }
+            uint32_t far = T->far_mask[by][d];
+            for (size_t i = 1; i < r.size(); ++i) {
+                code = board[r[i]];
+                if (code) {
+                    if (far >> code & 1) out[n++] = r[i];
+                    break;
+                }
+            }
+        }
+        int knight = code_of(KNIGHT, by);
+        for (int t : T->knight_from[by][s])
+            if (board[t] == knight) out[n++] = t;
+        return n;
+    }
+
+    bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
+
+    // whether colour c's king is unattacked after `m` (played and undone here)
+    bool safe_after(int m, int c) {
+        push(m);
+        bool safe = kings[c] < 0 || !attacked(kings[c], c ^ 1);
+        pop();
+        return safe;
+    }
+
+    // -- pseudo-legal moves -----------------------------------------------------------
+    // (frm, to) with its promotion variants, obeying the forced-promotion rule
+    static void add_board_move(std::vector<int>& out, int frm, int to, int code, int c) {
+        int kind = kind_of(code);
+        if (T->promote_code[code]) {
+            if (T->in_zone[c][frm] || T->in_zone[c][to]) out.push_back(to | frm << 7 | 16384);
+            if ((kind == PAWN || kind == LANCE) && T->last_rank[c][to]) return;
+            if (kind == KNIGHT && T->last_two[c][to]) return;
+        }
+        out.push_back(to | frm << 7);
+    }
+
+    void targets(int frm, int code, int c, std::vector<int>& out) const {
+        for (int t : T->steps[code][frm])
+            if (!board[t] || color_of(board[t]) != c) out.push_back(t);
+        for (int d : T->slide_dirs[code])
+            for (int t : T->ray[frm][d]) {
+                int x = board[t];
+                if (x) {
+                    if (color_of(x) != c) out.push_back(t);
+                    break;
+                }
+                out.push_back(t);
+            }
+    }
+
+    // dead-square and nifu rules of a drop onto an empty square (not uchifuzume)
+    bool drop_allowed(int kind, int to, int c, const bool* pawn_files) const {
+        if (kind == PAWN) return !T->last_rank[c][to] && !pawn_files[to % W];
+        if (kind == LANCE) return !T->last_rank[c][to];
+        if (kind == KNIGHT) return !T->last_two[c][to];
+        return true;
+    }
+
+    // whether colour c holds a piece to drop; if so, files[x]: file x holds c's unpromoted
+    // pawn (nifu)
+    bool can_drop(int c, bool* files) const {
+        bool any = false;
+        for (int kind = PAWN; kind <= ROOK; ++kind) any = any || hands[c][kind] > 0;
+        if (!any) return false;
+        for (int x = 0; x < W; ++x) files[x] = false;
+        int pawn = code_of(PAWN, c);
+        for (int s = 0; s < N; ++s)
+            if (board[s] == pawn) files[s % W] = true;
+        return true;
+    }
+
+    // whether a pawn drop of colour c on `to` checks and leaves the opponent no legal move
+    bool is_uchifuzume(int to, int c) {
+        int k = kings[c ^ 1];
+        if (k < 0) return false;
+        const auto& st = T->steps[code_of(PAWN, c)][to];
+        if (std::find(st.begin(), st.end(), k) == st.end()) return false;
+        push(to | (DROP_BASE + PAWN) << 7);
+        bool stuck = !has_legal_move();
+        pop();
+        return stuck;
+    }
+
+    // every legal move of the side to move
+    void legal_moves(std::vector<int>& out) {
+        out.clear();
+        int c = turn, k = kings[c];
+        bool check = k >= 0 && attacked(k, c ^ 1);
+        // in check: a non-king move must capture the only checker or block its line
+        bool allowed[N];
+        int n_checkers = 0;
+        if (check) {
+            int checkers[16];
+            n_checkers = attackers(k, c ^ 1, checkers);
+            for (int s = 0; s < N; ++s) allowed[s] = false;
+            if (n_checkers == 1) {
+                allowed[checkers[0]] = true;
+                for (int s : T->between[k][checkers[0]]) allowed[s] = true;
+            }
+        }
+        std::vector<int> tg;
+        std::vector<int> cands;
+        tg.reserve(32);
+        for (int frm = 0; frm < N; ++frm) {
+            int code = board[frm];
+            if (!code || color_of(code) != c) continue;
+            bool king = kind_of(code) == KING;
+            if (check && !king && n_checkers != 1) continue;
+            tg.clear();
+            targets(frm, code, c, tg);
+            // outside check only king moves and moves off a line through the king can
+            // expose it
+            bool test = check || king || (k >= 0 && T->line[k][frm] >= 0);
+            for (int t : tg) {
+                if (check && !king && !allowed[t]) continue;
+                cands.clear();
+                add_board_move(cands, frm, t, code, c);
+                for (int m : cands)
+                    if (!test || safe_after(m, c)) out.push_back(m);
+            }
+        }
+        add_drops(out, c, check, check ? allowed : nullptr);
+    }
+
+    // legal drops; in check only onto `allowed` squares (a drop never captures the checker,
+    // so it is legal exactly when it blocks the only checker's line)
+    void add_drops(std::vector<int>& out, int c, bool check, const bool* allowed) {
+        bool files[W];
+        if (!can_drop(c, files)) return;
+        for (int to = 0; to < N; ++to) {
+            if (board[to] || (check && !allowed[to])) continue;
+            for (int kind = PAWN; kind <= ROOK; ++kind) {
+                if (!hands[c][kind] || !drop_allowed(kind, to, c, files)) continue;
+                if (kind == PAWN && is_uchifuzume(to, c)) continue;
+                out.push_back(to | (DROP_BASE + kind) << 7);
+            }
+        }
+    }
+
+    bool has_legal_move() {
+        std::vector<int> moves;
+        legal_moves(moves);
+        return !moves.empty();
+    }
+
+    // legal moves of the side to move that check the opponent's king
+    void checks(std::vector<int>& out) {
+        out.clear();
+        int c = turn, opp = c ^ 1, ek = kings[opp];
+        if (ek < 0) return;
+        int k = kings[c];
+        bool check = k >= 0 && attacked(k, opp);
+        std::vector<int> tg, cands;
+        tg.reserve(32);
+        for (int frm = 0; frm < N; ++frm) {
+            int code = board[frm];
+            if (!code || color_of(code) != c) continue;
+            tg.clear();
+            targets(frm, code, c, tg);
+            // a move that does not land on a checking square can only check by uncovering
+            // a line through its origin
+            bool discover = T->line[ek][frm] >= 0;
+            for (int t : tg) {
+                cands.clear();
+                add_board_move(cands, frm, t, code, c);
+                for (int m : cands) {
+                    int moved = is_promotion(m) ? T->promote_code[code] : code;
+                    if (!discover && !T->check_from[moved][ek][t]) continue;
+                    push(m);
+                    bool ok = kings[opp] >= 0 && attacked(kings[opp], c) &&
+                              (kings[c] < 0 || !attacked(kings[c], opp));
+                    pop();
+                    if (ok) out.push_back(m);
+                }
+            }
+        }
+        bool files[W];
+        if (!can_drop(c, files)) return;
+        for (int to = 0; to < N; ++to) {
+            if (board[to]) continue;
+            for (int kind = PAWN; kind <= ROOK; ++kind) {
+                int code = code_of(kind, c);
+                if (!hands[c][kind] || !T->check_from[code][ek][to]) continue;
+                if (!drop_allowed(kind, to, c, files)) continue;
+                bool blocked = false;
+                for (int x : T->between[ek][to]) blocked = blocked || board[x];
+                if (blocked) continue;
+                if (check) {
+                    board[to] = code;
+                    bool safe = !attacked(k, opp);
+                    board[to] = 0;
+                    if (!safe) continue;
+                }
+                if (kind == PAWN && is_uchifuzume(to, c)) continue;
+                out.push_back(to | (DROP_BASE + kind) << 7);
+            }
+        }
+    }
+
+    // the defender's replies, drops onto one square counted once
+    int grouped_reply_count(bool group_drops) {
+        std::vector<int> moves;
+        legal_moves(moves);
+        if (!group_drops) return (int)moves.size();
+        bool seen[N] = {};
+        int n = 0;
+        for (int m : moves) {
+            if (!is_drop(m)) { ++n; continue; }
+            if (!seen[move_to(m)]) { seen[move_to(m)] = true; ++n; }
+        }
+        return n;
+    }
+};
+
+// -- the bounded df-pn search (tsumeqbf/dfpn/core.py's DfPn) -----------------------------
+
+constexpr int64_t INF = 1000000000;  // a solved node's number; a threshold of INF: no limit
+
+struct Aborted { std::string reason; bool signal; };
+
+inline int64_t capped_sum(int64_t total, bool infinite) {
+    return infinite ? INF : std::min(INF - 1, total);
+}
+
+inline int64_t share(int64_t th, int64_t total, int64_t child) {
+    return th >= INF ? INF : std::min(INF - 1, th - total + child);
+}
+
+struct NumKey {
+    uint64_t key;
+    int depth;
+    bool operator==(const NumKey& o) const { return key == o.key && depth == o.depth; }
+};
+struct NumKeyHash {
+    size_t operator()(const NumKey& k) const {
+        return (size_t)(k.key ^ ((uint64_t)k.depth * 0x9E3779B97F4A7C15ull));
+    }
+};
+struct Numbers { int64_t pn, dn, work; };
+
+struct BoundedSearch {
+    Position pos;
+    int attacker = 0;
+    int64_t max_nodes = -1;  // -1: no limit
+    double seconds = -1;     // -1: no limit
+    size_t tt_limit = 2000000;
+    double epsilon = 0.25;
+    bool mobility = true, group_drops = true;
+    int64_t nodes = 0, tt_hits = 0;
+    std::chrono::steady_clock::time_point deadline;
+    std::unordered_map<NumKey, Numbers, NumKeyHash> table;
+    std::unordered_map<uint64_t, int> proofs;     // key -> smallest depth proven
+    std::unordered_map<uint64_t, int> disproofs;  // key -> largest depth disproven
+
+    void count_node() {
+        ++nodes;
+        if (max_nodes >= 0 && nodes > max_nodes)
+            throw Aborted{"node limit " + std::to_string(max_nodes) + " reached", false};
+        if ((nodes & 255) == 0 && seconds >= 0 && std::chrono::steady_clock::now() > deadline)
+            throw Aborted{"time limit reached", false};
+        if ((nodes & 4095) == 0 && PyErr_CheckSignals() < 0) throw Aborted{"", true};
+    }
+
+    bool find(uint64_t key, int depth, int64_t& pn, int64_t& dn) {
+        auto p = proofs.find(key);
+        if (p != proofs.end() && p->second <= depth) { ++tt_hits; pn = 0; dn = INF; return true; }
+        auto d = disproofs.find(key);
+        if (d != disproofs.end() && d->second >= depth) { ++tt_hits; pn = INF; dn = 0; return true; }
+        auto e = table.find(NumKey{key, depth});
+        if (e == table.end()) return false;
+        ++tt_hits;
+        pn = e->second.pn;
+        dn = e->second.dn;
+        return true;
+    }
+
+    void drop_least_work() {
+        std::vector<int64_t> works;
+        works.reserve(table.size());
+        for (auto& kv : table) works.push_back(kv.second.work);
+        auto mid = works.begin() + works.size() / 2;
+        std::nth_element(works.begin(), mid, works.end());
+        int64_t cut = *mid;
+        size_t target = table.size() / 2, dropped = 0;
+        for (auto it = table.begin(); it != table.end() && dropped < target;) {
+            if (it->second.work <= cut) { it = table.erase(it); ++dropped; }
+            else ++it;
+        }
+    }
+
+    void store(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
+        if (pn == 0) {
+            auto p = proofs.find(key);
+            if (p == proofs.end() || p->second > depth) proofs[key] = depth;
+            table.erase(NumKey{key, depth});
+        } else if (dn == 0) {
+            auto d = disproofs.find(key);
+            if (d == disproofs.end() || d->second < depth) disproofs[key] = depth;
+            table.erase(NumKey{key, depth});
+        } else {
+            auto e = table.find(NumKey{key, depth});
+            if (e == table.end()) {
+                if (table.size() >= tt_limit) drop_least_work();
+                table.emplace(NumKey{key, depth}, Numbers{pn, dn, work});
+            } else {
+                e->second.pn = pn;
+                e->second.dn = dn;
+                e->second.work += work;
+            }
+        }
+    }
+
+    // numbers of a check not seen before (pos at it, an AND node with `depth` plies left)
+    void start_check(uint64_t key, int depth, int64_t& pn, int64_t& dn) {
+        int replies = pos.grouped_reply_count(group_drops);
+        if (!replies) { store(key, 0, 0, INF, 0); pn = 0; dn = INF; return; }
+        if (depth == 0) { store(key, 0, INF, 0, 0); pn = INF; dn = 0; return; }
+        pn = replies;
+        dn = 1;
+    }
+
+    void mid(int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn, int64_t& out_dn) {
+        count_node();
+        uint64_t key = pos.key;
+        bool is_or = pos.turn == attacker;
+        std::vector<int> moves;
+        if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+        if (moves.empty()) {
+            out_pn = is_or ? INF : 0;
+            out_dn = is_or ? 0 : INF;
+            store(key, depth, out_pn, out_dn, 1);
+            return;
+        }
+        if (!is_or && depth == 0) {
+            out_pn = INF; out_dn = 0;
+            store(key, depth, INF, 0, 1);
+            return;
+        }
+        int child_depth = depth - 1;
+        size_t n = moves.size();
+        std::vector<uint64_t> child_keys(n);
+        std::vector<int64_t> lpn(n, 1), ldn(n, 1);
+        std::vector<int> groups(n, -1);
+        for (size_t i = 0; i < n; ++i) {
+            pos.push(moves[i]);
+            child_keys[i] = pos.key;
+            int64_t a, b;
+            if (is_or && mobility && !find(pos.key, child_depth, a, b))
+                start_check(pos.key, child_depth, lpn[i], ldn[i]);
+            pos.pop();
+            if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
+        }
+        int64_t nodes_before = nodes;
+        for (;;) {
+            int best_i = -1;
+            int64_t best = INF + 1, second = INF + 1, other_sum = 0;
+            bool infinite = false;
+            int64_t group_max[N];
+            bool group_used[N] = {};
+            for (size_t i = 0; i < n; ++i) {
+                int64_t cpn, cdn;
+                if (find(child_keys[i], child_depth, cpn, cdn)) { lpn[i] = cpn; ldn[i] = cdn; }
+                cpn = lpn[i]; cdn = ldn[i];
+                int64_t small = is_or ? cpn : cdn, large = is_or ? cdn : cpn;
+                infinite = infinite || large >= INF;
+                int g = groups[i];
+                if (g < 0) {
+                    other_sum += large;
+                } else if (!group_used[g]) {
+                    group_used[g] = true;
+                    group_max[g] = large;
+                } else {
+                    group_max[g] = std::max(group_max[g], large);
+                }
+                if (small < best) { best_i = (int)i; second = best; best = small; }
+                else if (small < second) second = small;
+            }
+            for (int g = 0; g < N; ++g)
+                if (group_used[g]) other_sum += group_max[g];
+            other_sum = capped_sum(other_sum, infinite);
+            int64_t pn = is_or ? best : other_sum, dn = is_or ? other_sum : best;
+            if (pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0) {
+                store(key, depth, pn, dn, nodes - nodes_before + 1);
+                out_pn = pn; out_dn = dn;
+                return;
+            }
+            store(key, depth, pn, dn, 0);
+            int64_t cpn = lpn[best_i], cdn = ldn[best_i];
+            int64_t grow = second < INF ? (int64_t)(second * (1 + epsilon)) + 1 : INF;
+            int64_t c_th_pn, c_th_dn;
+            if (is_or) { c_th_pn = std::min(th_pn, grow); c_th_dn = share(th_dn, dn, cdn); }
+            else { c_th_pn = share(th_pn, pn, cpn); c_th_dn = std::min(th_dn, grow); }
+            pos.push(moves[best_i]);
+            try {
+                mid(child_depth, c_th_pn, c_th_dn, lpn[best_i], ldn[best_i]);
+            } catch (...) {
+                pos.pop();
+                throw;
+            }
+            pos.pop();
+        }
+    }
+
+    // 1 mate, 0 no mate; throws Aborted at a limit
+    int solve(int n, int& best_move) {
+        best_move = -1;
+        deadline = std::chrono::steady_clock::now() +
+                   std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
+        int64_t pn = 1, dn = 1;
+        if (!find(pos.key, n, pn, dn)) { pn = 1; dn = 1; }
+        while (pn != 0 && dn != 0) mid(n, INF, INF, pn, dn);
+        if (pn != 0) return 0;
+        std::vector<int> moves;
+        pos.checks(moves);
+        for (int m : moves) {
+            pos.push(m);
+            int64_t a, b;
+            bool ok = find(pos.key, n - 1, a, b) && a == 0;
+            pos.pop();
+            if (ok) { best_move = m; break; }
+        }
+        return 1;
+    }
+};
+
+// -- the Python interface ----------------------------------------------------------------
+
+bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
+                    int turn, Position& pos) {
+    if (nb != N || nh != 16 || (turn != 0 && turn != 1)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the native core takes an 81-byte board, 16-byte hands and a side 0 or 1");
+        return false;
+    }
+    for (int s = 0; s < N; ++s) {
+        int code = (uint8_t)board[s];
+        if (code && (kind_of(code) < 1 || kind_of(code) > 14 || code > 31)) {
+            PyErr_Format(PyExc_ValueError, "bad piece code %d on square %d", code, s);
+            return false;
+        }
+    }
+    int kings[2] = {0, 0};
+    for (int s = 0; s < N; ++s)
+        if (board[s] && kind_of((uint8_t)board[s]) == KING) ++kings[color_of((uint8_t)board[s])];
+    if (kings[0] > 1 || kings[1] > 1) {
+        PyErr_SetString(PyExc_ValueError, "more than one king of a colour");
+        return false;
+    }
+    pos.init((const uint8_t*)board, (const uint8_t*)hands, turn);
+    return true;
+}
+
+PyObject* move_list(const std::vector<int>& moves) {
+    PyObject* list = PyList_New((Py_ssize_t)moves.size());
+    if (!list) return nullptr;
+    for (size_t i = 0; i < moves.size(); ++i)
+        PyList_SET_ITEM(list, (Py_ssize_t)i, PyLong_FromLong(moves[i]));
+    return list;
+}
+
+PyObject* py_moves(PyObject* args, bool checks_only) {
+    const char *board, *hands;
+    Py_ssize_t nb, nh;
+    int turn;
+    if (!PyArg_ParseTuple(args, "y#y#i", &board, &nb, &hands, &nh, &turn)) return nullptr;
+    Position pos;
+    if (!check_position(board, nb, hands, nh, turn, pos)) return nullptr;
+    std::vector<int> moves;
+    if (checks_only) pos.checks(moves); else pos.legal_moves(moves);
+    return move_list(moves);
+}
+
+PyObject* py_legal_moves(PyObject*, PyObject* args) { return py_moves(args, false); }
+PyObject* py_checks(PyObject*, PyObject* args) { return py_moves(args, true); }
+
+// mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) ->
+// (verdict 1/0/None, best move or None, nodes, tt_hits, table size, reason)
+PyObject* py_mate(PyObject*, PyObject* args) {
+    const char *board, *hands;
+    Py_ssize_t nb, nh;
+    int turn, n, mobility, group_drops;
+    long long max_nodes, tt_limit;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y#y#iiLdLpp", &board, &nb, &hands, &nh, &turn, &n, &max_nodes,
+                          &seconds, &tt_limit, &mobility, &group_drops))
+        return nullptr;
+    if (n < 1 || n % 2 == 0) {
+        PyErr_Format(PyExc_ValueError, "n must be an odd number >= 1, got %d", n);
+        return nullptr;
+    }
+    if (tt_limit < 2) {
+        PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
+        return nullptr;
+    }
+    BoundedSearch search;
+    if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
+    search.attacker = turn;
+    search.max_nodes = max_nodes;
+    search.seconds = seconds;
+    search.tt_limit = (size_t)tt_limit;
+    search.mobility = mobility;
+    search.group_drops = group_drops;
+    int verdict = -1, best = -1;
+    std::string reason;
+    try {
+        verdict = search.solve(n, best);
+    } catch (const Aborted& a) {
+        if (a.signal) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
+        reason = a.reason;
+    } catch (const std::bad_alloc&) {
+        reason = "out of memory";
+    }
+    PyObject* v = verdict < 0 ? Py_None : verdict ? Py_True : Py_False;
+    Py_INCREF(v);
+    PyObject* bm = best >= 0 ? PyLong_FromLong(best) : (Py_INCREF(Py_None), Py_None);
+    return Py_BuildValue("NNLLns", v, bm, (long long)search.nodes, (long long)search.tt_hits,
+                         (Py_ssize_t)search.table.size(), reason.c_str());
+}
+
+PyMethodDef METHODS[] = {
+    {"legal_moves", py_legal_moves, METH_VARARGS,
+     "legal_moves(board, hands, turn) -> every legal move of the side to move"},
+    {"checks", py_checks, METH_VARARGS,
+     "checks(board, hands, turn) -> the legal moves that check the opponent's king"},
+    {"mate", py_mate, METH_VARARGS,
+     "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
+     "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
+                      "tsumeqbf's native core: standard 9x9 move generation and df-pn", -1,
+                      METHODS};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__core(void) {
+    static Tables tables;
+    T = &tables;
+    return PyModule_Create(&MODULE);
+}
