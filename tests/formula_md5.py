@@ -128,7 +128,8 @@ def main(argv) -> int:
                     print(_line(name, pos, n, encoding, {"used_kinds_only": used}, False))
                     count += 1
                 continue
-            print(_line(name, pos, n, encoding, choices, not big and encoding in ("compact", "nested")))
+            qcir = not big and encoding in ("compact", "nested")
+            print(_line(name, pos, n, encoding, choices, qcir))
             count += 1
         # the move-choice axes: every attacker choice, every defender choice, on the
         # small questions of the axes' own test and the drop checks
