@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -339,28 +338,32 @@ struct Position {
 
     // -- pseudo-legal moves -----------------------------------------------------------
     // (frm, to) with its promotion variants, obeying the forced-promotion rule
-    static void add_board_move(std::vector<int>& out, int frm, int to, int code, int c) {
-        int kind = kind_of(code);
+    static int board_moves(int* out, int frm, int to, int code, int c) {
+        int kind = kind_of(code), n = 0;
         if (T->promote_code[code]) {
-            if (T->in_zone[c][frm] || T->in_zone[c][to]) out.push_back(to | frm << 7 | 16384);
-            if ((kind == PAWN || kind == LANCE) && T->last_rank[c][to]) return;
-            if (kind == KNIGHT && T->last_two[c][to]) return;
+            if (T->in_zone[c][frm] || T->in_zone[c][to]) out[n++] = to | frm << 7 | 16384;
+            if ((kind == PAWN || kind == LANCE) && T->last_rank[c][to]) return n;
+            if (kind == KNIGHT && T->last_two[c][to]) return n;
         }
-        out.push_back(to | frm << 7);
+        out[n++] = to | frm << 7;
+        return n;
     }
 
-    void targets(int frm, int code, int c, std::vector<int>& out) const {
+    // the squares c's piece `code` on frm can move to, king safety aside (at most 20)
+    int targets(int frm, int code, int c, int* out) const {
+        int n = 0;
         for (int t : T->steps[code][frm])
-            if (!board[t] || color_of(board[t]) != c) out.push_back(t);
+            if (!board[t] || color_of(board[t]) != c) out[n++] = t;
         for (int d : T->slide_dirs[code])
             for (int t : T->ray[frm][d]) {
                 int x = board[t];
                 if (x) {
-                    if (color_of(x) != c) out.push_back(t);
+                    if (color_of(x) != c) out[n++] = t;
                     break;
                 }
-                out.push_back(t);
+                out[n++] = t;
             }
+        return n;
     }
 
     // dead-square and nifu rules of a drop onto an empty square (not uchifuzume)
@@ -400,41 +403,56 @@ struct Position {
     void legal_moves(std::vector<int>& out) {
         out.clear();
         int c = turn, k = kings[c];
-        bool check = k >= 0 && attacked(k, c ^ 1);
-        // in check: a non-king move must capture the only checker or block its line
-        bool allowed[N];
-        int n_checkers = 0;
-        if (check) {
-            int checkers[16];
-            n_checkers = attackers(k, c ^ 1, checkers);
-            for (int s = 0; s < N; ++s) allowed[s] = false;
-            if (n_checkers == 1) {
-                allowed[checkers[0]] = true;
-                for (int s : T->between[k][checkers[0]]) allowed[s] = true;
-            }
+        if (k >= 0 && attacked(k, c ^ 1)) {
+            evasions(out);
+            return;
         }
-        std::vector<int> tg;
-        std::vector<int> cands;
-        tg.reserve(32);
+        int tg[32], cands[2];
         for (int frm = 0; frm < N; ++frm) {
             int code = board[frm];
             if (!code || color_of(code) != c) continue;
-            bool king = kind_of(code) == KING;
-            if (check && !king && n_checkers != 1) continue;
-            tg.clear();
-            targets(frm, code, c, tg);
-            // outside check only king moves and moves off a line through the king can
-            // expose it
-            bool test = check || king || (k >= 0 && T->line[k][frm] >= 0);
-            for (int t : tg) {
-                if (check && !king && !allowed[t]) continue;
-                cands.clear();
-                add_board_move(cands, frm, t, code, c);
-                for (int m : cands)
-                    if (!test || safe_after(m, c)) out.push_back(m);
+            int nt = targets(frm, code, c, tg);
+            // only king moves and moves off a line through the king can expose it
+            bool test = kind_of(code) == KING || (k >= 0 && T->line[k][frm] >= 0);
+            for (int i = 0; i < nt; ++i) {
+                int nc = board_moves(cands, frm, tg[i], code, c);
+                for (int j = 0; j < nc; ++j)
+                    if (!test || safe_after(cands[j], c)) out.push_back(cands[j]);
             }
         }
-        add_drops(out, c, check, check ? allowed : nullptr);
+        add_drops(out, c, false, nullptr);
+    }
+
+    // the legal moves of the side to move, in check: king moves, and captures of the only
+    // checker or blocks of its line (a piece off every line through the king cannot be
+    // pinned, so only those on one are tested)
+    void evasions(std::vector<int>& out) {
+        int c = turn, k = kings[c], king = board[k];
+        for (int t : T->steps[king][k]) {
+            if (board[t] && color_of(board[t]) == c) continue;
+            int m = t | k << 7;
+            if (safe_after(m, c)) out.push_back(m);
+        }
+        int checkers[16];
+        if (attackers(k, c ^ 1, checkers) != 1) return;
+        int checker = checkers[0];
+        const auto& blocks = T->between[k][checker];
+        int froms[16], cands[2];
+        for (size_t b = 0; b <= blocks.size(); ++b) {
+            int t = b < blocks.size() ? blocks[b] : checker;
+            int nf = attackers(t, c, froms);
+            for (int i = 0; i < nf; ++i) {
+                int frm = froms[i];
+                if (frm == k) continue;
+                int nc = board_moves(cands, frm, t, board[frm], c);
+                for (int j = 0; j < nc; ++j)
+                    if (T->line[k][frm] < 0 || safe_after(cands[j], c)) out.push_back(cands[j]);
+            }
+        }
+        if (blocks.empty()) return;
+        bool allowed[N] = {};
+        for (int t : blocks) allowed[t] = true;
+        add_drops(out, c, true, allowed);
     }
 
     // legal drops; in check only onto `allowed` squares (a drop never captures the checker,
@@ -465,20 +483,19 @@ struct Position {
         if (ek < 0) return;
         int k = kings[c];
         bool check = k >= 0 && attacked(k, opp);
-        std::vector<int> tg, cands;
-        tg.reserve(32);
+        int tg[32], cands[2];
         for (int frm = 0; frm < N; ++frm) {
             int code = board[frm];
             if (!code || color_of(code) != c) continue;
-            tg.clear();
-            targets(frm, code, c, tg);
+            int nt = targets(frm, code, c, tg);
             // a move that does not land on a checking square can only check by uncovering
             // a line through its origin
             bool discover = T->line[ek][frm] >= 0;
-            for (int t : tg) {
-                cands.clear();
-                add_board_move(cands, frm, t, code, c);
-                for (int m : cands) {
+            for (int i = 0; i < nt; ++i) {
+                int t = tg[i];
+                int nc = board_moves(cands, frm, t, code, c);
+                for (int j = 0; j < nc; ++j) {
+                    int m = cands[j];
                     int moved = is_promotion(m) ? T->promote_code[code] : code;
                     if (!discover && !T->check_from[moved][ek][t]) continue;
                     push(m);
@@ -541,31 +558,129 @@ inline int64_t share(int64_t th, int64_t total, int64_t child) {
     return th >= INF ? INF : std::min(INF - 1, th - total + child);
 }
 
-struct NumKey {
-    uint64_t key;
-    int depth;
-    bool operator==(const NumKey& o) const { return key == o.key && depth == o.depth; }
-};
-struct NumKeyHash {
-    size_t operator()(const NumKey& k) const {
-        return (size_t)(k.key ^ ((uint64_t)k.depth * 0x9E3779B97F4A7C15ull));
+// Open-addressing hash tables (linear probing, power-of-two sizes, grown at half load):
+// std::unordered_map's node per entry cost a quarter of the search's time.
+inline uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    return x ^ (x >> 33);
+}
+
+// position key -> smallest depth proven, largest depth disproven
+struct SolvedTable {
+    struct Slot { uint64_t key; int proof, disproof; bool used; };
+    static constexpr int NO_PROOF = 1 << 30, NO_DISPROOF = -1;
+    std::vector<Slot> slots = std::vector<Slot>(1 << 12);
+    size_t count = 0;
+
+    Slot* find(uint64_t key) {
+        size_t mask = slots.size() - 1;
+        for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+            if (!slots[i].used) return nullptr;
+            if (slots[i].key == key) return &slots[i];
+        }
+    }
+    Slot& get(uint64_t key) {
+        if (Slot* s = find(key)) return *s;
+        if (2 * (count + 1) > slots.size()) grow();
+        ++count;
+        size_t mask = slots.size() - 1, i = mix(key) & mask;
+        while (slots[i].used) i = (i + 1) & mask;
+        slots[i] = Slot{key, NO_PROOF, NO_DISPROOF, true};
+        return slots[i];
+    }
+    void grow() {
+        std::vector<Slot> old(slots.size() * 2);
+        old.swap(slots);
+        size_t mask = slots.size() - 1;
+        for (const Slot& s : old)
+            if (s.used) {
+                size_t i = mix(s.key) & mask;
+                while (slots[i].used) i = (i + 1) & mask;
+                slots[i] = s;
+            }
     }
 };
-struct Numbers { int64_t pn, dn, work; };
+
+// (position key, depth) -> unsolved numbers and the work behind them; at `limit` entries
+// the half with the least work goes
+struct NumbersTable {
+    struct Slot { uint64_t key; int64_t pn, dn, work; int depth; bool used; };
+    std::vector<Slot> slots = std::vector<Slot>(1 << 12);
+    size_t count = 0, limit = 2000000;
+
+    static uint64_t hash(uint64_t key, int depth) {
+        return mix(key ^ ((uint64_t)(depth + 1) * 0x9E3779B97F4A7C15ull));
+    }
+    Slot* find(uint64_t key, int depth) {
+        size_t mask = slots.size() - 1;
+        for (size_t i = hash(key, depth) & mask;; i = (i + 1) & mask) {
+            if (!slots[i].used) return nullptr;
+            if (slots[i].key == key && slots[i].depth == depth) return &slots[i];
+        }
+    }
+    void put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
+        if (Slot* s = find(key, depth)) {
+            s->pn = pn;
+            s->dn = dn;
+            s->work += work;
+            return;
+        }
+        if (count >= limit) drop_least_work();
+        if (2 * (count + 1) > slots.size()) rebuild(slots.size() * 2, -1);
+        insert(Slot{key, pn, dn, work, depth, true});
+    }
+    void insert(const Slot& s) {
+        size_t mask = slots.size() - 1, i = hash(s.key, s.depth) & mask;
+        while (slots[i].used) i = (i + 1) & mask;
+        slots[i] = s;
+        ++count;
+    }
+    // the table again at `size` slots, keeping the entries with more work than `cut`
+    // (all when cut < 0) and, of those with exactly `cut`, only as many as `room` allows
+    void rebuild(size_t size, int64_t cut, size_t room = 0) {
+        std::vector<Slot> old(size);
+        old.swap(slots);
+        count = 0;
+        for (const Slot& s : old) {
+            if (!s.used) continue;
+            if (cut >= 0 && s.work < cut) continue;
+            if (cut >= 0 && s.work == cut) {
+                if (!room) continue;
+                --room;
+            }
+            insert(s);
+        }
+    }
+    void drop_least_work() {
+        std::vector<int64_t> works;
+        works.reserve(count);
+        for (const Slot& s : slots)
+            if (s.used) works.push_back(s.work);
+        size_t drop = works.size() / 2;
+        std::nth_element(works.begin(), works.begin() + drop, works.end());
+        int64_t cut = works[drop];
+        size_t below = 0;
+        for (int64_t w : works) below += w < cut;
+        size_t at_cut = 0;
+        for (int64_t w : works) at_cut += w == cut;
+        // keep the upper half: everything above the cut and enough entries at it
+        size_t keep_at_cut = at_cut - std::min(at_cut, drop - std::min(drop, below));
+        rebuild(slots.size(), cut, keep_at_cut);
+    }
+};
 
 struct BoundedSearch {
     Position pos;
     int attacker = 0;
     int64_t max_nodes = -1;  // -1: no limit
     double seconds = -1;     // -1: no limit
-    size_t tt_limit = 2000000;
     double epsilon = 0.25;
     bool mobility = true, group_drops = true;
     int64_t nodes = 0, tt_hits = 0;
     std::chrono::steady_clock::time_point deadline;
-    std::unordered_map<NumKey, Numbers, NumKeyHash> table;
-    std::unordered_map<uint64_t, int> proofs;     // key -> smallest depth proven
-    std::unordered_map<uint64_t, int> disproofs;  // key -> largest depth disproven
+    NumbersTable table;
+    SolvedTable solved;
 
     void count_node() {
         ++nodes;
@@ -577,51 +692,29 @@ struct BoundedSearch {
     }
 
     bool find(uint64_t key, int depth, int64_t& pn, int64_t& dn) {
-        auto p = proofs.find(key);
-        if (p != proofs.end() && p->second <= depth) { ++tt_hits; pn = 0; dn = INF; return true; }
-        auto d = disproofs.find(key);
-        if (d != disproofs.end() && d->second >= depth) { ++tt_hits; pn = INF; dn = 0; return true; }
-        auto e = table.find(NumKey{key, depth});
-        if (e == table.end()) return false;
+        if (const SolvedTable::Slot* s = solved.find(key)) {
+            if (s->proof <= depth) { ++tt_hits; pn = 0; dn = INF; return true; }
+            if (s->disproof >= depth) { ++tt_hits; pn = INF; dn = 0; return true; }
+        }
+        const NumbersTable::Slot* e = table.find(key, depth);
+        if (!e) return false;
         ++tt_hits;
-        pn = e->second.pn;
-        dn = e->second.dn;
+        pn = e->pn;
+        dn = e->dn;
         return true;
     }
 
-    void drop_least_work() {
-        std::vector<int64_t> works;
-        works.reserve(table.size());
-        for (auto& kv : table) works.push_back(kv.second.work);
-        auto mid = works.begin() + works.size() / 2;
-        std::nth_element(works.begin(), mid, works.end());
-        int64_t cut = *mid;
-        size_t target = table.size() / 2, dropped = 0;
-        for (auto it = table.begin(); it != table.end() && dropped < target;) {
-            if (it->second.work <= cut) { it = table.erase(it); ++dropped; }
-            else ++it;
-        }
-    }
-
+    // a proof at depth d holds at every larger depth, a disproof at every smaller one; a
+    // solved node's numbers are never read again (the solved table is asked first)
     void store(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
         if (pn == 0) {
-            auto p = proofs.find(key);
-            if (p == proofs.end() || p->second > depth) proofs[key] = depth;
-            table.erase(NumKey{key, depth});
+            auto& s = solved.get(key);
+            s.proof = std::min(s.proof, depth);
         } else if (dn == 0) {
-            auto d = disproofs.find(key);
-            if (d == disproofs.end() || d->second < depth) disproofs[key] = depth;
-            table.erase(NumKey{key, depth});
+            auto& s = solved.get(key);
+            s.disproof = std::max(s.disproof, depth);
         } else {
-            auto e = table.find(NumKey{key, depth});
-            if (e == table.end()) {
-                if (table.size() >= tt_limit) drop_least_work();
-                table.emplace(NumKey{key, depth}, Numbers{pn, dn, work});
-            } else {
-                e->second.pn = pn;
-                e->second.dn = dn;
-                e->second.work += work;
-            }
+            table.put(key, depth, pn, dn, work);
         }
     }
 
@@ -812,7 +905,7 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     search.attacker = turn;
     search.max_nodes = max_nodes;
     search.seconds = seconds;
-    search.tt_limit = (size_t)tt_limit;
+    search.table.limit = (size_t)tt_limit;
     search.mobility = mobility;
     search.group_drops = group_drops;
     int verdict = -1, best = -1;
@@ -829,7 +922,7 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     Py_INCREF(v);
     PyObject* bm = best >= 0 ? PyLong_FromLong(best) : (Py_INCREF(Py_None), Py_None);
     return Py_BuildValue("NNLLns", v, bm, (long long)search.nodes, (long long)search.tt_hits,
-                         (Py_ssize_t)search.table.size(), reason.c_str());
+                         (Py_ssize_t)search.table.count, reason.c_str());
 }
 
 PyMethodDef METHODS[] = {
