@@ -184,7 +184,7 @@ const Tables* T = nullptr;
 
 struct Undo {
     int move, captured;
-    uint64_t key;
+    uint64_t bkey, hkey;
 };
 
 // A position with make/undo and legal move generation, as rules/position.py's Position.
@@ -193,8 +193,12 @@ struct Position {
     int hands[2][8];
     int turn;
     int kings[2];
-    uint64_t key;  // Zobrist: board, hands (additive per piece) and side to move
+    // Zobrist keys kept apart, as Position's: bkey of the board and the side to move
+    // (XOR), hkey of the hands (a key added per piece in hand, so counts need no bound)
+    uint64_t bkey, hkey;
     std::vector<Undo> stack;
+
+    uint64_t key() const { return bkey ^ hkey; }
 
     void init(const uint8_t* b, const uint8_t* h, int side) {
         std::memcpy(board, b, N);
@@ -202,48 +206,53 @@ struct Position {
             for (int k = 0; k < 8; ++k) hands[c][k] = h[c * 8 + k];
         turn = side;
         kings[0] = kings[1] = -1;
-        key = side ? T->zturn : 0;
+        bkey = side ? T->zturn : 0;
+        hkey = 0;
         for (int s = 0; s < N; ++s)
             if (board[s]) {
-                key ^= T->zb[board[s]][s];
+                bkey ^= T->zb[board[s]][s];
                 if (kind_of(board[s]) == KING) kings[color_of(board[s])] = s;
             }
         for (int c = 0; c < 2; ++c)
-            for (int k = 1; k < 8; ++k) key += T->zh[c][k] * (uint64_t)hands[c][k];
+            for (int k = 1; k < 8; ++k) hkey += T->zh[c][k] * (uint64_t)hands[c][k];
         stack.clear();
+    }
+
+    static int base_kind(int code) {
+        int k = kind_of(code);
+        return k < PRO_PAWN ? k : k == HORSE ? BISHOP : k == DRAGON ? ROOK : k - 8;
     }
 
     void push(int m) {
         int to = move_to(m), frm = move_from(m), c = turn;
-        stack.push_back({m, board[to], key});
+        stack.push_back({m, board[to], bkey, hkey});
         if (frm >= DROP_BASE) {
             int kind = frm - DROP_BASE, code = code_of(kind, c);
             hands[c][kind] -= 1;
-            key -= T->zh[c][kind];
+            hkey -= T->zh[c][kind];
             board[to] = code;
-            key ^= T->zb[code][to];
+            bkey ^= T->zb[code][to];
         } else {
             int code = board[frm], captured = board[to];
-            key ^= T->zb[code][frm];
+            bkey ^= T->zb[code][frm];
             if (captured) {
-                int hk = kind_of(captured);
-                if (hk >= PRO_PAWN) hk = hk == HORSE ? BISHOP : hk == DRAGON ? ROOK : hk - 8;
-                key ^= T->zb[captured][to];
+                int hk = base_kind(captured);
+                bkey ^= T->zb[captured][to];
                 if (hk == KING) {
                     kings[c ^ 1] = -1;
                 } else {
                     hands[c][hk] += 1;
-                    key += T->zh[c][hk];
+                    hkey += T->zh[c][hk];
                 }
             }
             if (is_promotion(m)) code = T->promote_code[code];
             board[frm] = 0;
             board[to] = code;
-            key ^= T->zb[code][to];
+            bkey ^= T->zb[code][to];
             if (kind_of(code) == KING) kings[c] = to;
         }
         turn = c ^ 1;
-        key ^= T->zturn;
+        bkey ^= T->zturn;
     }
 
     void pop() {
@@ -257,22 +266,18 @@ struct Position {
             board[to] = 0;
         } else {
             int code = board[to];
-            if (is_promotion(m)) {
-                int k = kind_of(code);
-                k = k == HORSE ? BISHOP : k == DRAGON ? ROOK : k - 8;
-                code = code_of(k, c);
-            }
+            if (is_promotion(m)) code = code_of(base_kind(code), c);
             board[frm] = code;
             board[to] = u.captured;
             if (u.captured) {
-                int hk = kind_of(u.captured);
-                if (hk >= PRO_PAWN) hk = hk == HORSE ? BISHOP : hk == DRAGON ? ROOK : hk - 8;
+                int hk = base_kind(u.captured);
                 if (hk == KING) kings[c ^ 1] = to;
                 else hands[c][hk] -= 1;
             }
             if (kind_of(code) == KING) kings[c] = frm;
         }
-        key = u.key;
+        bkey = u.bkey;
+        hkey = u.hkey;
     }
 
     // -- attacks ----------------------------------------------------------------------
@@ -670,7 +675,8 @@ struct NumbersTable {
     }
 };
 
-struct BoundedSearch {
+// what both searches share: the position, the node and time limits, Ctrl-C
+struct Search {
     Position pos;
     int attacker = 0;
     int64_t max_nodes = -1;  // -1: no limit
@@ -679,8 +685,11 @@ struct BoundedSearch {
     bool mobility = true, group_drops = true;
     int64_t nodes = 0, tt_hits = 0;
     std::chrono::steady_clock::time_point deadline;
-    NumbersTable table;
-    SolvedTable solved;
+
+    void start_clock() {
+        deadline = std::chrono::steady_clock::now() +
+                   std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
+    }
 
     void count_node() {
         ++nodes;
@@ -690,6 +699,20 @@ struct BoundedSearch {
             throw Aborted{"time limit reached", false};
         if ((nodes & 4095) == 0 && PyErr_CheckSignals() < 0) throw Aborted{"", true};
     }
+
+    // the thresholds a node gives its most promising child (the 1+ε trick)
+    void child_thresholds(bool is_or, int64_t th_pn, int64_t th_dn, int64_t pn, int64_t dn,
+                          int64_t cpn, int64_t cdn, int64_t second, int64_t& c_th_pn,
+                          int64_t& c_th_dn) const {
+        int64_t grow = second < INF ? (int64_t)(second * (1 + epsilon)) + 1 : INF;
+        if (is_or) { c_th_pn = std::min(th_pn, grow); c_th_dn = share(th_dn, dn, cdn); }
+        else { c_th_pn = share(th_pn, pn, cpn); c_th_dn = std::min(th_dn, grow); }
+    }
+};
+
+struct BoundedSearch : Search {
+    NumbersTable table;
+    SolvedTable solved;
 
     bool find(uint64_t key, int depth, int64_t& pn, int64_t& dn) {
         if (const SolvedTable::Slot* s = solved.find(key)) {
@@ -729,7 +752,7 @@ struct BoundedSearch {
 
     void mid(int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn, int64_t& out_dn) {
         count_node();
-        uint64_t key = pos.key;
+        uint64_t key = pos.key();
         bool is_or = pos.turn == attacker;
         std::vector<int> moves;
         if (is_or) pos.checks(moves); else pos.legal_moves(moves);
@@ -751,10 +774,10 @@ struct BoundedSearch {
         std::vector<int> groups(n, -1);
         for (size_t i = 0; i < n; ++i) {
             pos.push(moves[i]);
-            child_keys[i] = pos.key;
+            child_keys[i] = pos.key();
             int64_t a, b;
-            if (is_or && mobility && !find(pos.key, child_depth, a, b))
-                start_check(pos.key, child_depth, lpn[i], ldn[i]);
+            if (is_or && mobility && !find(pos.key(), child_depth, a, b))
+                start_check(pos.key(), child_depth, lpn[i], ldn[i]);
             pos.pop();
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
@@ -794,10 +817,8 @@ struct BoundedSearch {
             }
             store(key, depth, pn, dn, 0);
             int64_t cpn = lpn[best_i], cdn = ldn[best_i];
-            int64_t grow = second < INF ? (int64_t)(second * (1 + epsilon)) + 1 : INF;
             int64_t c_th_pn, c_th_dn;
-            if (is_or) { c_th_pn = std::min(th_pn, grow); c_th_dn = share(th_dn, dn, cdn); }
-            else { c_th_pn = share(th_pn, pn, cpn); c_th_dn = std::min(th_dn, grow); }
+            child_thresholds(is_or, th_pn, th_dn, pn, dn, cpn, cdn, second, c_th_pn, c_th_dn);
             pos.push(moves[best_i]);
             try {
                 mid(child_depth, c_th_pn, c_th_dn, lpn[best_i], ldn[best_i]);
@@ -812,10 +833,9 @@ struct BoundedSearch {
     // 1 mate, 0 no mate; throws Aborted at a limit
     int solve(int n, int& best_move) {
         best_move = -1;
-        deadline = std::chrono::steady_clock::now() +
-                   std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
+        start_clock();
         int64_t pn = 1, dn = 1;
-        if (!find(pos.key, n, pn, dn)) { pn = 1; dn = 1; }
+        if (!find(pos.key(), n, pn, dn)) { pn = 1; dn = 1; }
         while (pn != 0 && dn != 0) mid(n, INF, INF, pn, dn);
         if (pn != 0) return 0;
         std::vector<int> moves;
@@ -823,7 +843,7 @@ struct BoundedSearch {
         for (int m : moves) {
             pos.push(m);
             int64_t a, b;
-            bool ok = find(pos.key, n - 1, a, b) && a == 0;
+            bool ok = find(pos.key(), n - 1, a, b) && a == 0;
             pos.pop();
             if (ok) { best_move = m; break; }
         }
