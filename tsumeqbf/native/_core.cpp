@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -334,10 +336,18 @@ struct Position {
     bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
 
     // whether colour c's king is unattacked after `m` (played and undone here)
+    // (a board move of colour c; only the board is touched, not the keys or the hands,
+    // as Position._safe_after does)
     bool safe_after(int m, int c) {
-        push(m);
-        bool safe = kings[c] < 0 || !attacked(kings[c], c ^ 1);
-        pop();
+        int frm = move_from(m), to = move_to(m);
+        int code = board[frm], captured = board[to];
+        int moved = is_promotion(m) ? T->promote_code[code] : code;
+        board[to] = (uint8_t)moved;
+        board[frm] = 0;
+        int k = kind_of(code) == KING ? to : kings[c];
+        bool safe = k < 0 || !attacked(k, c ^ 1);
+        board[frm] = (uint8_t)code;
+        board[to] = (uint8_t)captured;
         return safe;
     }
 
@@ -503,10 +513,15 @@ struct Position {
                     int m = cands[j];
                     int moved = is_promotion(m) ? T->promote_code[code] : code;
                     if (!discover && !T->check_from[moved][ek][t]) continue;
-                    push(m);
-                    bool ok = kings[opp] >= 0 && attacked(kings[opp], c) &&
-                              (kings[c] < 0 || !attacked(kings[c], opp));
-                    pop();
+                    // the board alone: a capture of the defender's king is no legal move
+                    int captured = board[t];
+                    if (captured && kind_of(captured) == KING) continue;
+                    board[t] = (uint8_t)moved;
+                    board[frm] = 0;
+                    int own = kind_of(code) == KING ? t : k;
+                    bool ok = attacked(ek, c) && (own < 0 || !attacked(own, opp));
+                    board[frm] = (uint8_t)code;
+                    board[t] = (uint8_t)captured;
                     if (ok) out.push_back(m);
                 }
             }
@@ -534,17 +549,54 @@ struct Position {
         }
     }
 
-    // the defender's replies, drops onto one square counted once
+    // the replies of the side to move, drops onto one square counted once when
+    // `group_drops`: a new check's starting proof number, counted for every check of every
+    // expanded OR node, so in check it is counted as evasions() lists them, without a list
     int grouped_reply_count(bool group_drops) {
-        std::vector<int> moves;
-        legal_moves(moves);
-        if (!group_drops) return (int)moves.size();
-        bool seen[N] = {};
-        int n = 0;
-        for (int m : moves) {
-            if (!is_drop(m)) { ++n; continue; }
-            if (!seen[move_to(m)]) { seen[move_to(m)] = true; ++n; }
+        int c = turn, k = kings[c];
+        if (!group_drops || k < 0 || !attacked(k, c ^ 1)) {
+            std::vector<int> moves;
+            legal_moves(moves);
+            if (!group_drops) return (int)moves.size();
+            bool seen[N] = {};
+            int n = 0;
+            for (int m : moves) {
+                if (!is_drop(m)) { ++n; continue; }
+                if (!seen[move_to(m)]) { seen[move_to(m)] = true; ++n; }
+            }
+            return n;
         }
+        int n = 0, king = board[k];
+        for (int t : T->steps[king][k]) {
+            if (board[t] && color_of(board[t]) == c) continue;
+            n += safe_after(t | k << 7, c);
+        }
+        int checkers[16];
+        if (attackers(k, c ^ 1, checkers) != 1) return n;
+        int checker = checkers[0];
+        const auto& blocks = T->between[k][checker];
+        int froms[16], cands[2];
+        for (size_t b = 0; b <= blocks.size(); ++b) {
+            int t = b < blocks.size() ? blocks[b] : checker;
+            int nf = attackers(t, c, froms);
+            for (int i = 0; i < nf; ++i) {
+                int frm = froms[i];
+                if (frm == k) continue;
+                int nc = board_moves(cands, frm, t, board[frm], c);
+                for (int j = 0; j < nc; ++j)
+                    n += T->line[k][frm] < 0 || safe_after(cands[j], c);
+            }
+        }
+        if (blocks.empty()) return n;
+        bool files[W];
+        if (!can_drop(c, files)) return n;
+        for (int t : blocks)  // a square counts once whatever drops it takes
+            for (int kind = PAWN; kind <= ROOK; ++kind) {
+                if (!hands[c][kind] || !drop_allowed(kind, t, c, files)) continue;
+                if (kind == PAWN && is_uchifuzume(t, c)) continue;
+                ++n;
+                break;
+            }
         return n;
     }
 };
@@ -851,6 +903,403 @@ struct BoundedSearch : Search {
     }
 };
 
+// -- the unbounded df-pn search (tsumeqbf/dfpn/tsume.py's TsumeSearch) -------------------
+//
+// Without heuristics, simulation, probes, inherited numbers or the DAG correction (those
+// only steer the Python search); with what keeps it sound, as there:
+// * repetition is a failure for the attacker; a disproof that depends on a repetition is
+//   a twin entry keyed by the position and the path that led to it (GHI);
+// * proofs and path-independent disproofs are kept per board with the hands they need
+//   (proof and disproof pieces, TsumeTables.proof_pieces/disproof_pieces) and cover the
+//   same board with dominated hands; proofs carry a sequence number, so that a walk
+//   through proven children towards smaller numbers never goes round a cycle.
+
+constexpr int MANY = 99;  // "any number" of a kind in an allowed hand
+constexpr int KINDS = 7;  // hand kinds PAWN..ROOK at indexes 0..6
+
+struct Hand {
+    uint8_t n[KINDS];
+};
+
+inline bool dominates(const Hand& big, const Hand& small) {
+    for (int i = 0; i < KINDS; ++i)
+        if (big.n[i] < small.n[i]) return false;
+    return true;
+}
+
+struct Dom {
+    uint64_t board;  // board and side to move
+    Hand att, dfn;
+};
+
+// dist: the plies of the longest line through the proof tree it stands for (the attacker
+// taking the check it was proven by, the defender any reply): the line printer's guide
+struct ProofEntry { Hand att, dfn; int64_t seq; int dist; };
+struct DisproofEntry { Hand att, dfn; };
+
+struct TwinKey {
+    uint64_t key, path;
+    bool operator==(const TwinKey& o) const { return key == o.key && path == o.path; }
+};
+struct TwinHash {
+    size_t operator()(const TwinKey& k) const { return (size_t)mix(k.key ^ mix(k.path)); }
+};
+struct KeyHash {
+    size_t operator()(uint64_t k) const { return (size_t)mix(k); }
+};
+
+struct Child {
+    uint64_t key;
+    Dom dom;
+    bool repeated;
+    int64_t pn, dn;  // the last known numbers
+    bool dep;        // a path-dependent disproof
+};
+
+inline uint64_t path_step(uint64_t path, uint64_t key) {
+    return (path ^ mix(key)) * 0x9E3779B97F4A7C15ull + 1;
+}
+
+struct UnboundedSearch : Search {
+    NumbersTable table;  // unsolved numbers, keyed (position key, 0)
+    // per board: the proofs and the path-independent disproofs (one lookup for both)
+    struct Solved {
+        std::vector<ProofEntry> proofs;
+        std::vector<DisproofEntry> disproofs;
+    };
+    std::unordered_map<uint64_t, Solved, KeyHash> solved;
+    std::unordered_set<TwinKey, TwinHash> twins;
+    std::unordered_set<uint64_t, KeyHash> on_path;
+    size_t twin_limit = 1000000;
+    int64_t seq = 0;
+    int64_t n_proofs = 0, n_disproofs = 0;
+
+    Dom dom() const {
+        Dom d;
+        d.board = pos.bkey;
+        for (int i = 0; i < KINDS; ++i) {
+            d.att.n[i] = (uint8_t)pos.hands[attacker][i + 1];
+            d.dfn.n[i] = (uint8_t)pos.hands[attacker ^ 1][i + 1];
+        }
+        return d;
+    }
+
+    // -- what the tables hold -------------------------------------------------------------
+    const ProofEntry* proof_covering(const Dom& d) const {
+        auto it = solved.find(d.board);
+        return it == solved.end() ? nullptr : proof_in(it->second, d);
+    }
+
+    static const ProofEntry* proof_in(const Solved& s, const Dom& d) {
+        const ProofEntry* best = nullptr;
+        for (const ProofEntry& e : s.proofs)
+            if (dominates(d.att, e.att) && dominates(e.dfn, d.dfn) && (!best || e.seq < best->seq))
+                best = &e;
+        return best;
+    }
+
+    const DisproofEntry* disproof_covering(const Dom& d) const {
+        auto it = solved.find(d.board);
+        return it == solved.end() ? nullptr : disproof_in(it->second, d);
+    }
+
+    static const DisproofEntry* disproof_in(const Solved& s, const Dom& d) {
+        for (const DisproofEntry& e : s.disproofs)
+            if (dominates(e.att, d.att) && dominates(d.dfn, e.dfn)) return &e;
+        return nullptr;
+    }
+
+    // (pn, dn, dep) of a child reached on path `path`; false when nothing is stored
+    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep) {
+        if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
+        auto it = solved.find(c.dom.board);
+        if (it != solved.end()) {
+            if (proof_in(it->second, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
+            if (disproof_in(it->second, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
+        }
+        if (!twins.empty() && twins.count(TwinKey{c.key, path})) {
+            ++tt_hits; pn = INF; dn = 0; dep = true; return true;
+        }
+        if (const NumbersTable::Slot* e = table.find(c.key, 0)) {
+            ++tt_hits;
+            pn = e->pn; dn = e->dn; dep = false;
+            return true;
+        }
+        return false;
+    }
+
+    // -- proof and disproof pieces (TsumeTables.proof_pieces / disproof_pieces) -----------
+    // a child's hand bound in its parent's terms: the move changed the hand from `here`
+    // to `there`
+    static int back(int bound, int here, int there) { return bound - (there - here); }
+
+    // the smallest attacker's hand and the largest defender's hand for which the proof
+    // through `proven` (a mate: none) holds; false: keep the node's own hands
+    bool proof_pieces(const Dom& d, bool is_or, const std::vector<const Dom*>& proven,
+                      Hand& need_out, Hand& allow_out) const {
+        int need[KINDS], allow[KINDS];
+        for (int i = 0; i < KINDS; ++i) { need[i] = 0; allow[i] = MANY; }
+        if (!is_or && proven.empty()) {
+            for (int i = 0; i < KINDS; ++i) allow[i] = d.dfn.n[i] ? MANY : 0;
+        } else {
+            for (const Dom* c : proven) {
+                const ProofEntry* cover = proof_covering(*c);
+                if (!cover) return false;
+                for (int i = 0; i < KINDS; ++i) {
+                    need[i] = std::max({need[i], back(cover->att.n[i], d.att.n[i], c->att.n[i]), 0});
+                    allow[i] = std::min(allow[i], back(cover->dfn.n[i], d.dfn.n[i], c->dfn.n[i]));
+                }
+            }
+            if (!is_or)  // the defender may not gain a kind it does not hold: a new reply
+                for (int i = 0; i < KINDS; ++i) if (!d.dfn.n[i]) allow[i] = 0;
+        }
+        for (int i = 0; i < KINDS; ++i)
+            if (need[i] > d.att.n[i] || allow[i] < d.dfn.n[i]) return false;
+        for (int i = 0; i < KINDS; ++i) {
+            need_out.n[i] = (uint8_t)need[i];
+            allow_out.n[i] = (uint8_t)std::min(allow[i], MANY);
+        }
+        return true;
+    }
+
+    // the largest attacker's hand and the smallest defender's hand for which the disproof
+    // through `disproven` (an OR node without a check: none) holds
+    bool disproof_pieces(const Dom& d, bool is_or, const std::vector<const Dom*>& disproven,
+                         Hand& allow_out, Hand& need_out) const {
+        int allow[KINDS], need[KINDS];
+        for (int i = 0; i < KINDS; ++i) { allow[i] = MANY; need[i] = 0; }
+        if (is_or && disproven.empty()) {
+            for (int i = 0; i < KINDS; ++i) allow[i] = d.att.n[i] ? MANY : 0;
+        } else {
+            for (const Dom* c : disproven) {
+                const DisproofEntry* cover = disproof_covering(*c);
+                if (!cover) return false;
+                for (int i = 0; i < KINDS; ++i) {
+                    allow[i] = std::min(allow[i], back(cover->att.n[i], d.att.n[i], c->att.n[i]));
+                    need[i] = std::max({need[i], back(cover->dfn.n[i], d.dfn.n[i], c->dfn.n[i]), 0});
+                }
+            }
+            if (is_or)  // the attacker may not gain a kind it does not hold: a new check
+                for (int i = 0; i < KINDS; ++i) if (!d.att.n[i]) allow[i] = 0;
+        }
+        for (int i = 0; i < KINDS; ++i)
+            if (allow[i] < d.att.n[i] || need[i] > d.dfn.n[i]) return false;
+        for (int i = 0; i < KINDS; ++i) {
+            allow_out.n[i] = (uint8_t)std::min(allow[i], MANY);
+            need_out.n[i] = (uint8_t)need[i];
+        }
+        return true;
+    }
+
+    void store_proof(const Dom& d, bool is_or, const std::vector<const Dom*>& proven) {
+        Hand att = d.att, dfn = d.dfn;
+        proof_pieces(d, is_or, proven, att, dfn);  // unchanged when there are none
+        int dist = 0;
+        for (const Dom* c : proven)
+            if (const ProofEntry* e = proof_covering(*c)) dist = std::max(dist, e->dist + 1);
+        solved[d.board].proofs.push_back(ProofEntry{att, dfn, ++seq, dist});
+        ++n_proofs;
+    }
+
+    void store_disproof(uint64_t key, const Dom& d, uint64_t path, bool dep, bool is_or,
+                        const std::vector<const Dom*>& disproven, bool pieces) {
+        if (dep) {
+            if (twins.size() >= twin_limit) twins.clear();  // path-bound results: a cache
+            twins.insert(TwinKey{key, path});
+            return;
+        }
+        Hand att = d.att, dfn = d.dfn;
+        if (pieces) disproof_pieces(d, is_or, disproven, att, dfn);
+        solved[d.board].disproofs.push_back(DisproofEntry{att, dfn});
+        ++n_disproofs;
+    }
+
+    // -- the search -------------------------------------------------------------------------
+    void mid(uint64_t path, int64_t th_pn, int64_t th_dn, int64_t& out_pn, int64_t& out_dn,
+             bool& out_dep) {
+        count_node();
+        uint64_t key = pos.key();
+        Dom here = dom();
+        bool is_or = pos.turn == attacker;
+        std::vector<int> moves;
+        if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+        out_dep = false;
+        if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
+            std::vector<const Dom*> none;
+            if (is_or) {
+                store_disproof(key, here, path, false, true, none, true);
+                out_pn = INF; out_dn = 0;
+            } else {
+                store_proof(here, false, none);
+                out_pn = 0; out_dn = INF;
+            }
+            return;
+        }
+        size_t n = moves.size();
+        std::vector<Child> children(n);
+        std::vector<int> groups(n, -1);
+        for (size_t i = 0; i < n; ++i) {
+            Child& c = children[i];
+            pos.push(moves[i]);
+            c.key = pos.key();
+            c.dom = dom();
+            c.repeated = on_path.count(c.key) > 0;
+            c.pn = 1; c.dn = 1; c.dep = false;
+            if (is_or && mobility && !c.repeated && !table.find(c.key, 0) &&
+                !proof_covering(c.dom)) {
+                // a check starts with as many proof-number units as it has replies; one
+                // without reply is mate, proven at once
+                int replies = pos.grouped_reply_count(group_drops);
+                if (replies) c.pn = replies;
+                else store_proof(c.dom, false, {});
+            }
+            pos.pop();
+            if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
+        }
+        uint64_t own_path = path_step(path, key);
+        on_path.insert(key);
+        int64_t nodes_before = nodes;
+        try {
+            for (;;) {
+                // the children's numbers, the node's, and the most promising child
+                int best_i = -1;
+                int64_t best = INF + 1, second = INF + 1, total = 0;
+                bool infinite = false, any_dep = false, all_dep = true;
+                int64_t group_max[N];
+                bool group_used[N] = {};
+                for (size_t i = 0; i < n; ++i) {
+                    Child& c = children[i];
+                    int64_t cpn, cdn;
+                    bool dep;
+                    // a proof or a path-independent disproof is never taken back: a child
+                    // known to have one is not looked up again
+                    bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
+                    if (!settled && lookup(c, own_path, cpn, cdn, dep)) {
+                        c.pn = cpn; c.dn = cdn; c.dep = dep;
+                    }
+                    int64_t small = is_or ? c.pn : c.dn, large = is_or ? c.dn : c.pn;
+                    if (small < best) { best_i = (int)i; second = best; best = small; }
+                    else if (small < second) second = small;
+                    if (c.dn == 0) { any_dep = any_dep || c.dep; all_dep = all_dep && c.dep; }
+                    if (large == 0) continue;
+                    if (large >= INF) infinite = true;
+                    int g = groups[i];
+                    if (g < 0) total += large;
+                    else if (!group_used[g]) { group_used[g] = true; group_max[g] = large; }
+                    else group_max[g] = std::max(group_max[g], large);
+                }
+                for (int g = 0; g < N; ++g)
+                    if (group_used[g]) total += group_max[g];
+                total = capped_sum(total, infinite);
+                int64_t pn = is_or ? best : total, dn = is_or ? total : best;
+                bool dep = dn == 0 && (is_or ? any_dep : all_dep);
+                if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) {
+                    store_result(key, here, is_or, path, pn, dn, dep, children, best_i,
+                                 nodes - nodes_before + 1);
+                    on_path.erase(key);
+                    out_pn = pn; out_dn = dn; out_dep = dep;
+                    return;
+                }
+                table.put(key, 0, pn, dn, 0);
+                Child& c = children[best_i];
+                int64_t c_th_pn, c_th_dn;
+                child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
+                pos.push(moves[best_i]);
+                try {
+                    mid(own_path, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
+                } catch (...) {
+                    pos.pop();
+                    throw;
+                }
+                pos.pop();
+            }
+        } catch (...) {
+            on_path.erase(key);
+            throw;
+        }
+    }
+
+    void store_result(uint64_t key, const Dom& here, bool is_or, uint64_t path, int64_t pn,
+                      int64_t dn, bool dep, const std::vector<Child>& children, int best_i,
+                      int64_t work) {
+        std::vector<const Dom*> used;
+        if (pn == 0) {
+            if (is_or) used.push_back(&children[best_i].dom);
+            else for (const Child& c : children) used.push_back(&c.dom);
+            store_proof(here, is_or, used);
+        } else if (dn == 0) {
+            bool pieces = false;
+            if (!dep) {
+                // an OR node through every check, an AND node through one reply disproven
+                // whatever the path
+                if (is_or) for (const Child& c : children) used.push_back(&c.dom);
+                else
+                    for (const Child& c : children)
+                        if (c.dn == 0 && !c.dep) { used.push_back(&c.dom); break; }
+                pieces = !used.empty();
+            }
+            store_disproof(key, here, path, dep, is_or, used, pieces);
+        } else {
+            table.put(key, 0, pn, dn, work);
+        }
+    }
+
+    // 1 mate, 0 no mate; throws Aborted at a limit
+    int solve() {
+        start_clock();
+        for (;;) {
+            Dom d = dom();
+            if (proof_covering(d)) return 1;
+            if (disproof_covering(d) || twins.count(TwinKey{pos.key(), 0})) return 0;
+            int64_t pn, dn;
+            bool dep;
+            mid(0, INF, INF, pn, dn, dep);
+            if (pn == 0 || dn == 0) return pn == 0;
+            // with no thresholds only a solved node returns
+            throw Aborted{"search returned unsolved", false};
+        }
+    }
+
+    // a mating line read off the proofs: each step goes to a proven child with a smaller
+    // sequence number (so never round a cycle), the attacker to the check with the
+    // shortest proof tree, the defender to the reply with the longest (ties: the earlier
+    // proof, the later); empty if the tables do not give one
+    std::vector<int> line() {
+        std::vector<int> out;
+        const ProofEntry* here = proof_covering(dom());
+        while (here) {
+            std::vector<int> moves;
+            bool is_or = pos.turn == attacker;
+            if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+            if (moves.empty()) break;  // an AND node without a reply: mate
+            int pick = -1;
+            const ProofEntry* next = nullptr;
+            for (int m : moves) {
+                pos.push(m);
+                const ProofEntry* e = proof_covering(dom());
+                pos.pop();
+                if (!e || e->seq >= here->seq) {
+                    if (!is_or) { pick = -1; next = nullptr; break; }  // an unproven reply
+                    continue;
+                }
+                bool better = !next ||
+                    (is_or ? (e->dist < next->dist || (e->dist == next->dist && e->seq < next->seq))
+                           : (e->dist > next->dist || (e->dist == next->dist && e->seq > next->seq)));
+                if (better) {
+                    next = e;
+                    pick = m;
+                }
+            }
+            if (pick < 0) { out.clear(); break; }
+            out.push_back(pick);
+            pos.push(pick);
+            here = next;
+        }
+        while (!pos.stack.empty()) pos.pop();
+        return out;
+    }
+};
+
 // -- the Python interface ----------------------------------------------------------------
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
@@ -945,6 +1394,58 @@ PyObject* py_mate(PyObject*, PyObject* args) {
                          (Py_ssize_t)search.table.count, reason.c_str());
 }
 
+// tsume(board, hands, turn, max_nodes, seconds, tt_limit, mobility, group_drops) ->
+// (verdict 1/0/None, line, nodes, tt_hits, table size, proofs, disproofs, twins, reason)
+PyObject* py_tsume(PyObject*, PyObject* args) {
+    const char *board, *hands;
+    Py_ssize_t nb, nh;
+    int turn, mobility, group_drops;
+    long long max_nodes, tt_limit;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y#y#iLdLpp", &board, &nb, &hands, &nh, &turn, &max_nodes,
+                          &seconds, &tt_limit, &mobility, &group_drops))
+        return nullptr;
+    if (tt_limit < 2) {
+        PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
+        return nullptr;
+    }
+    UnboundedSearch search;
+    if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
+    for (int c = 0; c < 2; ++c)
+        for (int k = 1; k < 8; ++k)
+            if (search.pos.hands[c][k] > MANY - 1) {
+                PyErr_SetString(PyExc_ValueError, "the native core holds at most 98 of a kind in hand");
+                return nullptr;
+            }
+    search.attacker = turn;
+    search.max_nodes = max_nodes;
+    search.seconds = seconds;
+    search.table.limit = (size_t)tt_limit;
+    search.twin_limit = (size_t)tt_limit;
+    search.mobility = mobility;
+    search.group_drops = group_drops;
+    int verdict = -1;
+    std::vector<int> line;
+    std::string reason;
+    try {
+        verdict = search.solve();
+        if (verdict == 1) line = search.line();
+    } catch (const Aborted& a) {
+        if (a.signal) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
+        reason = a.reason;
+    } catch (const std::bad_alloc&) {
+        reason = "out of memory";
+    }
+    PyObject* v = verdict < 0 ? Py_None : verdict ? Py_True : Py_False;
+    Py_INCREF(v);
+    PyObject* moves = move_list(line);
+    if (!moves) return nullptr;
+    return Py_BuildValue("NNLLnLLns", v, moves, (long long)search.nodes,
+                         (long long)search.tt_hits, (Py_ssize_t)search.table.count,
+                         (long long)search.n_proofs, (long long)search.n_disproofs,
+                         (Py_ssize_t)search.twins.size(), reason.c_str());
+}
+
 PyMethodDef METHODS[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(board, hands, turn) -> every legal move of the side to move"},
@@ -953,6 +1454,10 @@ PyMethodDef METHODS[] = {
     {"mate", py_mate, METH_VARARGS,
      "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
      "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
+    {"tsume", py_tsume, METH_VARARGS,
+     "tsume(board, hands, turn, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
+     "(verdict, line, nodes, tt_hits, table size, proofs, disproofs, twins, reason): "
+     "unbounded df-pn"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
