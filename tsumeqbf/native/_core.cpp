@@ -95,6 +95,10 @@ struct Tables {
     std::vector<int> between[N][N];
     // check_from[code][k]: squares from which `code` attacks k on an empty board
     bool check_from[32][N][N];
+    // can_check[code][frm][k]: the piece on frm could, on an empty board, move to a square
+    // from which it (or its promoted self) attacks k: else only a discovered check is
+    // possible for it
+    bool can_check[32][N][N];
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
@@ -167,6 +171,19 @@ struct Tables {
                     line[a][r[i]] = d;
                     between[a][r[i]].assign(r.begin(), r.begin() + i);
                 }
+            }
+        }
+        std::memset(can_check, 0, sizeof can_check);
+        for (int code = 0; code < 32; ++code) {
+            if (!kind_of(code) || kind_of(code) > 14) continue;
+            int promoted = promote_code[code];
+            for (int frm = 0; frm < N; ++frm) {
+                std::vector<int> reach(steps[code][frm]);
+                for (int d : slide_dirs[code]) reach.insert(reach.end(), ray[frm][d].begin(), ray[frm][d].end());
+                for (int t : reach)
+                    for (int k = 0; k < N; ++k)
+                        if (check_from[code][k][t] || (promoted && check_from[promoted][k][t]))
+                            can_check[code][frm][k] = true;
             }
         }
         uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: fixed keys, same every run
@@ -502,10 +519,11 @@ struct Position {
         for (int frm = 0; frm < N; ++frm) {
             int code = board[frm];
             if (!code || color_of(code) != c) continue;
-            int nt = targets(frm, code, c, tg);
             // a move that does not land on a checking square can only check by uncovering
             // a line through its origin
             bool discover = T->line[ek][frm] >= 0;
+            if (!discover && !T->can_check[code][frm][ek]) continue;
+            int nt = targets(frm, code, c, tg);
             for (int i = 0; i < nt; ++i) {
                 int t = tg[i];
                 int nc = board_moves(cands, frm, t, code, c);
@@ -967,7 +985,44 @@ struct UnboundedSearch : Search {
         std::vector<ProofEntry> proofs;
         std::vector<DisproofEntry> disproofs;
     };
-    std::unordered_map<uint64_t, Solved, KeyHash> solved;
+    std::vector<Solved> solved_pool;
+    // board key -> index in solved_pool (open addressing: std::unordered_map's lookups
+    // were a tenth of the search's time)
+    struct Index { uint64_t board; uint32_t at; bool used; };
+    std::vector<Index> index = std::vector<Index>(1 << 12);
+
+    const Solved* solved_of(uint64_t board) const {
+        size_t mask = index.size() - 1;
+        for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
+            if (!index[i].used) return nullptr;
+            if (index[i].board == board) return &solved_pool[index[i].at];
+        }
+    }
+
+    Solved& solved_for(uint64_t board) {
+        size_t mask = index.size() - 1;
+        size_t i = mix(board) & mask;
+        for (;; i = (i + 1) & mask) {
+            if (!index[i].used) break;
+            if (index[i].board == board) return solved_pool[index[i].at];
+        }
+        if (2 * (solved_pool.size() + 1) > index.size()) {
+            std::vector<Index> old(index.size() * 2);
+            old.swap(index);
+            mask = index.size() - 1;
+            for (const Index& e : old)
+                if (e.used) {
+                    size_t j = mix(e.board) & mask;
+                    while (index[j].used) j = (j + 1) & mask;
+                    index[j] = e;
+                }
+            i = mix(board) & mask;
+            while (index[i].used) i = (i + 1) & mask;
+        }
+        index[i] = Index{board, (uint32_t)solved_pool.size(), true};
+        solved_pool.emplace_back();
+        return solved_pool.back();
+    }
     std::unordered_set<TwinKey, TwinHash> twins;
     std::unordered_set<uint64_t, KeyHash> on_path;
     size_t twin_limit = 1000000;
@@ -986,8 +1041,8 @@ struct UnboundedSearch : Search {
 
     // -- what the tables hold -------------------------------------------------------------
     const ProofEntry* proof_covering(const Dom& d) const {
-        auto it = solved.find(d.board);
-        return it == solved.end() ? nullptr : proof_in(it->second, d);
+        const Solved* s = solved_of(d.board);
+        return s ? proof_in(*s, d) : nullptr;
     }
 
     static const ProofEntry* proof_in(const Solved& s, const Dom& d) {
@@ -999,8 +1054,8 @@ struct UnboundedSearch : Search {
     }
 
     const DisproofEntry* disproof_covering(const Dom& d) const {
-        auto it = solved.find(d.board);
-        return it == solved.end() ? nullptr : disproof_in(it->second, d);
+        const Solved* s = solved_of(d.board);
+        return s ? disproof_in(*s, d) : nullptr;
     }
 
     static const DisproofEntry* disproof_in(const Solved& s, const Dom& d) {
@@ -1012,10 +1067,9 @@ struct UnboundedSearch : Search {
     // (pn, dn, dep) of a child reached on path `path`; false when nothing is stored
     bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep) {
         if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
-        auto it = solved.find(c.dom.board);
-        if (it != solved.end()) {
-            if (proof_in(it->second, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
-            if (disproof_in(it->second, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
+        if (const Solved* s = solved_of(c.dom.board)) {
+            if (proof_in(*s, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
+            if (disproof_in(*s, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
         }
         if (!twins.empty() && twins.count(TwinKey{c.key, path})) {
             ++tt_hits; pn = INF; dn = 0; dep = true; return true;
@@ -1097,7 +1151,7 @@ struct UnboundedSearch : Search {
         int dist = 0;
         for (const Dom* c : proven)
             if (const ProofEntry* e = proof_covering(*c)) dist = std::max(dist, e->dist + 1);
-        solved[d.board].proofs.push_back(ProofEntry{att, dfn, ++seq, dist});
+        solved_for(d.board).proofs.push_back(ProofEntry{att, dfn, ++seq, dist});
         ++n_proofs;
     }
 
@@ -1110,7 +1164,7 @@ struct UnboundedSearch : Search {
         }
         Hand att = d.att, dfn = d.dfn;
         if (pieces) disproof_pieces(d, is_or, disproven, att, dfn);
-        solved[d.board].disproofs.push_back(DisproofEntry{att, dfn});
+        solved_for(d.board).disproofs.push_back(DisproofEntry{att, dfn});
         ++n_disproofs;
     }
 
