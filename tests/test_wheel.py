@@ -4,8 +4,9 @@ The slow test builds the wheel from a copy of the sources (compiling the native 
 into a fresh virtual environment whose only other packages are this interpreter's
 site-packages (a ``.pth`` file: nothing but the build's setuptools comes from the package
 index, and the QBF solvers that pyqbf builds from source are not built again), checks that the checkout is not what it imports, and
-runs a bench and a quick experiment from a temporary folder. The fast test checks that the
-wheel's package-data patterns take every data file.
+runs a bench, a quick experiment of its own and a named experiment of the package from a
+temporary folder. The fast tests check that the wheel's package-data patterns take every
+data file and every named experiment's configuration.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tsumeqbf" / "data"
+CONFIGS = ROOT / "tsumeqbf" / "experiments" / "configs"
 
 
 def test_every_data_file_ships_in_the_wheel():
@@ -32,6 +34,17 @@ def test_every_data_file_ships_in_the_wheel():
     files = sorted(p.name for p in DATA.iterdir() if p.is_file() and p.suffix != ".py")
     assert {"figures.jsonl", "ishiwaki_tables.csv", "SOURCES.md"} <= set(files)
     assert [f for f in files if not any(fnmatch.fnmatch(f, p) for p in patterns)] == []
+
+
+def test_every_named_experiment_ships_in_the_wheel():
+    from tsumeqbf.experiments.config import experiment_names
+
+    with open(ROOT / "pyproject.toml", "rb") as fh:
+        patterns = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["tsumeqbf.experiments"]
+    files = sorted(p.relative_to(CONFIGS.parent).as_posix() for p in CONFIGS.iterdir())
+    assert len(files) >= 5 and not (ROOT / "experiments").exists()  # one copy: the package's
+    assert [f for f in files if not any(fnmatch.fnmatch(f, p) for p in patterns)] == []
+    assert experiment_names() == sorted(Path(f).stem for f in files if f.endswith(".toml"))
 
 
 def _run(args, cwd, env, timeout=300):
@@ -115,3 +128,26 @@ def test_the_installed_wheel_runs_a_bench_and_an_experiment_outside_the_checkout
     assert verdicts[("paper-fig5-n1", "brute")] == verdicts[("paper-fig5-n1", "dfpn")] == "mate"
     assert ("zukou-002", "dfpn") in verdicts and ("zukou-002", "brute") not in verdicts
     assert (work / "results" / "small-quick.md").is_file()
+
+    # the named experiments: listed, run and reported from the package, into ./results
+    listed = _run([tsumeqbf, "experiment", "list"], work, env).stdout.split("\n")
+    assert [line.split()[0] for line in listed if line] == sorted(p.stem for p in CONFIGS.glob("*.toml"))
+    named = work / "named"
+    (named / "results").mkdir(parents=True)
+    # the committed quick run but the mate-in-1 of figure 5 under brute force and df-pn
+    # (4 cells, both rule sets): --continue-csv takes the rest, only those 4 run here
+    with open(ROOT / "results" / "ishiwaki-tables-quick.csv", encoding="utf-8", newline="") as fh:
+        lines = fh.read().splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith(('"paper-fig5-n1|brute|', '"paper-fig5-n1|dfpn|'))]
+    assert len(lines) - len(kept) == 4
+    (named / "results" / "ishiwaki-tables-quick.csv").write_text("".join(kept), encoding="utf-8")
+    _run([tsumeqbf, "experiment", "run", "ishiwaki-tables", "--quick", "--continue-csv", "--quiet"],
+         named, env)
+    _run([tsumeqbf, "experiment", "report", "ishiwaki-tables", "--quick"], named, env)
+    with open(named / "results" / "ishiwaki-tables-quick.csv", encoding="utf-8") as fh:
+        rows = {r["key"]: r for r in csv.DictReader(fh)}
+    assert len(rows) == len(lines) - 1
+    assert {rows[line.split('",', 1)[0][1:].replace('""', '"')]["status"]
+            for line in lines if line not in kept} == {"mate"}
+    for made in ("ishiwaki-tables-quick.md", "ishiwaki-tables-quick-plies.png"):
+        assert (named / "results" / made).is_file()

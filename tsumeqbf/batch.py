@@ -2,14 +2,22 @@
 
 Each case runs in its own worker process (so a timeout can stop any engine) with at
 most ``jobs`` at once. A result line is appended and flushed the moment its case ends, so
-an interrupted batch keeps every finished line; running again with the same output file
-skips the ids already there. A case that fails never stops the batch.
+an interrupted batch keeps every finished line. A case that fails never stops the batch.
+
+Every line carries the run's :func:`configuration`: the engine, every option that can
+change its answer (limits included), tsumeqbf's version and, for a QBF engine, the
+encoding with its version and the solver with its version. Running again with the same
+output file skips a case only where a line of the same case and the same configuration
+is there; lines of other configurations (another engine, an older encoder or solver,
+lines written before configurations were recorded) are kept and their cases run again.
+Either way stderr says how many were skipped and why (:func:`resume_note`).
 
 The process pool itself (:func:`iter_pool`) is shared with the experiment runner.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import multiprocessing as mp
@@ -51,18 +59,122 @@ def read_cases(path: str) -> list[dict]:
     return cases
 
 
-def finished_ids(path: str) -> set:
-    """Ids already written to an output file (a torn last line is ignored)."""
-    done = set()
-    if not os.path.exists(path):
-        return done
+def configuration(engine: str, options: dict, timeout: float | None) -> dict:
+    """What a case's answer depends on besides the case: the engine, its options and
+    limits, tsumeqbf's version and, for a QBF engine, the encoding (the default named),
+    its move choices, the encoder's version and the solver's (:func:`solver_version`);
+    for the portfolio, each member's label with those versions (not ``jobs``, which
+    changes only which member answers first). An unknown engine, solver, member or
+    encoding choice is a TsumeError.
+
+    >>> configuration("brute", {"max_nodes": 10}, 5.0)["engine"]
+    'brute'
+    """
+    from . import __version__
+    from .engines import get_engine, is_qbf_engine
+
+    _, fixed = get_engine(engine)
+    options = {**options, **fixed}
+    config = {"engine": engine, "timeout": timeout, "tsumeqbf": __version__,
+              **{k: v for k, v in sorted(options.items()) if k != "strategy"}}
+    if engine == "portfolio":
+        from .solvers.portfolio import members_of
+        from .solvers.runner import SolverError
+
+        try:
+            members = members_of(options)
+        except (ValueError, SolverError) as exc:
+            raise TsumeError(str(exc)) from None
+        config.pop("jobs", None)
+        config["members"] = [{"label": m.label, **_qbf_versions(m.options)} for m in members]
+    elif is_qbf_engine(engine):
+        from .encoder.registry import DEFAULT_ENCODING, encoding_options
+
+        encoding = options.get("encoding") or DEFAULT_ENCODING
+        try:
+            config.update(encoding_options(encoding, options), encoding=encoding)
+        except ValueError as exc:
+            raise TsumeError(str(exc)) from None
+        config.update(solver=options.get("solver") or "depqbf", **_qbf_versions(options))
+    return config
+
+
+def _qbf_versions(options: dict) -> dict:
+    """The encoder's and the solver's versions for a QBF engine's options."""
+    from .encoder.registry import DEFAULT_ENCODING, encoding_version
+    from .solvers.runner import SolverError, is_known, solver_version
+
+    solver = options.get("solver") or "depqbf"
+    try:
+        version = solver_version(solver)
+    except SolverError as exc:
+        if not is_known(solver):
+            raise TsumeError(str(exc)) from None
+        version = "not installed"  # each case says so as its error
+    return {"encoder_version": encoding_version(options.get("encoding") or DEFAULT_ENCODING),
+            "solver_version": version}
+
+
+def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:
+    """Ids already answered in an output file under ``config`` (any line when None), and
+    the ids of the other lines by their configuration's canonical JSON ("null" for lines
+    written before configurations were recorded). A torn last line is ignored."""
+    done, others = set(), {}
+    if path == "-" or not os.path.exists(path):
+        return done, others
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             try:
-                done.add(json.loads(line)["id"])
+                row = json.loads(line)
+                case_id = row["id"]
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue
-    return done
+            theirs = row.get("config")
+            if config is None or theirs == config:
+                done.add(case_id)
+            else:
+                others.setdefault(json.dumps(theirs, sort_keys=True), set()).add(case_id)
+    return done, others
+
+
+def resume_note(output: str, config: dict, total: int, todo: list,
+                others: dict) -> list[str]:
+    """What a run says on stderr about the lines already in ``output``: how many cases it
+    skips (answered there under this configuration), and how many it runs although lines
+    of other configurations answer them (kept in the file), with what differs."""
+    notes = []
+    if total > len(todo):
+        notes.append(f"tsumeqbf batch: {total - len(todo)} of {total} cases skipped: {output} "
+                     f"already answers them with this configuration")
+    ids = {case["id"] for case in todo}
+    rerun = {key: ids & seen for key, seen in others.items() if ids & seen}
+    if rerun:
+        # the configuration nearest to this one says best what changed
+        theirs = min(map(json.loads, rerun), key=lambda c: len(_differing(c, config))
+                     if c is not None else len(config) + 1)
+        why = ("written before tsumeqbf recorded configurations" if theirs is None
+               else _difference(theirs, config))
+        more = f"; {len(rerun)} configurations in all" if len(rerun) > 1 else ""
+        notes.append(f"tsumeqbf batch: {len(set().union(*rerun.values()))} cases run although "
+                     f"{output} has lines for them of another configuration ({why}{more}); "
+                     f"those lines are kept")
+    return notes
+
+
+def _difference(theirs: dict, ours: dict) -> str:
+    """The settings in which two configurations differ, theirs first: ``engine brute, not
+    depqbf``."""
+    keys = _differing(theirs, ours)
+    said = [f"{k} {_shown(theirs.get(k))}, not {_shown(ours.get(k))}" for k in keys[:2]]
+    return ", ".join(said) + (f" and {len(keys) - 2} more settings" if len(keys) > 2 else "")
+
+
+def _differing(theirs: dict, ours: dict) -> list[str]:
+    return [k for k in {**theirs, **ours} if theirs.get(k) != ours.get(k)]
+
+
+def _shown(value) -> str:
+    return "none" if value is None else str(value)
 
 
 def _drop_torn_line(path: str) -> None:
@@ -76,8 +188,10 @@ def _drop_torn_line(path: str) -> None:
 
 
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
-    """Run one case in this process; every failure becomes a status "error" row."""
+    """Run one case in this process; every failure becomes a status "error" row. The row
+    says what made it (:func:`tsumeqbf.provenance.row_fields`)."""
     from .engines import run_engine
+    from .provenance import row_fields
 
     start = time.perf_counter()
     try:
@@ -90,6 +204,7 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
     result.setdefault("engine", engine)
     result.setdefault("first_move", None)
     result.setdefault("time_s", round(time.perf_counter() - start, 6))
+    result.update(row_fields(engine, options))
     return merge_row(case, result)
 
 
@@ -204,20 +319,30 @@ def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
 
 def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: int = 1,
               timeout: float | None = None, options: dict | None = None,
-              progress: bool = True) -> dict:
-    """Run every unfinished case; returns counts per status for this run."""
-    from .engines import get_engine
+              progress: bool = True, log=None) -> dict:
+    """Run every case not yet answered in ``output_path`` under this run's
+    :func:`configuration` (``-``: standard output, every case runs); returns counts per
+    status for this run. What it skips and keeps is said on ``log`` (stderr)."""
+    import sys
+
+    from .provenance import row_fields
 
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
-    get_engine(engine)  # an unknown engine is an input error, before any case runs
+    options = dict(options or {})
+    config = configuration(engine, options, timeout)  # bad input, before any case runs
     cases = read_cases(cases_path)
-    done = finished_ids(output_path)
+    done, others = finished_ids(output_path, config)
     todo = [c for c in cases if c["id"] not in done]
-    work = functools.partial(solve_case, engine=engine, timeout=timeout, options=dict(options or {}))
+    for note in resume_note(output_path, config, len(cases), todo, others):
+        print(note, file=log or sys.stderr)
+    work = functools.partial(solve_case, engine=engine, timeout=timeout, options=options)
     counts: dict[str, int] = {}
-    _drop_torn_line(output_path)
-    with open(output_path, "a", encoding="utf-8") as out, \
+    to_stdout = output_path == "-"
+    if not to_stdout:
+        _drop_torn_line(output_path)
+    with (contextlib.nullcontext(sys.stdout) if to_stdout
+          else open(output_path, "a", encoding="utf-8")) as out, \
             Progress("batch", len(todo), unit="case", enabled=progress and bool(todo)) as meter:
         pool = iter_pool(todo, work, jobs, timeout + GRACE_S if timeout else None)
         try:
@@ -227,7 +352,9 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
                     row = merge_row(end.task, {
                         "engine": engine, "status": "unknown" if row.timed_out else "error",
                         "mate": None, "first_move": None, "time_s": round(end.elapsed_s, 6),
-                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason})
+                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
+                        **row_fields(engine, options)})
+                row["config"] = config
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()
                 counts[row["status"]] = counts.get(row["status"], 0) + 1

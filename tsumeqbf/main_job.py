@@ -1,9 +1,11 @@
 """The README's main job (``make run``): the quick experiments, their reports, a summary.
 
-Runs the ``[quick]`` subsets of ``experiments/ishiwaki-tables.toml`` (the founding paper's
-Tables 1-6) and ``experiments/agreement.toml`` (every engine on seeded random questions),
-renders ``results/*-quick.md``, and prints per experiment the verdict counts, the
-disagreements and where the report is. Resumable: a re-run keeps every finished cell.
+Runs the ``[quick]`` subsets of the named experiments ``ishiwaki-tables`` (the founding
+paper's Tables 1-6) and ``agreement`` (every engine on seeded random questions) into the
+checkout's ``results/``, renders ``results/*-quick.md``, and prints per experiment the verdict counts, the
+disagreements and where the report is. Resumable: a re-run keeps every finished cell that
+this code made; cells stored by another commit or encoder version run again
+(``same_code``), so that each report comes from one commit, as reports must.
 Exit status 1 when engines disagree: two engines with opposite verdicts, a QBF
 certificate that fails the rules (agreement certifies every QBF verdict), or a verdict
 that differs from the paper's.
@@ -16,13 +18,14 @@ from pathlib import Path
 
 from .experiments.analysis import (certificate_errors, certification_counts, disagreements,
                                    expected_mismatches, status_counts, verdict)
-from .experiments.config import load_experiment
+from .experiments.config import CONFIGS, load_experiment
 from .experiments.report import render_report
 from .experiments.runner import run_experiment
 from .experiments.store import read_csv
 from .rules import TsumeError
 
 ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results"  # the checkout's, wherever ``make run`` is started
 EXPERIMENTS = ("ishiwaki-tables", "agreement")
 JOBS = 2
 
@@ -59,11 +62,11 @@ def main() -> int:
     summary = []
     try:
         for name in EXPERIMENTS:
-            exp = load_experiment(ROOT / "experiments" / f"{name}.toml", quick=True)
+            exp = load_experiment(CONFIGS / f"{name}.toml", quick=True)
             print(f"== {exp.name}: {exp.title}", flush=True)
-            run_experiment(exp, jobs=JOBS)
-            md = render_report(exp)  # from the CSV just exported
-            lines, found = summarize(exp.name, read_csv(exp.results_dir / f"{exp.name}.csv"))
+            run_experiment(exp, jobs=JOBS, results_dir=RESULTS, same_code=True)
+            md = render_report(exp, results_dir=RESULTS)  # from the CSV just exported
+            lines, found = summarize(exp.name, read_csv(RESULTS / f"{exp.name}.csv"))
             summary += lines + [f"  report: {md.relative_to(ROOT)}"]
             problems += found
     except TsumeError as exc:

@@ -254,6 +254,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--beside", choices=("rules", "cshogi", "none"), default="cshogi",
                     help="with --backend native: the Python search's move generator on the "
                          "same problems (none: not run)")
+    ap.add_argument("--plot", default=None, metavar="PNG",
+                    help="draw nodes and seconds against the stated length, ours beside "
+                         "cshogi's DfPn, from every row of --csv once the run ends (with "
+                         "--edo 0: from the CSV as it is, its summary printed)")
     args = ap.parse_args(argv)
     try:
         import cshogi
@@ -261,6 +265,8 @@ def main(argv: list[str]) -> int:
         cshogi = None
     if args.resume and not args.csv:
         raise SystemExit("bench dfpn: --resume needs --csv")
+    if args.plot and not args.csv:
+        raise SystemExit("bench dfpn: --plot draws the rows of --csv; give --csv")
     if args.tt_entries < 2:
         raise SystemExit("bench dfpn: --tt-entries must be at least 2")
     if args.backend == "native":
@@ -272,4 +278,24 @@ def main(argv: list[str]) -> int:
         unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
                   args.backend, args.resume, args.tt_entries, args.mate_probe,
                   not args.no_inherit, args.group_interpositions)
+    if args.plot:
+        draw(args.csv, args.plot, args.max_nodes, summed=bool(args.edo or args.ids))
     return 0
+
+
+def draw(csv_path: str, png: str, max_nodes: int, summed: bool) -> None:
+    """The picture of a CSV's rows (:mod:`tsumeqbf.bench.dfpn_plot`); its summary first
+    unless the run above printed it."""
+    from .dfpn_plot import plot_edo
+
+    with open(csv_path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if not summed:
+        for line in summary(rows):
+            print(line)
+    title = (f"{Path(csv_path).name}: df-pn against cshogi's DfPn on {len(rows)} problems, "
+             f"{max_nodes:,} nodes each")
+    if plot_edo(rows, Path(png), title, max_nodes):
+        print(f"picture: {png}")
+    else:
+        print("bench dfpn: no picture (matplotlib missing, or no rows)")

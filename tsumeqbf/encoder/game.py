@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..progress import phase
 from ..rules.pieces import HAND_KINDS, KING, PAWN, piece_code
 from ..rules.position import Position
 from .choice import MoveChoice, make_choice
@@ -81,7 +82,10 @@ def build(pos: Position, n: int, encoding: str, *, grounded: bool, expand_last: 
     else:
         reach = initial_reach(pos)
     state = InitialState(f, pos, reach, fold=not paper)
+    if positions_cap:
+        phase("listing")
     planned = enumerate_plies(pos, n, positions_cap) if positions_cap else []
+    phase("encoding")
     if paper:
         _ground(state, geo)
     act = True
@@ -247,6 +251,7 @@ def _has_legal_move(f, rules, geo, st, c, level, name, totals, paper, drops=None
     if not cands:
         return False
     choice = MoveChoice(f, cands, level, name)
+    choice.drops = drops  # the pawn drops it answers (a strategy's witness is found after one)
     nxt = NextState(f, st, choice, c, st.reach if paper else advance(st.reach, cands, c, totals))
     return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c, kings))])
 

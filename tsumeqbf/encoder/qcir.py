@@ -25,7 +25,11 @@ output(5)
 
 from __future__ import annotations
 
-from .formula import Formula, _chunks
+from .formula import CHECK_EVERY, Formula, _chunks
+
+#: clauses gone through between two budget checks (each run is matched with its own slice
+#: of the definition marks)
+_CHUNK = CHECK_EVERY * 16
 
 
 def circuit(f: Formula):
@@ -37,7 +41,8 @@ def circuit(f: Formula):
     for g, (start, k) in f._defs.items():
         in_def[start:start + k + 1] = b"\1" * (k + 1)
         inputs_of[g] = [c[1] for c in f.clauses[start:start + k]]
-    top = [c for chunk in _chunks(f.clauses) for c, d in zip(chunk, in_def) if not d]
+    top = [c for k, chunk in enumerate(_chunks(f.clauses, _CHUNK))
+           for c, d in zip(chunk, in_def[k * _CHUNK:(k + 1) * _CHUNK]) if not d]
     used_gates, used_inputs = _reached(top, inputs_of)
     order = sorted(used_inputs, key=lambda v: (f.levels[v], v))
     new_of = {v: i + 1 for i, v in enumerate(order)}

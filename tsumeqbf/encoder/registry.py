@@ -39,7 +39,20 @@ ENCODINGS = tuple(MODULES)
 #: the encoding of ``mate``, ``encode`` and ``batch`` when none is named: the one that
 #: decides the most real problems in results/qbf-real.md
 DEFAULT_ENCODING = "enumerated"
-__all__ = ["DEFAULT_ENCODING", "ENCODINGS", "VERSION", "encode", "encoding_options"]
+__all__ = ["DEFAULT_ENCODING", "ENCODINGS", "VERSION", "encode", "encoding_options",
+           "encoding_version"]
+
+
+def encoding_version(encoding: str) -> str:
+    """The version written in the comments of ``encoding``'s formulas: its module's own
+    (``paper``, ``lifted``) or the game encoder's, which the others build on.
+
+    >>> encoding_version("paper"), encoding_version("compact") == VERSION
+    ('paper-2', True)
+    """
+    if encoding not in MODULES:
+        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    return getattr(import_module(f".{MODULES[encoding][0]}", __package__), "VERSION", VERSION)
 
 
 def encoding_options(encoding: str, options: dict) -> dict:

@@ -1,4 +1,8 @@
-"""Experiment configurations (``experiments/NAME.toml``): loading and validation.
+"""Experiment configurations (TOML files): loading and validation.
+
+The named experiments ship in the package (``configs/NAME.toml`` beside this module,
+``tsumeqbf experiment list``); one's own is any TOML file, or ``experiments/NAME.toml`` in
+the folder where the command runs.
 
 An experiment is a set of instances (mate questions) and a list of engine configurations;
 every pair is a *cell*. Every error names the file and the key, e.g.
@@ -10,7 +14,8 @@ Schema (only ``instances`` and ``engines`` are required)::
     description = "..."              # a paragraph under it
 
     [limits]                         # defaults for every engine entry
-    timeout = 600                    # seconds per cell
+    timeout = 600                    # seconds per cell (wall clock)
+    cpu_limit = 600                  # CPU seconds per cell, every engine (option cpu_limit)
     memory_mb = 4096                 # QBF engines: option memory_mb
     max_nodes = 10_000_000           # dfpn, tsume and brute: option max_nodes
 
@@ -28,9 +33,11 @@ Schema (only ``instances`` and ``engines`` are required)::
     [[engines]]
     engine = "depqbf"                # a name, or a list of names
     options = {encoding = "compact"} # given to the engine as is (any keys: {heuristics = "ABC"})
+    options = {members = ["caqe/enumerated", "rareqs/enumerated"], jobs = 2}   # engine portfolio
     matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
     label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
     timeout = 60                     # overrides limits.timeout
+    cpu_limit = 60                   # overrides limits.cpu_limit
     timeouts = {"paper-fig5-9x9-n1" = 6000}   # ... and this for these instances
     max_plies = 3                    # only instances with n <= 3 ...
     max_width = 5                    # ... on boards at most 5 files wide ...
@@ -48,7 +55,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     engines = ["dfpn", {label = "depqbf/paper", max_plies = 1}]   # kept engines (+ restrictions)
 
 The options an engine gets (limits merged in) are part of the cell key, so a different
-memory or node limit is a different cell; the timeout is not: a cell that ran out of time
+memory, node or CPU limit is a different cell; the timeout is not: a cell that ran out of time
 runs again when its timeout is raised, and its new row replaces the old one.
 """
 
@@ -57,20 +64,15 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import sys
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
+from ..arguments import read_toml
 from ..batch import read_cases
 from ..data import COLLECTIONS, collection_cases, data_file, is_data_file
 from ..engines import engine_names, engines_limited_by
 from ..rules import Position, TsumeError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai", "qbf")
 #: which limit becomes which engine option, for which engines (the engines' registry says)
@@ -78,6 +80,8 @@ LIMIT_OPTIONS = {limit: engines_limited_by(limit) for limit in ("memory_mb", "ma
 #: instance keys that are not kept in a cell's meta: the board size is kept as "board",
 #: and a free-text note would be copied into every row of every engine
 DROPPED_META = ("width", "height", "note")
+#: the named experiments, shipped as package data (``tsumeqbf experiment list``)
+CONFIGS = Path(__file__).resolve().parent / "configs"
 GENERATE_BOUNDS = ("attacker_pieces", "defender_pieces", "attacker_hand", "defender_hand")
 
 
@@ -123,23 +127,55 @@ class Experiment:
     engines: list[EngineConfig]
     report: dict  # {"kind", "shrink"}
     quick: bool = False
+    has_quick: bool = False  # the TOML has a [quick] table
+
+    @property
+    def packaged(self) -> bool:
+        """Whether this is one of the named experiments shipped in the package."""
+        return self.path.resolve().parent == CONFIGS
 
     @property
     def results_dir(self) -> Path:
-        """``results/`` beside an ``experiments/`` folder, else beside the TOML."""
+        """Where results go by default: ``results/`` in the current folder for a named
+        (packaged) experiment; for a TOML of one's own, ``results/`` beside the
+        ``experiments/`` folder that holds it, else beside the TOML."""
+        if self.packaged:
+            return Path("results")
         base = self.path.parent
         return (base.parent if base.name == "experiments" else base) / "results"
 
 
-def experiment_path(name: str) -> Path:
-    """A TOML path as given, or ``experiments/NAME.toml`` for a bare name.
+def experiment_names() -> list[str]:
+    """The named experiments shipped in the package (``tsumeqbf experiment list``).
 
-    >>> str(experiment_path("agreement")), str(experiment_path("x/y.toml"))
-    ('experiments/agreement.toml', 'x/y.toml')
+    >>> "ishiwaki-tables" in experiment_names()
+    True
+    """
+    return sorted(p.stem for p in CONFIGS.glob("*.toml"))
+
+
+def experiment_path(name: str) -> Path:
+    """The TOML of an experiment: a path as given (it ends in ``.toml`` or has a ``/``);
+    for a bare name, ``experiments/NAME.toml`` in the current folder when there is one
+    (one's own experiment, never shadowed), else the named experiment of the package.
+
+    >>> experiment_path("agreement") == CONFIGS / "agreement.toml", str(experiment_path("x/y.toml"))
+    (True, 'x/y.toml')
+    >>> experiment_path("nosuch")
+    Traceback (most recent call last):
+    ...
+    tsumeqbf.rules.errors.TsumeError: no experiment named 'nosuch' (no experiments/nosuch.toml here either); the named ones: agreement, dfpn-vs-qbf, ishiwaki-tables, nagai-heuristics, qbf-real
     """
     if name.endswith(".toml") or "/" in name:
         return Path(name)
-    return Path("experiments") / f"{name}.toml"
+    own = Path("experiments") / f"{name}.toml"
+    if own.is_file():
+        return own
+    packaged = CONFIGS / f"{name}.toml"
+    if packaged.is_file():
+        return packaged
+    raise TsumeError(f"no experiment named {name!r} (no {own} here either); the named ones: "
+                     + ", ".join(experiment_names()))
 
 
 def board_width(inst: dict) -> int | None:
@@ -218,13 +254,7 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
     need no instances (``with_instances=False``): they read the CSV, not the sources."""
     path = Path(path)
     where = _Where(path)
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise TsumeError(f"{path}: no such experiment file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TsumeError(f"{path}: not valid TOML ({exc})") from None
+    doc = read_toml(path, "experiment")
     where.keys(doc, "", ("title", "description", "limits", "instances", "engines", "report", "quick"))
     quick_table = None
     if quick:
@@ -252,15 +282,16 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
         raise where.fail("description", f"must be a string, got {_kind(description)}")
     return Experiment(name=path.stem + ("-quick" if quick else ""), path=path, title=title,
                       description=description.strip(), instances=instances, engines=engines,
-                      report=report, quick=quick)
+                      report=report, quick=quick, has_quick="quick" in doc)
 
 
 def _limits(where: _Where, table, key: str) -> dict:
     table = where.table(table, key)
-    where.keys(table, key, ("timeout", "memory_mb", "max_nodes"))
+    where.keys(table, key, ("timeout", "cpu_limit", "memory_mb", "max_nodes"))
     out = {}
-    if "timeout" in table:
-        out["timeout"] = where.number(table["timeout"], f"{key}.timeout", low=0.001)
+    for name in ("timeout", "cpu_limit"):
+        if name in table:
+            out[name] = where.number(table[name], f"{key}.{name}", low=0.001)
     for name in ("memory_mb", "max_nodes"):
         if name in table:
             out[name] = where.number(table[name], f"{key}.{name}", integer=True, low=1)
@@ -444,7 +475,7 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
     for i, entry in enumerate(entries):
         key = f"engines[{i}]"
         entry = where.table(entry, key)
-        where.keys(entry, key, ("engine", "options", "matrix", "label", "timeout",
+        where.keys(entry, key, ("engine", "options", "matrix", "label", "timeout", "cpu_limit",
                                 "timeouts", "max_plies", "max_width", "instances"))
         if "engine" not in entry:
             raise where.fail(f"{key}.engine", "missing")
@@ -461,6 +492,8 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
         restrictions = _restrictions(where, entry, key)
         timeout = (where.number(entry["timeout"], f"{key}.timeout", low=0.001)
                    if "timeout" in entry else limits.get("timeout"))
+        cpu_limit = (where.number(entry["cpu_limit"], f"{key}.cpu_limit", low=0.001)
+                     if "cpu_limit" in entry else limits.get("cpu_limit"))
         timeouts = tuple((inst, where.number(seconds, f"{key}.timeouts.{inst}", low=0.001))
                          for inst, seconds in where.table(entry.get("timeouts", {}),
                                                           f"{key}.timeouts").items())
@@ -478,6 +511,8 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
             for limit, engines in LIMIT_OPTIONS.items():
                 if limit in limits and name in engines:
                     opts.setdefault(limit, limits[limit])
+            if cpu_limit is not None:  # every engine: the kernel counts its CPU seconds
+                opts.setdefault("cpu_limit", cpu_limit)
             label = _label(where, entry.get("label"), name, given, opts, f"{key}.label")
             ident = (name, canonical_json(opts))
             for clash, what in ((label, f"label {label!r} is"), (ident, "the same engine and options are")):

@@ -35,6 +35,7 @@ from ..encoder.formula import qdimacs_pieces
 from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
+from ..progress import held_phase, phase
 from ..rules import Position
 from .certify import (DEFAULT_MAX_NODES, Answer, CertificateFailure, CertificateIncomplete,
                       certify)
@@ -49,22 +50,37 @@ def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> d
     ``memory_mb``, ``used_kinds_only``, ``attacker_moves`` and ``defender_moves``
     (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
     ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
-    solver = options.get("solver", "depqbf")
-    encoding = options.get("encoding") or DEFAULT_ENCODING
-    if encoding not in ENCODINGS:
-        return _error(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
     check_plies(n)
     try:
-        choices = encoding_options(encoding, options)
-        find_solver(solver)  # a missing solver is said before any encoding
+        question = question_of(options)
     except (ValueError, SolverError) as exc:
         return _error(str(exc))
     deadline = None if timeout is None else time.monotonic() + timeout
-    question = _Question(solver, encoding, choices, options.get("memory_mb"))
     result = _solve(pos, n, question, deadline)
     if options.get("certify") and result["status"] in ("mate", "nomate"):
         result.update(_certify(pos, n, result, question, timeout, options))
     return result
+
+
+def question_of(options: dict) -> "_Question":
+    """How :func:`solve_mate` asks its questions under ``options`` (solver, encoding and
+    its choices, memory), checked: ValueError or SolverError with one line for an unknown
+    encoding or choice or a missing solver, before any encoding."""
+    solver = options.get("solver", "depqbf")
+    encoding = options.get("encoding") or DEFAULT_ENCODING
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    choices = encoding_options(encoding, options)
+    find_solver(solver)
+    return _Question(solver, encoding, choices, options.get("memory_mb"))
+
+
+def certify_answer(pos: Position, n: int, result: dict, timeout: float | None,
+                   options: dict) -> dict:
+    """What ``certify`` adds to ``result``, a decided answer to Mate(pos, n) found under
+    ``options`` by another process (the portfolio's member): the same check as
+    :func:`solve_mate`'s, its sub-questions asked under ``options`` here."""
+    return _certify(pos, n, result, question_of(options), timeout, options)
 
 
 @dataclass(frozen=True)
@@ -82,8 +98,10 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
     start = time.monotonic()
     try:
         with limits(deadline, q.memory_mb) as budget:
+            phase("encoding")
             enc = encode(pos, n, q.encoding, **q.choices)
             budget.stage = "writing the QDIMACS"
+            phase("writing")
             path, sizes, old_of_new = _write_question(enc, q.encoding)
     except LimitReached as exc:
         return {"encoding": q.encoding, "encode_s": round(time.monotonic() - start, 6),
@@ -91,6 +109,7 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
     try:
         enc.formula.release()  # written out: the solver should not share the machine with it
         remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
+        phase("solving")
         res = run_solver(q.solver, path, timeout=remaining, memory_mb=q.memory_mb,
                          num_vars=sizes["vars"])
     except SolverError as exc:
@@ -124,8 +143,9 @@ def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float |
     root_move = pos.parse_usi(result["first_move"]) if result.get("first_move") else None
     out = {"certified": False}
     try:
-        cert = certify(pos, n, result["mate"], ask, root_move,
-                       options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
+        with held_phase("certifying"):  # its sub-questions' phases are not named apart
+            cert = certify(pos, n, result["mate"], ask, root_move,
+                           options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
     except CertificateFailure as exc:
         out.update(status="error", mate=None, solver_verdict=result["mate"],
                    error=f"certificate failed {exc}")

@@ -6,9 +6,9 @@ forked child and turns what comes back into protocol lines, ending with exactly 
 ``checkmate ...`` line whether the search ends, fails, times out or is stopped.
 
 The engine ``dfpn`` is ``tsumeqbf solve`` itself (:func:`solve_tsume`, same defaults, so
-the same answer); the bounded engines (``brute`` and the certifying QBF solvers) answer
-Mate(P, n) for n = 1, 3, ... up to a ply limit and then spell out the line with more
-questions of the same engine (:func:`bounded_line`).
+the same answer); the bounded engines (``brute``, the certifying QBF solvers and the
+portfolio of them) answer Mate(P, n) for n = 1, 3, ... up to a ply limit and then spell
+out the line with more questions of the same engine (:func:`bounded_line`).
 
 >>> from tsumeqbf.rules import Position
 >>> out = answer_mate(MateRequest("7k1/9/7G1/9/9/9/9/9/9 b G 1", engine="brute"), lambda *a: None)
@@ -28,8 +28,8 @@ from ..rules import Position, TsumeError
 from ..solvers.runner import certifying_solvers
 
 #: engines that answer a bounded question with a first move (a QBF solver that prints no
-#: certificate gives none, so it cannot spell out a line)
-BOUNDED_ENGINES = ("brute", *certifying_solvers())
+#: certificate gives none, so it cannot spell out a line; the portfolio's members all do)
+BOUNDED_ENGINES = ("brute", *certifying_solvers(), "portfolio")
 ENGINES = ("dfpn",) + BOUNDED_ENGINES
 STOP_GRACE_S = 0.5  # after SIGTERM, the child is killed if still alive after this
 TIME_GRACE_S = 1.0  # a timed search is stopped this long after its limit, at the latest
