@@ -459,14 +459,27 @@ struct Position {
     // checker or blocks of its line (a piece off every line through the king cannot be
     // pinned, so only those on one are tested)
     void evasions(std::vector<int>& out) {
+        const std::vector<int>* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
+        if (!blocks || blocks->empty()) return;
+        bool allowed[N] = {};
+        for (int t : *blocks) allowed[t] = true;
+        add_drops(out, turn, true, allowed);
+    }
+
+    // emit(m) for every legal board move of the side to move, in check: its king's moves,
+    // and the captures of the only checker and the blocks of its line (a piece off every
+    // line through the king cannot be pinned, so only those on one are tested); returns
+    // the squares between king and checker, nullptr when there is more than one checker
+    template <class Emit>
+    const std::vector<int>* evasion_board_moves(Emit&& emit) {
         int c = turn, k = kings[c], king = board[k];
         for (int t : T->steps[king][k]) {
             if (board[t] && color_of(board[t]) == c) continue;
             int m = t | k << 7;
-            if (safe_after(m, c)) out.push_back(m);
+            if (safe_after(m, c)) emit(m);
         }
         int checkers[16];
-        if (attackers(k, c ^ 1, checkers) != 1) return;
+        if (attackers(k, c ^ 1, checkers) != 1) return nullptr;
         int checker = checkers[0];
         const auto& blocks = T->between[k][checker];
         int froms[16], cands[2];
@@ -478,13 +491,10 @@ struct Position {
                 if (frm == k) continue;
                 int nc = board_moves(cands, frm, t, board[frm], c);
                 for (int j = 0; j < nc; ++j)
-                    if (T->line[k][frm] < 0 || safe_after(cands[j], c)) out.push_back(cands[j]);
+                    if (T->line[k][frm] < 0 || safe_after(cands[j], c)) emit(cands[j]);
             }
         }
-        if (blocks.empty()) return;
-        bool allowed[N] = {};
-        for (int t : blocks) allowed[t] = true;
-        add_drops(out, c, true, allowed);
+        return &blocks;
     }
 
     // legal drops; in check only onto `allowed` squares (a drop never captures the checker,
@@ -584,31 +594,12 @@ struct Position {
             }
             return n;
         }
-        int n = 0, king = board[k];
-        for (int t : T->steps[king][k]) {
-            if (board[t] && color_of(board[t]) == c) continue;
-            n += safe_after(t | k << 7, c);
-        }
-        int checkers[16];
-        if (attackers(k, c ^ 1, checkers) != 1) return n;
-        int checker = checkers[0];
-        const auto& blocks = T->between[k][checker];
-        int froms[16], cands[2];
-        for (size_t b = 0; b <= blocks.size(); ++b) {
-            int t = b < blocks.size() ? blocks[b] : checker;
-            int nf = attackers(t, c, froms);
-            for (int i = 0; i < nf; ++i) {
-                int frm = froms[i];
-                if (frm == k) continue;
-                int nc = board_moves(cands, frm, t, board[frm], c);
-                for (int j = 0; j < nc; ++j)
-                    n += T->line[k][frm] < 0 || safe_after(cands[j], c);
-            }
-        }
-        if (blocks.empty()) return n;
+        int n = 0;
+        const std::vector<int>* blocks = evasion_board_moves([&n](int) { ++n; });
+        if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
-        for (int t : blocks)  // a square counts once whatever drops it takes
+        for (int t : *blocks)  // a square counts once whatever drops it takes
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 if (!hands[c][kind] || !drop_allowed(kind, t, c, files)) continue;
                 if (kind == PAWN && is_uchifuzume(t, c)) continue;
@@ -1404,6 +1395,39 @@ PyObject* py_moves(PyObject* args, bool checks_only) {
 PyObject* py_legal_moves(PyObject*, PyObject* args) { return py_moves(args, false); }
 PyObject* py_checks(PyObject*, PyObject* args) { return py_moves(args, true); }
 
+// the limits and options both searches take from Python
+template <class S>
+void configure(S& search, int turn, long long max_nodes, double seconds, long long tt_limit,
+               int mobility, int group_drops) {
+    search.attacker = turn;
+    search.max_nodes = max_nodes;
+    search.seconds = seconds;
+    search.table.limit = (size_t)tt_limit;
+    search.mobility = mobility;
+    search.group_drops = group_drops;
+}
+
+// body()'s verdict (1 mate, 0 no mate); -1 at a limit, with `reason`; -2 on a signal, the
+// Python exception set by PyErr_CheckSignals
+template <class F>
+int guarded(F&& body, std::string& reason) {
+    try {
+        return body();
+    } catch (const Aborted& a) {
+        if (a.signal) return -2;
+        reason = a.reason;
+    } catch (const std::bad_alloc&) {
+        reason = "out of memory";
+    }
+    return -1;
+}
+
+PyObject* verdict_object(int verdict) {
+    PyObject* v = verdict < 0 ? Py_None : verdict ? Py_True : Py_False;
+    Py_INCREF(v);
+    return v;
+}
+
 // mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) ->
 // (verdict 1/0/None, best move or None, nodes, tt_hits, table size, reason)
 PyObject* py_mate(PyObject*, PyObject* args) {
@@ -1425,24 +1449,12 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     }
     BoundedSearch search;
     if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
-    search.attacker = turn;
-    search.max_nodes = max_nodes;
-    search.seconds = seconds;
-    search.table.limit = (size_t)tt_limit;
-    search.mobility = mobility;
-    search.group_drops = group_drops;
-    int verdict = -1, best = -1;
+    configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
+    int best = -1;
     std::string reason;
-    try {
-        verdict = search.solve(n, best);
-    } catch (const Aborted& a) {
-        if (a.signal) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
-        reason = a.reason;
-    } catch (const std::bad_alloc&) {
-        reason = "out of memory";
-    }
-    PyObject* v = verdict < 0 ? Py_None : verdict ? Py_True : Py_False;
-    Py_INCREF(v);
+    int verdict = guarded([&] { return search.solve(n, best); }, reason);
+    if (verdict == -2) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
+    PyObject* v = verdict_object(verdict);
     PyObject* bm = best >= 0 ? PyLong_FromLong(best) : (Py_INCREF(Py_None), Py_None);
     return Py_BuildValue("NNLLns", v, bm, (long long)search.nodes, (long long)search.tt_hits,
                          (Py_ssize_t)search.table.count, reason.c_str());
@@ -1471,27 +1483,17 @@ PyObject* py_tsume(PyObject*, PyObject* args) {
                 PyErr_SetString(PyExc_ValueError, "the native core holds at most 98 of a kind in hand");
                 return nullptr;
             }
-    search.attacker = turn;
-    search.max_nodes = max_nodes;
-    search.seconds = seconds;
-    search.table.limit = (size_t)tt_limit;
+    configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
     search.twin_limit = (size_t)tt_limit;
-    search.mobility = mobility;
-    search.group_drops = group_drops;
-    int verdict = -1;
     std::vector<int> line;
     std::string reason;
-    try {
-        verdict = search.solve();
-        if (verdict == 1) line = search.line();
-    } catch (const Aborted& a) {
-        if (a.signal) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
-        reason = a.reason;
-    } catch (const std::bad_alloc&) {
-        reason = "out of memory";
-    }
-    PyObject* v = verdict < 0 ? Py_None : verdict ? Py_True : Py_False;
-    Py_INCREF(v);
+    int verdict = guarded([&] {
+        int v = search.solve();
+        if (v == 1) line = search.line();
+        return v;
+    }, reason);
+    if (verdict == -2) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
+    PyObject* v = verdict_object(verdict);
     PyObject* moves = move_list(line);
     if (!moves) return nullptr;
     return Py_BuildValue("NNLLnLLns", v, moves, (long long)search.nodes,
