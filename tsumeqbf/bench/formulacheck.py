@@ -11,8 +11,8 @@ shortest) to a temporary file, and :func:`tsumeqbf.solvers.formula_check.check_f
 proves its truth value from the strategy of ``--strategy``. A line per formula: the
 sample, n, encoding, the expected truth, the result (``proven true``, ``proven false``,
 ``not proven`` with the line, ``unknown`` with the reason), the seconds to encode and
-write, the seconds of the check (strategy, replay and SAT call), the clauses of the SAT
-call. The summary counts proven formulas and failures (the goal: 0).
+write, the seconds of the check (reading the file, the strategy, its replay, the SAT
+call; the encoding in memory is the one that wrote the file), the clauses of the SAT call. The summary counts proven formulas and failures (the goal: 0).
 """
 
 from __future__ import annotations
@@ -69,12 +69,14 @@ def _one(pos, n, encoding, path, args) -> tuple[str, str]:
     start = time.monotonic()
     try:
         with limits(start + args.timeout):
-            write_formula(encode(pos, n, encoding), path)
+            enc = encode(pos, n, encoding)
+            write_formula(enc, path)
     except LimitReached as exc:
         return "unknown", f"{time.monotonic() - start:8.1f} {'':>8} {'':>9}  unknown: {exc.reason}"
     encode_s = time.monotonic() - start
     try:
-        r = check_file(path, pos, n, encoding, strategy=args.strategy, timeout=args.timeout)
+        r = check_file(path, pos, n, encoding, strategy=args.strategy, timeout=args.timeout,
+                       enc=enc)
     except CheckFailed as exc:
         return "not proven", (f"{encode_s:8.1f} {time.monotonic() - start - encode_s:8.1f} "
                               f"{'':>9}  not proven: {exc}")

@@ -450,15 +450,18 @@ def _amo_values(f, choice, num_of) -> dict:
 def check_file(path: str, pos: Position, n: int, encoding: str, *, strategy: str = "reference",
                choices: dict | None = None, max_nodes: int | None = None,
                timeout: float | None = None, max_lines: int = DEFAULT_MAX_LINES,
-               max_strategy_nodes: int = 200_000) -> CheckResult:
+               max_strategy_nodes: int = 200_000, enc=None) -> CheckResult:
     """Prove the truth value of the formula in ``path`` (QDIMACS or QCIR, written for
     Mate(pos, n) by ``encoding`` with the move-choice ``choices``) from the strategy of
     ``strategy``. Raises :class:`CheckFailed` (not proven: the line to investigate) or
-    :class:`CheckUnknown`."""
+    :class:`CheckUnknown`. ``enc``: the :class:`~tsumeqbf.encoder.game.Encoded` that wrote
+    the file, when the caller has it (else the question is encoded again): only its
+    candidate lists and numbering are used, never its clauses."""
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
     written = read_written(path)
-    enc = encode(pos, n, encoding, **(choices or {}))
+    if enc is None:
+        enc = encode(pos, n, encoding, **(choices or {}))
     ask = strategy_ask(strategy, max_nodes, deadline)
     root = ask(pos.copy(), n)
     if root.verdict is None:
@@ -552,19 +555,21 @@ def _check_clauses(written: Written, enc, fn: _Functions, num_of, mate: bool) ->
         defined.update(targets)
     if mate:
         out += _constants_and_gates(written, enc, num_of, defined, supp, fn)
+    return out + _matrix(written, mate, fn.new)
+
+
+def _matrix(written: Written, mate: bool, new) -> list:
+    """Clauses that hold exactly when the matrix does (for ``mate``: when it fails);
+    ``new()`` gives a fresh variable (a selector per clause of a negated QDIMACS matrix)."""
     if written.fmt == "qcir":
-        out += written.clauses
-        out.append([-written.output if mate else written.output])
-    elif mate:  # not the matrix: some clause has every literal false
-        sel = []
-        for c in written.clauses:
-            s = fn.new()
-            sel.append(s)
-            out += [[-s, -x] for x in c]
-        out.append(sel)
-    else:
-        out += written.clauses
-    return out
+        return written.clauses + [[-written.output if mate else written.output]]
+    if not mate:
+        return written.clauses
+    out, sel = [], []
+    for c in written.clauses:  # not the matrix: some clause has every literal false
+        sel.append(new())
+        out += [[-sel[-1], -x] for x in c]
+    return out + [sel]
 
 
 def _decision_list(fn: _Functions, v: int, conds: list, group: list, default: bool) -> list:
@@ -788,15 +793,8 @@ def check_aiger(formula_path: str, aiger_path: str) -> bool:
         x = _aig_lit(l, in_var, top, true)
         clauses += [[-v, x], [v, -x]]
     mate = side == "e"
-    if written.fmt == "qcir":
-        clauses += written.clauses + [[-written.output if mate else written.output]]
-    elif mate:
-        sel = list(range(top + m + 2, top + m + 2 + len(written.clauses)))
-        for s, c in zip(sel, written.clauses):
-            clauses += [[-s, -x] for x in c]
-        clauses.append(sel)
-    else:
-        clauses += written.clauses
+    fresh = iter(range(true + 1, true + 2 + len(written.clauses)))
+    clauses += _matrix(written, mate, lambda: next(fresh))
     sat, _ = _solve(clauses, None)
     if sat:
         raise CheckFailed("the certificate's functions do not prove the formula", [])
