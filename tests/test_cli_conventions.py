@@ -150,6 +150,9 @@ def test_experiment_run_and_report_json(tmp_path, capsys):
     (["batch", "/no/such/cases.jsonl", "-o", "-"], 2),
     (["experiment", "run", "nosuch-experiment"], 2),
     (["experiment", "report", "nosuch-experiment"], 2),
+    (["check-formula", "/no/such.qdimacs", "--sfen", FIG5, "-n", "1", "--encoding",
+      "compact"], 2),
+    (["family", "/no/such/spec.toml", "-o", "-"], 2),
     (["nosuch-command"], 2),
     ([], 2),
     (["--help"], 0),
@@ -161,6 +164,33 @@ def test_exit_status(capsys, argv, status):
     if status == 2:  # bad input: one line
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("tsumeqbf: error:"), err
+
+
+def test_check_formula_exits_1_when_it_cannot_prove(tmp_path, capsys):
+    formula = tmp_path / "f.qdimacs"
+    assert main(["encode", FIG6, "--zone", "2", "-n", "3", "-o", str(formula), "--quiet"]) == 0
+    capsys.readouterr()
+    assert run(capsys, "check-formula", formula)[0] == 0
+    code, out, err = run(capsys, "check-formula", formula, "--max-nodes", "1")
+    assert code == 1 and out == "" and err.startswith("tsumeqbf: unknown: ")
+
+
+def test_family_json(tmp_path, capsys):
+    (tmp_path / "cases.jsonl").write_text(json.dumps({"id": "fig6", "sfen": FIG6, "n": 3,
+                                                      "zone": 2}) + "\n")
+    spec = tmp_path / "small.toml"
+    spec.write_text('encodings = ["compact"]\n[[questions]]\nfile = "cases.jsonl"\n')
+    code, out, _ = run(capsys, "family", spec, "-o", tmp_path / "out", "--quiet", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["index"] == f"{tmp_path / 'out'}/index.csv"
+    assert summary["files"] == summary["true"] + summary["false"] > 0
+
+
+def test_usi_exits_0_at_quit():
+    proc = subprocess.run([sys.executable, "-m", "tsumeqbf", "usi"], input="usi\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "usiok" in proc.stdout
 
 
 def test_batch_exits_0_whatever_its_cases_answer(tmp_path, capsys):

@@ -18,8 +18,8 @@ import sys
 from ..arguments import STDOUT, positive_float, positive_int
 from ..rules import TsumeError, check_n
 from ..rules.problem_files import load_position
-from .formula_check import (CheckFailed, CheckUnknown, DEFAULT_MAX_LINES, check_file,
-                            write_certificate)
+from .formula_check import (CheckFailed, CheckUnknown, DEFAULT_MAX_LINES, check_aiger,
+                            check_file, write_aiger, write_certificate)
 
 
 def register(sub) -> None:
@@ -49,6 +49,12 @@ def register(sub) -> None:
     p.add_argument("--certificate", default=None, metavar="PATH",
                    help="write the checked strategy (JSON) there ('-': standard output, the "
                         "result then on stderr)")
+    p.add_argument("--aiger", default=None, metavar="PATH",
+                   help="write the checked Skolem (true) or Herbrand (false) functions there "
+                        "as an ASCII AIGER certificate")
+    p.add_argument("--verify-aiger", default=None, metavar="PATH",
+                   help="check an AIGER certificate against FILE instead (no strategy, no "
+                        "encoder)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.set_defaults(func=cmd_check_formula)
 
@@ -85,6 +91,9 @@ def file_question(path: str) -> dict:
 def cmd_check_formula(args) -> int:
     from ..encoder.registry import encoding_options
 
+    if args.verify_aiger:
+        return _verify_aiger(args)
+
     known = file_question(args.file)
     sfen = args.sfen or known.get("sfen")
     n = args.n if args.n is not None else known.get("n")
@@ -116,6 +125,8 @@ def cmd_check_formula(args) -> int:
         return 1
     if args.certificate:
         write_certificate(result, args.certificate, pos)
+    if args.aiger:
+        write_aiger(result, args.aiger)
     if args.certificate == STDOUT:  # standard output holds the certificate alone
         with contextlib.redirect_stdout(sys.stderr):
             return _report(args, result, encoding, pos, n)
@@ -133,4 +144,20 @@ def _report(args, result, encoding: str, pos, n: int) -> int:
         return 0
     print(f"{result.line()}: {result.nodes} strategy nodes, {result.lines} conditions, "
           f"{result.clauses} clauses, {result.seconds:.2f} s")
+    return 0
+
+
+def _verify_aiger(args) -> int:
+    try:
+        truth = check_aiger(args.file, args.verify_aiger)
+    except CheckFailed as exc:
+        print(f"tsumeqbf: not proven: {args.file} by {args.verify_aiger}: {exc.message}",
+              file=sys.stderr)
+        return 1
+    word = "true" if truth else "false"
+    if args.json:
+        print(json.dumps({"file": args.file, "certificate": args.verify_aiger,
+                          "status": "proven", "truth": truth}))
+    else:
+        print(f"proven {word}: {args.file} by the certificate {args.verify_aiger}")
     return 0
