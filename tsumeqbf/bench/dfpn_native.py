@@ -8,8 +8,9 @@ search and cshogi's DfPn, on the same problems in the same run.
    engine), the Python search (``solve_tsume`` with the move generator ``beside``, the
    proof alone: no search for shorter mates) and cshogi's DfPn, each with the node budget.
 
-Nodes per second are each engine's nodes over its seconds; a node is not the same unit in
-the three (cshogi counts its mate probes' positions apart, for one), so the seconds to a
+Nodes per second are each engine's nodes over its seconds, by the clock and by the CPU
+time of the thread (``cpu_s``: what the rate is worth on a loaded machine); a node is not
+the same unit in the three (cshogi counts its mate probes' positions apart, for one), so the seconds to a
 verdict are printed too, and the summary gives the core's time over cshogi's at the
 median of the problems both solve.
 """
@@ -23,12 +24,15 @@ import time
 from .. import native
 from ..dfpn import DfPn, ShogiGame
 from ..dfpn.solve import replay_answer, solve_tsume
+from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
+from ..usage import measured
 from .dfpn import _cshogi_dfpn, open_rows
 
-FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "replay",
-          "python_backend", "python_status", "python_nodes", "python_time_s",
-          "cshogi_proven", "cshogi_nodes", "cshogi_time_s"]
+FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
+          "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
+          "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
+          *PROVENANCE]
 _VERDICT = {True: "mate", False: "nomate", None: "unknown"}
 
 
@@ -83,24 +87,29 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
     finished = []
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
-        out = solve_tsume(pos, max_nodes=max_nodes, backend="native", tt_limit=tt_limit)
+        with measured() as used:
+            out = solve_tsume(pos, max_nodes=max_nodes, backend="native", tt_limit=tt_limit)
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
         row = {"id": r["id"], "stated_length": r["stated_length"], "backend": "native",
                "status": out["status"], "length": out["length"], "nodes": out["nodes"],
-               "time_s": round(out["time_s"], 6), "replay": check}
+               "time_s": round(out["time_s"], 6), "cpu_s": round(used.cpu_s, 6),
+               "replay": check, **row_fields("tsume", {"backend": "native"})}
         line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
                 f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} "
                 f"{check[:6]:6s}")
         if beside:
-            ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
-                               shorten_nodes=0, tt_limit=tt_limit)
+            with measured() as used:
+                ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
+                                   shorten_nodes=0, tt_limit=tt_limit)
             row.update(python_backend=beside, python_status=ours["status"],
-                       python_nodes=ours["nodes"], python_time_s=round(ours["time_s"], 6))
+                       python_nodes=ours["nodes"], python_time_s=round(ours["time_s"], 6),
+                       python_cpu_s=round(used.cpu_s, 6))
             line += f" | {ours['status']:8s} {ours['nodes']:9d} {ours['time_s']:7.2f}"
-        theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        with measured() as used:
+            theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         if theirs:
             row.update(cshogi_proven=bool(theirs[0]), cshogi_nodes=theirs[1],
-                       cshogi_time_s=round(theirs[2], 6))
+                       cshogi_time_s=round(theirs[2], 6), cshogi_cpu_s=round(used.cpu_s, 6))
             line += f" | {str(bool(theirs[0])):7s} {theirs[1]:9d} {theirs[2]:7.2f}"
         print(line, flush=True)
         if writer:
@@ -126,6 +135,9 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     ...              cshogi_proven=True, cshogi_nodes=1783, cshogi_time_s=0.02)]
     >>> summary(rows)[0][:2]
     ['native solved 1/1; Python 1/1; cshogi DfPn 1/1', 'nodes/s: native 222,600, Python 3,908, cshogi 89,150']
+    >>> summary([{**rows[0], "cpu_s": 0.01, "cshogi_cpu_s": 0.02}])[0][2]
+    'nodes per CPU second: native 222,600, cshogi 89,150'
+    
     """
     def num(row, name):
         value = row.get(name)
@@ -142,12 +154,16 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
         head += f"; Python {sum(r.get('python_status') == 'mate' for r in rows)}/{len(rows)}"
     if has_cshogi:
         head += f"; cshogi DfPn {sum(proven(r.get('cshogi_proven')) for r in rows)}/{len(rows)}"
-    rates = [f"native {_rate(sum(num(r, 'nodes') for r in rows), sum(num(r, 'time_s') for r in rows))}"]
-    for name, label in (("python", "Python"), ("cshogi", "cshogi")):
-        timed = [r for r in rows if num(r, f"{name}_time_s") is not None]
-        if timed:
-            rates.append(f"{label} {_rate(sum(num(r, f'{name}_nodes') for r in timed), sum(num(r, f'{name}_time_s') for r in timed))}")
-    out = [head, "nodes/s: " + ", ".join(rates)]
+    out = [head]
+    for clock, what in (("time_s", "nodes/s"), ("cpu_s", "nodes per CPU second")):
+        rates = []
+        for name, label in (("", "native"), ("python_", "Python"), ("cshogi_", "cshogi")):
+            timed = [r for r in rows if num(r, name + clock) is not None]
+            seconds = sum(num(r, name + clock) for r in timed)
+            if timed and seconds > 0:
+                rates.append(f"{label} {_rate(sum(num(r, name + 'nodes') for r in timed), seconds)}")
+        if rates:
+            out.append(f"{what}: " + ", ".join(rates))
     both = [r for r in solved if proven(r.get("cshogi_proven"))]
     if both:
         ratios = [num(r, "time_s") / max(num(r, "cshogi_time_s"), 1e-6) for r in both]
