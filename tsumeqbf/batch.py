@@ -115,10 +115,10 @@ def _qbf_versions(options: dict) -> dict:
             "solver_version": version}
 
 
-def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:
-    """Ids already answered in an output file under ``config`` (any line when None), and
-    the ids of the other lines by their configuration's canonical JSON ("null" for lines
-    written before configurations were recorded). A torn last line is ignored."""
+def finished_ids(path: str, config: dict) -> tuple[set, dict]:
+    """Ids already answered in an output file under ``config``, and the ids of the other
+    lines by their configuration's canonical JSON ("null" for lines written before
+    configurations were recorded). A torn last line is ignored."""
     done, others = set(), {}
     if path == "-" or not os.path.exists(path):
         return done, others
@@ -130,7 +130,9 @@ def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue
             theirs = row.get("config")
-            if config is None or theirs == config:
+            if not isinstance(theirs, dict):  # none recorded (or not one we wrote)
+                theirs = None
+            if theirs == config:
                 done.add(case_id)
             else:
                 others.setdefault(json.dumps(theirs, sort_keys=True), set()).add(case_id)
