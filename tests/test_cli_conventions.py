@@ -88,7 +88,10 @@ def test_check_formula_certificate_to_standard_output(tmp_path, capsys, monkeypa
     code, out, err = run(capsys, "check-formula", "f.qdimacs", "--certificate", "-")
     assert code == 0
     assert json.loads(out)["formula_truth"] is True  # the certificate alone
-    assert "proven" in err or "true" in err
+    assert err.startswith("proven true: ")
+    code, out, err = run(capsys, "check-formula", "f.qdimacs", "--aiger", "-")
+    assert code == 0 and out.startswith("aag ") and err.startswith("proven true: ")
+    assert run(capsys, "check-formula", "f.qdimacs", "--aiger", "-", "--certificate", "-")[0] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.qdimacs", "f.qdimacs.names.json"]
 
 
