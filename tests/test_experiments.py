@@ -789,6 +789,8 @@ def test_report_of_repeats_gives_the_spread_and_the_borderline_cells(tmp_path):
     assert "| 3 | 1.500 / 3.000 / 6.000 |" in md
     # b was decided in repeats 1 and 3 only: borderline, with its spread of seconds
     assert "| b | brute | mate, timeout, mate | 2.000 / 4.000 / 9.000 | 1.000 / 2.000 / 4.500 |" in md
+    # a was decided every time: its seconds spread (3 - 1) / 2, its CPU seconds likewise
+    assert "median, is 100%; the largest 100% (their CPU seconds: median 100%, largest 100%)." in md
     # the tables above take each cell's median repeat: a at 2.0 s, b at 4.0 s (decided)
     assert "| brute | 2 | 2 | 0 | 0 | 0 |" in md
 

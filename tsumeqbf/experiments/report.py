@@ -153,18 +153,21 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
                three(r["time_s"] for r in group if r.get("time_s") is not None),
                three(r["cpu_s"] for r in group if r.get("cpu_s") is not None)]
               for (inst, label, _), group in borderline(rows)]
-    spreads = []
+    spreads, cpu_spreads = [], []
     for group in by_cell(rows).values():
-        times = [r["time_s"] for r in group if r.get("mate") is not None and r.get("time_s")]
-        if len(times) == len(group) > 1:
-            spreads.append((max(times) - min(times)) / statistics.median(times))
+        for key, out in (("time_s", spreads), ("cpu_s", cpu_spreads)):
+            times = [r[key] for r in group if r.get("mate") is not None and r.get(key)]
+            if len(times) == len(group) > 1:
+                out.append((max(times) - min(times)) / statistics.median(times))
     return {"count": count, "cells": len(by_cell(rows)),
             "decided_header": ["engine", *(f"repeat {k}" for k in rounds), "min / median / max"],
             "decided": decided,
             "timing_header": ["plies", *(f"{fmt(label)} s" for label in labels)], "timing": timing,
             "borderline": border,
             "spread": f"{statistics.median(spreads):.0%}" if spreads else "",
-            "spread_max": f"{max(spreads):.0%}" if spreads else ""}
+            "spread_max": f"{max(spreads):.0%}" if spreads else "",
+            "cpu_spread": (f"median {statistics.median(cpu_spreads):.0%}, largest {max(cpu_spreads):.0%}"
+                           if cpu_spreads else "")}
 
 
 def report_command(exp: Experiment) -> str:

@@ -51,7 +51,8 @@ def register(sub) -> None:
                         "result then on stderr)")
     p.add_argument("--aiger", default=None, metavar="PATH",
                    help="write the checked Skolem (true) or Herbrand (false) functions there "
-                        "as an ASCII AIGER certificate")
+                        "as an ASCII AIGER certificate ('-': standard output, the result then "
+                        "on stderr)")
     p.add_argument("--verify-aiger", default=None, metavar="PATH",
                    help="check an AIGER certificate against FILE instead (no strategy, no "
                         "encoder)")
@@ -93,7 +94,8 @@ def cmd_check_formula(args) -> int:
 
     if args.verify_aiger:
         return _verify_aiger(args)
-
+    if args.certificate == args.aiger == STDOUT:
+        raise TsumeError("--certificate and --aiger cannot both be standard output")
     known = file_question(args.file)
     sfen = args.sfen or known.get("sfen")
     n = args.n if args.n is not None else known.get("n")
@@ -127,7 +129,7 @@ def cmd_check_formula(args) -> int:
         write_certificate(result, args.certificate, pos)
     if args.aiger:
         write_aiger(result, args.aiger)
-    if args.certificate == STDOUT:  # standard output holds the certificate alone
+    if STDOUT in (args.certificate, args.aiger):  # standard output holds the file alone
         with contextlib.redirect_stdout(sys.stderr):
             return _report(args, result, encoding, pos, n)
     return _report(args, result, encoding, pos, n)
