@@ -330,3 +330,13 @@ def test_unbounded_answers_on_edo_problems_replay_as_mate():
             solved += 1
             assert replay_answer(pos, [pos.usi(m) for m in got["line"]]) == "ok", r["id"]
     assert solved >= 20
+
+
+def test_the_tsume_engine_answers_with_the_native_backend():
+    from tsumeqbf.dfpn.solve import replay_answer
+    from tsumeqbf.engines import run_engine
+
+    pos = Position.from_sfen(read_rows("yaneuraou_mate_samples.csv")[0]["sfen"])
+    out = run_engine("tsume", pos, 3, options={"backend": "native", "max_nodes": 10_000})
+    assert out["status"] == "mate" and out["backend"] == "native"
+    assert replay_answer(pos, out["pv"]) == "ok" and out["first_move"] == out["pv"][0]
