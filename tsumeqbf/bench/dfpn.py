@@ -1,7 +1,8 @@
 """df-pn speed and strength on real problems, beside cshogi's DfPn when it is installed.
 
     python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K | --ids ID,...] [--heuristics ABC] [--csv FILE]
-                                  [--resume] [--backend rules|cshogi] [--no-bounded] [--repeat K]
+                                  [--resume] [--backend rules|cshogi|native] [--no-bounded] [--repeat K]
+                                  [--beside rules|cshogi|none]
 
 1. Bounded df-pn on the YaneuraOu mate-3..11 samples at their stated length.
 2. Unbounded df-pn (``tsumeqbf solve``) on the first K problems of 将棋図巧 and 将棋無双
@@ -19,6 +20,8 @@ also has the search's CPU seconds (``cpu_s``) and what made it
 (:data:`tsumeqbf.provenance.FIELDS`); ``--repeat K`` solves each problem K times (rounds,
 column ``repeat``) and the summary gives the spread of the seconds and the problems solved
 in some rounds only.
+``--backend native`` runs the native core instead, beside the Python search and cshogi's
+DfPn (:mod:`tsumeqbf.bench.dfpn_native`).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from pathlib import Path
 
 from ..data import read_rows
 from ..dfpn import DfPn, ShogiGame
-from ..dfpn.cshogi_backend import BACKENDS
+from ..dfpn.solve import SOLVE_BACKENDS
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
@@ -254,6 +257,24 @@ def pick_edo(rows: list[dict], first: int, ids: str | None) -> list[dict]:
     return [by_id[i] for i in wanted]
 
 
+def _native(args, cshogi) -> int:
+    """``--backend native``: see :mod:`tsumeqbf.bench.dfpn_native`; exit 1 on a
+    disagreement with the Python search or a line that does not replay."""
+    from .. import native
+    from . import dfpn_native
+
+    native.require()
+    bad = 0
+    if not args.no_bounded:
+        bad += dfpn_native.bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
+    if args.edo or args.ids:
+        rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
+        bad += dfpn_native.unbounded(rows, args.max_nodes, cshogi,
+                                     None if args.beside == "none" else args.beside,
+                                     args.csv, args.resume, args.tt_entries)
+    return 1 if bad else 0
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench dfpn")
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
@@ -276,9 +297,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--csv", default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
-    ap.add_argument("--backend", choices=BACKENDS, default="rules",
+    ap.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
                     help="move generator for the unbounded runs (cshogi: faster, 9x9 only)")
     ap.add_argument("--no-bounded", action="store_true", help="skip the YaneuraOu bounded set")
+    ap.add_argument("--beside", choices=("rules", "cshogi", "none"), default="cshogi",
+                    help="with --backend native: the Python search's move generator on the "
+                         "same problems (none: not run)")
     ap.add_argument("--repeat", type=int, default=1, metavar="K",
                     help="solve each Edo problem K times (rounds); the summary gives the "
                          "spread of the seconds and the problems solved in some rounds only")
@@ -297,6 +321,8 @@ def main(argv: list[str]) -> int:
         raise SystemExit("bench dfpn: --plot draws the rows of --csv; give --csv")
     if args.tt_entries < 2:
         raise SystemExit("bench dfpn: --tt-entries must be at least 2")
+    if args.backend == "native":
+        return _native(args, cshogi)
     if args.repeat < 1:
         raise SystemExit("bench dfpn: --repeat must be at least 1")
     if not args.no_bounded:
