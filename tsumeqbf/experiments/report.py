@@ -374,7 +374,8 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
                         "paper's DepQBF 6.0 seconds", "our seconds", paper_time_points(ctx))
         if exp.report["kind"] == "qbf":
             cactus_plot(results / ctx["cactus_file"], f"{exp.title}: questions decided against time",
-                        ctx["cactus"], max((r["timeout"] for r in rows if r.get("timeout")), default=None))
+                        ctx["cactus"], max((r.get("cpu_limit") or r["timeout"] for r in rows
+                                            if r.get("cpu_limit") or r.get("timeout")), default=None))
             sizes = ctx["sizes_by_plies"]
             line_plot(results / ctx["formula_file"], f"{exp.title}: formula size against plies",
                       "plies", sizes["xs"], sizes["series"], ylabel="median clauses (log scale)")
