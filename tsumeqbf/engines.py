@@ -11,9 +11,12 @@ the search's), and every engine stops when the machine's memory reserve is reach
 (:mod:`tsumeqbf.limits`). ``run_engine`` validates the question, times the call and
 adds ``engine`` and ``time_s`` (the whole call); an engine that times itself keeps its own
 seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the search alone, without
-the answer extraction). Each engine's package is imported by its loader, a function of a
-few lines beside :data:`ENGINES`, when the engine is first asked for, so that ``brute``
-never pays for the QBF or df-pn packages; a new engine is a loader and a line in
+the answer extraction). It also adds the call's CPU seconds ``cpu_s`` (the solvers' own
+among them as ``solver_cpu_s``) and peak resident ``peak_mb`` by the kernel's accounting
+(:mod:`tsumeqbf.usage`); option ``cpu_limit`` bounds those CPU seconds (``unknown`` past
+it, the kernel's RLIMIT_CPU). Each engine's package is imported by its loader, a function
+of a few lines beside :data:`ENGINES`, when the engine is first asked for, so that
+``brute`` never pays for the QBF or df-pn packages; a new engine is a loader and a line in
 :data:`ENGINES` (docs/layout.md shows one).
 
 :data:`ENGINES` is the one list of engines that the command line and the experiment
@@ -37,6 +40,7 @@ from typing import Callable
 from .limits import LimitReached, limits
 from .rules import Position, TsumeError, check_n
 from .solvers.runner import SOLVERS
+from .usage import cpu_limited, measured
 
 EngineFn = Callable[[Position, int, "float | None", dict], dict]
 
@@ -143,15 +147,18 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
     if (options or {}).get("no_hands") and not pos.no_hands:
         pos = pos.with_no_hands()
     pos.validate_question()
-    fn, fixed = get_engine(name)  # the first call imports the engine: on the question's clock
-    if timeout is not None:
-        # never 0: engines read a timeout of 0 as none
-        timeout = max(0.001, timeout - (time.perf_counter() - start))
-    options = {**(options or {}), **fixed}
-    if options.pop("deepen", False):
-        result = _deepening(fn, pos, n, timeout, options)
-    else:
-        result = _within_memory(fn, pos, n, timeout, options)
+    options = dict(options or {})
+    with measured() as used, cpu_limited(options.pop("cpu_limit", None)):
+        fn, fixed = get_engine(name)  # the first call imports the engine: on the question's clock
+        if timeout is not None:
+            # never 0: engines read a timeout of 0 as none
+            timeout = max(0.001, timeout - (time.perf_counter() - start))
+        options.update(fixed)
+        if options.pop("deepen", False):
+            result = _deepening(fn, pos, n, timeout, options)
+        else:
+            result = _within_memory(fn, pos, n, timeout, options)
+    result.update(used.row())
     result.setdefault("first_move", None)
     result["engine"] = name
     if result.get("time_s") is not None:  # the engine's own clock (tsume: the search alone,

@@ -15,6 +15,7 @@ formula is a fraction of ``compact``'s.
 
 from __future__ import annotations
 
+from ..progress import phase
 from ..rules.position import Position
 from .game import Encoded, PlyGame
 from .lines import enumerate_plies
@@ -32,6 +33,7 @@ class Enumerated(PlyGame):
 
     def initial_state(self):
         # the enumeration is part of the encoding's time, so it is made here
+        phase("listing")
         self.planned = enumerate_plies(self.pos, self.n, POSITIONS_CAP)
         return super().initial_state()
 

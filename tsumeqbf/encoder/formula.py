@@ -83,6 +83,9 @@ class Formula:
     _defs: dict = field(default_factory=dict)
     #: literals whose gate definitions are kept whatever their use (see ``keep``)
     _kept: list = field(default_factory=list)
+    #: the move choices by the name their variables are named after (``m3``, ``w4``): a
+    #: strategy's moves are turned back into these variables' values (solvers.formula_check)
+    choices: dict = field(default_factory=dict, repr=False, compare=False)
     #: gates asked for and clauses added since the last budget check
     _work: int = field(default=0, repr=False, compare=False)
 

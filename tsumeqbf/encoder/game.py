@@ -40,6 +40,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..progress import phase
 from ..rules.pieces import KING, PAWN, piece_code
 from ..rules.position import Position
 from .choice import MoveChoice, make_choice
@@ -130,6 +131,7 @@ class PlyGame:
         start = time.perf_counter()
         f, n = self.f, self.n
         state = self.initial_state()
+        phase("encoding")
         first_choice = None
         for t in range(1, n + 2):
             if self.guarded:
@@ -298,6 +300,7 @@ class PlyGame:
         if not cands:
             return False
         choice = MoveChoice(f, cands, level, name)
+        choice.drops = drops  # the pawn drops it answers (a strategy's witness is found after one)
         reach = st.reach if grounded else advance(st.reach, cands, c, self.totals)
         nxt = NextState(f, st, choice, c, reach)
         return f.and_([rules.chosen_valid(st, choice, c), neg(rules.in_check(nxt, c, kings))])

@@ -146,6 +146,7 @@ class LiftedMove:
         self.promote = f.var(f"{name}_promote", level) if promotes else False
         self.bits = self.src.bits + self.dst.bits + ([self.promote] if promotes else [])
         self._cache: dict = {}
+        f.choices[name] = self
         self.legal_move = self._legal(reach)
         self.next = LiftedState(self, reach)
 
