@@ -9,7 +9,8 @@ bit for bit as it was.
 One line per formula: the question, the encoding, the move-choice axes, the md5 of the
 QDIMACS prefix and matrix, of the QCIR prefix and gates (for ``compact`` and ``nested``,
 the encodings the QCIR tests check, and on the small questions), and of the first-move
-list. ``--quick`` keeps the small questions only.
+list. ``--quick`` keeps the small questions only, ``--only=PREFIX`` (repeatable) the
+questions whose names start with PREFIX.
 """
 
 from __future__ import annotations
@@ -111,6 +112,9 @@ def main(argv) -> int:
     quick = "--quick" in argv
     small = _generated() + _figures()
     questions = small if quick else small + _yaneuraou()
+    only = [a.removeprefix("--only=") for a in argv if a.startswith("--only=")]
+    if only:  # the questions whose names start with one of these
+        questions = [q for q in questions if q[0].startswith(tuple(only))]
     count = 0
     for name, sfen, zone, n, no_hands in questions:
         pos = Position.from_sfen(sfen, zone=zone, no_hands=no_hands)
