@@ -330,3 +330,32 @@ def test_unbounded_answers_on_edo_problems_replay_as_mate():
             solved += 1
             assert replay_answer(pos, [pos.usi(m) for m in got["line"]]) == "ok", r["id"]
     assert solved >= 20
+
+
+def test_the_tsume_engine_answers_with_the_native_backend():
+    from tsumeqbf.dfpn.solve import replay_answer
+    from tsumeqbf.engines import run_engine
+
+    pos = Position.from_sfen(read_rows("yaneuraou_mate_samples.csv")[0]["sfen"])
+    out = run_engine("tsume", pos, 3, options={"backend": "native", "max_nodes": 10_000})
+    assert out["status"] == "mate" and out["backend"] == "native"
+    assert replay_answer(pos, out["pv"]) == "ok" and out["first_move"] == out["pv"][0]
+
+
+def test_the_native_bench_writes_and_resumes_its_rows(tmp_path, capsys):
+    from tsumeqbf.bench.dfpn import main as bench_dfpn
+
+    rows = tmp_path / "native.csv"
+    args = ["--backend", "native", "--ids", "zukou-002", "--max-nodes", "20000", "--no-bounded",
+            "--beside", "rules", "--csv", str(rows)]
+    assert bench_dfpn(args) == 0
+    assert bench_dfpn(args[:3] + ["zukou-002,zukou-005"] + args[4:] + ["--resume"]) == 0
+    out = capsys.readouterr().out
+    assert "resuming: 1 problems" in out and "native lines replayed as mate: 2/2" in out
+    import csv
+
+    with open(rows, encoding="utf-8") as fh:
+        written = list(csv.DictReader(fh))
+    assert [r["id"] for r in written] == ["zukou-002", "zukou-005"]
+    assert {r["status"] for r in written} == {r["python_status"] for r in written} == {"mate"}
+    assert all(r["dfpn_backend"] == "native" and float(r["cpu_s"]) > 0 for r in written)

@@ -78,9 +78,11 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
               resume: bool = False, tt_limit: int = 1_000_000) -> int:
     """The Edo problems without a bound; returns the disagreements and bad lines."""
-    sink, done = open_rows(csv_path, resume, FIELDS, "dfpn") if csv_path else (None, set())
-    writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
-    rows = [r for r in rows if r["id"] not in done]
+    sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
+    done_ids = {problem for problem, _ in done}
+    if done_ids:
+        print(f"resuming: {len(done_ids)} problems already in {csv_path}")
+    rows = [r for r in rows if r["id"] not in done_ids]
     print(f"{'problem':10s} {'stated':>6s} {'native':8s} {'length':>6s} {'nodes':>9s} {'s':>7s} "
           f"{'replay':6s}" + (f" | {'python':8s} {'nodes':>9s} {'s':>7s}" if beside else "")
           + (f" | {'cshogi':7s} {'nodes':>9s} {'s':>7s}" if cshogi else ""))
