@@ -86,6 +86,10 @@ def test_an_upgrade_of_the_encoder_or_lines_without_a_configuration_run_again(
     code, err = _batch(capsys, cases, "-o", out, "--engine", "depqbf")
     assert code == 0 and len(_rows(out)) == 4
     assert "written before tsumeqbf recorded configurations" in err
+    # a configuration that is not one tsumeqbf wrote counts as none
+    out.write_text("".join(json.dumps({**r, "config": "edited"}) + "\n" for r in rows))
+    code, err = _batch(capsys, cases, "-o", out, "--engine", "depqbf")
+    assert code == 0 and len(_rows(out)) == 4 and "2 cases run although" in err
 
 
 def test_the_configuration_names_the_versions_and_the_defaults():
@@ -106,3 +110,12 @@ def test_batch_to_standard_output(tmp_path, cases, capsys):
     assert code == 0 and err == ""
     assert sorted(json.loads(line)["id"] for line in out.splitlines()) == ["fig5", "fig6"]
     assert not (tmp_path / "-").exists()
+
+
+@needs_depqbf
+def test_the_portfolio_configuration_names_each_member_and_its_versions():
+    config = configuration("portfolio", {"members": "depqbf/compact", "jobs": 3}, None)
+    assert "jobs" not in config  # how many members run at once changes no verdict
+    [member] = config["members"]
+    assert member["label"] == "depqbf/compact"
+    assert member["solver_version"].startswith("DepQBF") and member["encoder_version"]

@@ -45,12 +45,13 @@ QUESTIONS = [
 
 
 def stall_once_solver(folder: Path, real: str) -> tuple[Path, Path]:
-    """A solver executable that, on its first call, writes its pid to the returned file and
-    sleeps for ten minutes; every later call is ``real``."""
+    """A solver executable that, on its first call to solve, writes its pid to the returned
+    file and sleeps for ten minutes; every later call (and any ``--version``) is ``real``."""
     first = folder / "first-call"
     path = folder / "stall-once"
     path.write_text(textwrap.dedent(f"""\
         #!/bin/sh
+        case "$*" in *--version*) exec '{real}' "$@";; esac
         if mkdir '{first}' 2>/dev/null; then
             echo $$ > '{first}/pid.tmp' && mv '{first}/pid.tmp' '{first}/pid'
             exec sleep 600
@@ -221,23 +222,31 @@ def stored(tmp_path: Path) -> list[tuple]:
         db.close()
 
 
+def run_killing(tmp_path: Path, cluster: Cluster, stalled_pid: Path, which) -> tuple:
+    """Start the cluster and the run; once the stalled solver runs, kill the node that
+    ``which`` names given the solver's node. Returns the run (ended), its stderr, the
+    stalled solver's pid and the node killed."""
+    start_cluster(cluster)
+    run = start_run(tmp_path, cluster)
+    try:
+        solver = int(wait_until("the first solver", SEEN_S,
+                                lambda: stalled_pid.is_file() and stalled_pid.read_text()))
+        node = which(marked(cluster.marker)[solver])
+        assert run.poll() is None
+        cluster.kill(node)  # mid-run: the stalled solver is running
+    finally:
+        err = finish(run)
+    return run, err, solver, node
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.skipif(not is_installed("depqbf"), reason="DepQBF not installed")
 def test_a_worker_killed_mid_run_loses_no_cell_and_leaves_no_solver(tmp_path):
     stalled_pid = write_experiment(tmp_path)
     cluster = Cluster(tmp_path)
-    try:
-        start_cluster(cluster)
-        run = start_run(tmp_path, cluster)
-        try:
-            victim_solver = int(wait_until("the first solver", SEEN_S,
-                                           lambda: stalled_pid.is_file() and stalled_pid.read_text()))
-            victim = marked(cluster.marker)[victim_solver]  # the worker that started it
-            assert run.poll() is None and victim.startswith("worker-")
-            cluster.kill(victim)  # mid-cell: its solver is running
-        finally:
-            err = finish(run)
-        assert run.returncode == 0, err[-3000:]
+    try:  # the worker that started the stalled solver killed
+        run, err, victim_solver, victim = run_killing(tmp_path, cluster, stalled_pid, lambda node: node)
+        assert run.returncode == 0 and victim.startswith("worker-"), err[-3000:]
 
         # every cell once, each with a verdict (the killed worker's cell ran again)
         rows = stored(tmp_path)
@@ -266,13 +275,7 @@ def test_a_scheduler_lost_mid_run_stores_no_cell_it_did_not_answer(tmp_path):
     stalled_pid = write_experiment(tmp_path)
     cluster = Cluster(tmp_path)
     try:
-        start_cluster(cluster)
-        run = start_run(tmp_path, cluster)
-        try:
-            wait_until("the first solver", SEEN_S, lambda: stalled_pid.is_file() and stalled_pid.read_text())
-            cluster.kill("scheduler")
-        finally:
-            err = finish(run)
+        run, err, _, _ = run_killing(tmp_path, cluster, stalled_pid, lambda node: "scheduler")
     finally:
         cluster.close()
     assert run.returncode == 2, err[-3000:]

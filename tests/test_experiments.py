@@ -291,7 +291,8 @@ def test_committed_report_is_reproduced_byte_for_byte(report, tmp_path):
         source = ROOT / "results" / f"{report}{suffix}"
         if source.exists():
             shutil.copy(source, tmp_path / source.name)
-    made = render_report(exp, results_dir=tmp_path, plots=False)
+    # a committed report of mixed code names the mix in its header (it was rendered --mixed)
+    made = render_report(exp, results_dir=tmp_path, plots=False, mixed=True)
     assert made.read_bytes() == (ROOT / "results" / f"{report}.md").read_bytes()
 
 
@@ -328,7 +329,7 @@ def test_named_experiments_are_listed_and_run_wherever_the_command_runs(tmp_path
     out.mkdir()
     shutil.copy(ROOT / "results" / "ishiwaki-tables-quick.csv", out)
     assert main(["experiment", "report", "ishiwaki-tables", "--quick", "--out", str(out),
-                 "--no-plots"]) == 0
+                 "--no-plots", "--mixed"]) == 0  # its rows come from two commits
     assert (out / "ishiwaki-tables-quick.md").read_bytes() == (
         ROOT / "results" / "ishiwaki-tables-quick.md").read_bytes()
     assert not (tmp_path / "results" / "ishiwaki-tables-quick.md").exists()
@@ -345,6 +346,19 @@ def test_an_own_experiment_of_a_named_experiments_name_comes_first(tmp_path, mon
 
 def test_committed_reports_are_found():
     assert {"ishiwaki-tables", "ishiwaki-tables-quick", "agreement-quick", "nagai-heuristics"} <= set(COMMITTED_REPORTS)
+
+
+def test_cpu_limit_becomes_every_engines_option(tmp_path):
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}])
+    path = write_experiment(tmp_path, SMALL.replace("timeout = 30", "timeout = 30\ncpu_limit = 20")
+                            .replace('engine = "dfpn"', 'engine = "dfpn"\ncpu_limit = 5'))
+    exp = load_experiment(path)
+    assert [e.options.get("cpu_limit") for e in exp.engines] == [20, 5]
+    cells = build_cells(exp, repeat=2)
+    assert len(cells) == 2 * len(build_cells(exp)) and cells[-1]["key"].endswith("#2")
+    bad = write_experiment(tmp_path, SMALL.replace("timeout = 30", "cpu_limit = 0"))
+    with pytest.raises(TsumeError, match=r"limits.cpu_limit: must be at least 0.001, got 0"):
+        load_experiment(bad)
 
 
 def test_paper_questions_follow_the_tables():
@@ -430,6 +444,43 @@ def test_failing_cell_is_recorded_while_the_others_finish(tmp_path, capsys):
     md = (tmp_path / "results" / "x.md").read_text()
     assert "| false | 3 | 0 | 0 | 0 | 3 |" in md  # the failing engine's row in the counts
     assert "## Disagreements: 0" in md and "/bin/" not in md
+
+
+def test_rows_say_what_made_them_and_repeats_run_again(tmp_path, capsys):
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2, "mate": True}])
+    path = write_experiment(tmp_path, SMALL + """
+        [[engines]]
+        engine = "depqbf"
+    """)
+    assert main(["experiment", "run", str(path), "--quiet", "--repeat", "2"]) == 0
+    rows = read_csv(tmp_path / "results" / "x.csv")
+    assert sorted((r["label"], r["repeat"]) for r in rows) == [
+        (label, k) for label in ("brute", "depqbf", "dfpn") for k in (1, 2)]
+    for r in rows:
+        assert r["mate"] is True and r["cpu_s"] > 0 and r["peak_mb"] > 0
+        assert r["measured_by"] == "rusage" and r["jobs"] == 1 and r["cores"] >= 1
+        assert r["encoder_version"].isdigit() and r["commit"] and r["clean"] in (True, False)
+        assert r["cpu_model"] and r["load"] is not None and r["pysat"]
+    qbf = [r for r in rows if r["label"] == "depqbf"]
+    assert all(r["solver"] == "depqbf" and r["solver_version"].startswith("DepQBF")
+               and 0 < r["solver_cpu_s"] <= r["cpu_s"] for r in qbf)
+    assert {r["dfpn_backend"] for r in rows if r["label"] == "dfpn"} == {"rules"}
+    assert {r["solver"] for r in rows if r["label"] != "depqbf"} == {None}
+    # a resumed run keeps cells of this code; with --same-code, cells of other code run again
+    with sqlite3.connect(tmp_path / "results" / "x.sqlite") as con:
+        con.execute("UPDATE cells SET code_version = 'tsumeqbf 0.1.0, encoder 1, git 0000000' "
+                    "WHERE label = 'dfpn'")
+    capsys.readouterr()
+    assert main(["experiment", "run", str(path), "--quiet", "--repeat", "2"]) == 0
+    assert capsys.readouterr().err.startswith("x: shrunk 0;")  # no cell ran
+    assert main(["experiment", "report", str(path), "--no-plots"]) != 0  # two codes now
+    capsys.readouterr()
+    assert main(["experiment", "run", str(path), "--quiet", "--repeat", "2", "--same-code"]) == 0
+    assert capsys.readouterr().err.startswith("x: mate 2, shrunk 0;")  # dfpn's two repeats
+    rows = read_csv(tmp_path / "results" / "x.csv")
+    assert len(rows) == 6 and len({r["code_version"] for r in rows}) == 1
+    assert main(["experiment", "report", str(path), "--no-plots"]) == 0
+    assert "## Repeats: 2 runs of every cell" in (tmp_path / "results" / "x.md").read_text()
 
 
 SLOW_SOLVER = "#!/bin/sh\nsleep 0.4\nexit 20\n"  # answers "false" (no mate) after 0.4 s
@@ -678,6 +729,96 @@ def test_scaling_report_says_who_answers_fastest(tmp_path):
     assert "| brute | 1 | 1 | 2 |" in md and "| dfpn | 0 | 2 | 2 |" in md
 
 
+def test_report_refuses_rows_of_more_than_one_commit(tmp_path, capsys):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, SMALL)
+    (tmp_path / "results").mkdir()
+    old, new = "tsumeqbf 0.1.0, encoder 7, git ea0a67a", "tsumeqbf 0.1.0, encoder 8, git 5209272"
+    write_csv(tmp_path / "results" / "x.csv",
+              [_row("a", "brute", True, code_version=old), _row("a", "dfpn", True, code_version=new),
+               _row("b", "brute", False, code_version=new)])
+    exp = load_experiment(path, with_instances=False)
+    with pytest.raises(TsumeError) as refused:
+        render_report(exp, plots=False)
+    assert str(refused.value) == ("x.csv: rows of 2 commits, encoder versions 7 and 8; a report "
+                                  "comes from one: run again with `experiment run --same-code`, "
+                                  "or pass --mixed")
+    assert not (tmp_path / "results" / "x.md").exists()
+    # the command line says it in one line, with a non-zero exit
+    assert main(["experiment", "report", str(path), "--no-plots"]) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "2 commits" in err and "Traceback" not in err
+    # asked for, the mix is rendered and named in the header, before any table
+    md = render_report(exp, plots=False, mixed=True).read_text()
+    header = md.split("\n## ")[0]
+    assert ("**Rows of mixed code**, rendered as asked (`--mixed`), so figures made by different "
+            "code\nstand side by side: 2 commits, encoder versions 7 and 8 (5209272 at encoder 8: "
+            "2 cells; ea0a67a at encoder 7: 1 cells).") in header
+
+
+def test_report_of_one_commit_names_no_mix(tmp_path):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, SMALL)
+    (tmp_path / "results").mkdir()
+    same = "tsumeqbf 0.1.0, encoder 8, git 5209272"
+    write_csv(tmp_path / "results" / "x.csv",
+              [_row("a", "brute", True, code_version=same), _row("a", "dfpn", True, code_version=same)])
+    md = render_report(load_experiment(path, with_instances=False), plots=False).read_text()
+    assert "mixed code" not in md and "## Repeats" not in md
+
+
+def test_report_of_repeats_gives_the_spread_and_the_borderline_cells(tmp_path):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, SMALL)
+    (tmp_path / "results").mkdir()
+    rows = []
+    for k, (ta, tb, b_mate) in enumerate([(1.0, 2.0, True), (3.0, 9.0, None), (2.0, 4.0, True)], 1):
+        rows += [_row("a", "brute", True, time_s=ta, repeat=k, cpu_s=ta / 2),
+                 _row("b", "brute", b_mate, time_s=tb, repeat=k, cpu_s=tb / 2)]
+        for row in rows[-2:]:
+            row["key"] += f"#{k}" if k > 1 else ""
+    write_csv(tmp_path / "results" / "x.csv", rows)
+    md = render_report(load_experiment(path, with_instances=False), plots=False).read_text()
+    assert "## Repeats: 3 runs of every cell" in md
+    assert "| engine | repeat 1 | repeat 2 | repeat 3 | min / median / max |" in md
+    assert "| brute | 2 | 1 | 2 | 1 / 2 / 2 |" in md
+    # per length: each repeat's median seconds (1.5, 6.0, 3.0), their min / median / max
+    assert "| 3 | 1.500 / 3.000 / 6.000 |" in md
+    # b was decided in repeats 1 and 3 only: borderline, with its spread of seconds
+    assert "| b | brute | mate, timeout, mate | 2.000 / 4.000 / 9.000 | 1.000 / 2.000 / 4.500 |" in md
+    # a was decided every time: its seconds spread (3 - 1) / 2, its CPU seconds likewise
+    assert "median, is 100%; the largest 100% (their CPU seconds: median 100%, largest 100%)." in md
+    # the tables above take each cell's median repeat: a at 2.0 s, b at 4.0 s (decided)
+    assert "| brute | 2 | 2 | 0 | 0 | 0 |" in md
+
+
+def test_report_under_a_cpu_limit_counts_cpu_seconds(tmp_path):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, SMALL.replace('kind = "agreement"', 'kind = "qbf"'))
+    (tmp_path / "results").mkdir()
+    rows = []
+    for k in (1, 2):
+        rows += [_row("a", "brute", True, time_s=4.0 * k, cpu_s=1.0 * k, cpu_limit=3.0, repeat=k,
+                      measured_by="rusage"),
+                 _row("b", "brute", None, time_s=9.0, cpu_s=3.0, cpu_limit=3.0, repeat=k,
+                      measured_by="rusage")]
+        for row in rows[-2:]:
+            row["key"] += f"#{k}" if k > 1 else ""
+    write_csv(tmp_path / "results" / "x.csv", rows)
+    md = render_report(load_experiment(path, with_instances=False), plots=False).read_text()
+    # PAR-2 of the median repeats: a at 1.0 CPU s, b undecided at twice the 3 s CPU limit
+    assert "twice the time limit (3.000 CPU s)" in md
+    assert "| brute | 2 | 1 | 1 | 0 | 1.000 | 3.500 | 3.500 |" in md
+    # each repeat's median over a and b: (1 + 3) / 2 and (2 + 3) / 2
+    assert "| plies | brute CPU s |" in md and "| 3 | 2.000 / 2.250 / 2.500 |" in md
+    assert "the Repeats section count CPU seconds\n(`cpu_s`) and twice the CPU limit" in md
+    assert "- limits: CPU 3 s, wall 30 s" in md
+
+
 def test_paper_tables_report_puts_the_paper_beside(tmp_path):
     from tsumeqbf.experiments.store import write_csv
 
@@ -759,7 +900,7 @@ def test_nagai_report_ratios_beside_nagai(tmp_path):
     write_csv(tmp_path / "results" / "x.csv", rows)
     first = render_report(exp, plots=True).read_bytes()
     assert render_report(exp, plots=False).read_bytes() == first
-    assert not list((tmp_path / "results").glob("*.png"))
+    assert [p.name for p in (tmp_path / "results").glob("*.png")] == ["x-nodes.png"]  # a heat map
     md = first.decode()
     ref = published_reference(nagai_rows())
     assert ref[("ABC", True, "seconds")] == {"value": 247, "tables": [4, 5, 6, 8], "printed": "BC+A"}

@@ -190,16 +190,17 @@ def test_cli_names_the_member_that_answered(capsys):
 
 
 def test_cli_bad_members_are_one_line(capsys):
+    # bad input: exit 2, as docs/cli.md says
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "portfolio",
-                 "--members", "caqe,nosuch"]) == 1
+                 "--members", "caqe,nosuch"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "portfolio member nosuch/enumerated: unknown QBF solver" in err[0]
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "portfolio",
-                 "--encoding", "compact"]) == 1
+                 "--encoding", "compact"]) == 2
     assert "carry their own encoding" in capsys.readouterr().err
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "portfolio",
-                 "--jobs", "0"]) == 1
-    assert "at least one job, got 0" in capsys.readouterr().err
+                 "--jobs", "0"]) == 2
+    assert "argument --jobs/-j: must be above 0" in capsys.readouterr().err
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "caqe", "--jobs", "2"]) == 2
     assert "--jobs sets the portfolio's members; engine 'caqe'" in capsys.readouterr().err
 

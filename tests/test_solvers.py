@@ -84,6 +84,45 @@ def test_timeout_kills_the_process_group(tmp_path):
         assert not _alive(pid), f"process {pid} survived the timeout"
 
 
+def test_cpu_seconds_and_memory_are_the_solvers_own(tmp_path):
+    # the solver burns about 0.3 s of CPU and holds 200 MB; the parent does neither
+    exe = fake_solver(tmp_path, """
+        import sys, time
+        block = bytearray(200 * 2**20)
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+        sys.exit(10)
+    """)
+    res = run_solver(exe, TRUE_QBF, timeout=60)
+    assert res.status == "true"
+    assert 0.3 <= res.cpu_s < 60 and res.peak_mb >= 200
+
+
+def test_cpu_limit_stops_the_solver_as_unknown(tmp_path):
+    # a solver that would spin for ever (and ignores the wall clock: no timeout) is
+    # stopped by the kernel at its CPU limit, and says so
+    exe = fake_solver(tmp_path, """
+        while True:
+            pass
+    """)
+    res = run_solver(exe, TRUE_QBF, cpu_limit=1)
+    assert res.status == "unknown" and res.verdict is None
+    assert res.message == "CPU time limit in the solver (1 s)"
+    assert 0.75 <= res.cpu_s < 5  # rusage and the limit's ticks differ by a few hundredths
+
+
+def test_solver_that_catches_sigxcpu_is_still_at_its_cpu_limit(tmp_path):
+    exe = fake_solver(tmp_path, """
+        import signal, sys
+        signal.signal(signal.SIGXCPU, lambda *a: sys.exit(0))
+        while True:
+            pass
+    """)
+    res = run_solver(exe, TRUE_QBF, cpu_limit=1)
+    assert res.status == "unknown" and "CPU time limit" in res.message
+
+
 @pytest.mark.parametrize("body, fragment", [
     ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", "SIGSEGV"),
     ("import sys; print('boom', file=sys.stderr); sys.exit(3)", "exited with code 3 (not 10/20): boom"),

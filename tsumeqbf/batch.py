@@ -62,8 +62,10 @@ def read_cases(path: str) -> list[dict]:
 def configuration(engine: str, options: dict, timeout: float | None) -> dict:
     """What a case's answer depends on besides the case: the engine, its options and
     limits, tsumeqbf's version and, for a QBF engine, the encoding (the default named),
-    its move choices, the encoder's version and the solver's (:func:`solver_version`).
-    An unknown engine, solver or encoding choice is a TsumeError.
+    its move choices, the encoder's version and the solver's (:func:`solver_version`);
+    for the portfolio, each member's label with those versions (not ``jobs``, which
+    changes only which member answers first). An unknown engine, solver, member or
+    encoding choice is a TsumeError.
 
     >>> configuration("brute", {"max_nodes": 10}, 5.0)["engine"]
     'brute'
@@ -75,31 +77,48 @@ def configuration(engine: str, options: dict, timeout: float | None) -> dict:
     options = {**options, **fixed}
     config = {"engine": engine, "timeout": timeout, "tsumeqbf": __version__,
               **{k: v for k, v in sorted(options.items()) if k != "strategy"}}
-    if is_qbf_engine(engine):
-        from .encoder.registry import DEFAULT_ENCODING, encoding_options, encoding_version
-        from .solvers.runner import SolverError, is_known, solver_version
+    if engine == "portfolio":
+        from .solvers.portfolio import members_of
+        from .solvers.runner import SolverError
+
+        try:
+            members = members_of(options)
+        except (ValueError, SolverError) as exc:
+            raise TsumeError(str(exc)) from None
+        config.pop("jobs", None)
+        config["members"] = [{"label": m.label, **_qbf_versions(m.options)} for m in members]
+    elif is_qbf_engine(engine):
+        from .encoder.registry import DEFAULT_ENCODING, encoding_options
 
         encoding = options.get("encoding") or DEFAULT_ENCODING
         try:
-            config.update(encoding_options(encoding, options), encoding=encoding,
-                          encoder_version=encoding_version(encoding))
+            config.update(encoding_options(encoding, options), encoding=encoding)
         except ValueError as exc:
             raise TsumeError(str(exc)) from None
-        solver = options.get("solver") or "depqbf"
-        try:
-            version = solver_version(solver)
-        except SolverError as exc:
-            if not is_known(solver):
-                raise TsumeError(str(exc)) from None
-            version = "not installed"  # each case says so as its error
-        config.update(solver=solver, solver_version=version)
+        config.update(solver=options.get("solver") or "depqbf", **_qbf_versions(options))
     return config
 
 
-def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:
-    """Ids already answered in an output file under ``config`` (any line when None), and
-    the ids of the other lines by their configuration's canonical JSON ("null" for lines
-    written before configurations were recorded). A torn last line is ignored."""
+def _qbf_versions(options: dict) -> dict:
+    """The encoder's and the solver's versions for a QBF engine's options."""
+    from .encoder.registry import DEFAULT_ENCODING, encoding_version
+    from .solvers.runner import SolverError, is_known, solver_version
+
+    solver = options.get("solver") or "depqbf"
+    try:
+        version = solver_version(solver)
+    except SolverError as exc:
+        if not is_known(solver):
+            raise TsumeError(str(exc)) from None
+        version = "not installed"  # each case says so as its error
+    return {"encoder_version": encoding_version(options.get("encoding") or DEFAULT_ENCODING),
+            "solver_version": version}
+
+
+def finished_ids(path: str, config: dict) -> tuple[set, dict]:
+    """Ids already answered in an output file under ``config``, and the ids of the other
+    lines by their configuration's canonical JSON ("null" for lines written before
+    configurations were recorded). A torn last line is ignored."""
     done, others = set(), {}
     if path == "-" or not os.path.exists(path):
         return done, others
@@ -111,7 +130,9 @@ def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue
             theirs = row.get("config")
-            if config is None or theirs == config:
+            if not isinstance(theirs, dict):  # none recorded (or not one we wrote)
+                theirs = None
+            if theirs == config:
                 done.add(case_id)
             else:
                 others.setdefault(json.dumps(theirs, sort_keys=True), set()).add(case_id)
@@ -169,8 +190,10 @@ def _drop_torn_line(path: str) -> None:
 
 
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
-    """Run one case in this process; every failure becomes a status "error" row."""
+    """Run one case in this process; every failure becomes a status "error" row. The row
+    says what made it (:func:`tsumeqbf.provenance.row_fields`)."""
     from .engines import run_engine
+    from .provenance import row_fields
 
     start = time.perf_counter()
     try:
@@ -183,6 +206,7 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
     result.setdefault("engine", engine)
     result.setdefault("first_move", None)
     result.setdefault("time_s", round(time.perf_counter() - start, 6))
+    result.update(row_fields(engine, options))
     return merge_row(case, result)
 
 
@@ -303,6 +327,8 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     status for this run. What it skips and keeps is said on ``log`` (stderr)."""
     import sys
 
+    from .provenance import row_fields
+
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
     options = dict(options or {})
@@ -328,7 +354,8 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
                     row = merge_row(end.task, {
                         "engine": engine, "status": "unknown" if row.timed_out else "error",
                         "mate": None, "first_move": None, "time_s": round(end.elapsed_s, 6),
-                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason})
+                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
+                        **row_fields(engine, options)})
                 row["config"] = config
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()

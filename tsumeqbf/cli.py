@@ -1,15 +1,18 @@
 """The ``tsumeqbf`` command line.
 
-    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--no-hands] [--json]
+    tsumeqbf mate SFEN -n N [--zone Z] [--engine E] [--no-hands] [--json] [--quiet]
     tsumeqbf batch CASES.jsonl --engine E [--jobs J] [--timeout S] -o OUT.jsonl
-    tsumeqbf show SFEN [--zone Z]
+    tsumeqbf show SFEN [--zone Z] [--json]
+    tsumeqbf --version
 
 Sub-packages add their own commands (``encode``, ``solve``, ``experiment``, ``usi``)
 through a ``register(subparsers)`` function in their ``command`` module. SFEN may also
-name a problem file (``rules/problem_files.py``). Every user error is one line on stderr
-and exit status 2. SIGTERM, SIGHUP and SIGINT stop a command the way Ctrl-C does
-(:mod:`tsumeqbf.stop`): its clean-up runs (no solver outlives it, finished results are
-kept) and it exits with 128 + the signal's number.
+name a problem file (``rules/problem_files.py``); a FILE written is standard output when
+it is ``-`` (:mod:`tsumeqbf.arguments`). Every user error is one line on stderr and exit
+status 2; a question left undecided (``unknown``, ``error``) exits 1. SIGTERM, SIGHUP
+and SIGINT stop a command the way Ctrl-C does (:mod:`tsumeqbf.stop`): its clean-up runs
+(no solver outlives it, finished results are kept) and it exits with 128 + the signal's
+number.
 """
 
 from __future__ import annotations
@@ -21,14 +24,17 @@ import os
 import signal
 import sys
 
+from .arguments import positive_float, positive_int, to_stdout
 from .engines import ENGINES, is_qbf_engine
+from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
 
 #: modules that contribute sub-commands, each with ``register(subparsers)``
-COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.dfpn.command",
-                   "tsumeqbf.experiments.command", "tsumeqbf.usi.command")
+COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.solvers.check_command",
+                   "tsumeqbf.dfpn.command", "tsumeqbf.experiments.command",
+                   "tsumeqbf.usi.command", "tsumeqbf.family.command")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,11 +60,13 @@ def _engine_options(args) -> dict:
     if getattr(args, "max_nodes", None):
         options["max_nodes"] = args.max_nodes
     if getattr(args, "solver", None):
-        options["solver"] = args.solver
+        options["solver"] = _check_solver(args.engine, args.solver)
     if getattr(args, "used_kinds_only", False):
         options["used_kinds_only"] = True
     if getattr(args, "memory_mb", None):
         options["memory_mb"] = args.memory_mb
+    if getattr(args, "cpu_limit", None) is not None:
+        options["cpu_limit"] = args.cpu_limit
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
     for side in ("attacker_moves", "defender_moves"):
@@ -89,7 +97,32 @@ def _engine_options(args) -> dict:
         options["certify"] = True
         if args.certify_timeout is not None:
             options["certify_timeout"] = args.certify_timeout
+    if args.engine == "portfolio":  # a member that cannot run is bad input, said up front
+        from .solvers.portfolio import checked
+        from .solvers.runner import SolverError
+
+        try:
+            checked(options)
+        except (ValueError, SolverError) as exc:
+            raise TsumeError(str(exc)) from None
     return options
+
+
+def _check_solver(engine: str, solver: str) -> str:
+    """``--solver`` as engine qbf's solver; a name that is neither a solver nor an
+    executable is bad input (exit 2), a known solver that is not installed is the
+    engine's error (exit 1)."""
+    from .solvers.runner import SolverError, find_solver, is_known
+
+    if engine != "qbf":
+        raise TsumeError(f"--solver picks the solver of engine qbf; engine {engine!r} "
+                         f"{'runs its own' if is_qbf_engine(engine) else 'runs no QBF solver'}")
+    if not is_known(solver):
+        try:
+            find_solver(solver)
+        except SolverError as exc:
+            raise TsumeError(str(exc)) from None
+    return solver
 
 
 def no_hands_arg(p: argparse.ArgumentParser) -> None:
@@ -109,15 +142,19 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                    help="encoding paper: variables only for the piece kinds in the position")
     move_choice_args(p)
     p.add_argument("--solver", default=None,
-                   help="engine qbf: a solver name or the path of any QDIMACS solver executable")
+                   help="engine qbf: a solver name or the path of any QDIMACS solver executable "
+                        "(default: depqbf)")
     p.add_argument("--members", default=None, metavar="LIST",
                    help="engine portfolio: its configurations, comma-separated, each "
                         "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; "
                         "default caqe/enumerated,rareqs/enumerated,"
                         "caqe/enumerated/attacker=onehot-seqcounter,depqbf/enumerated)")
-    p.add_argument("--memory-mb", type=int, default=None,
+    p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
+    p.add_argument("--cpu-limit", type=positive_float, default=None, metavar="S",
+                   help="CPU seconds for the whole question (the search's or encoder's and "
+                        "the solver's, by the kernel's count), as QBF competitions set limits")
     p.add_argument("--deepen", action="store_true",
                    help="ask 1, 3, 5, ... n plies and stop at the first mate (the shortest); "
                         "one timeout for all")
@@ -125,8 +162,9 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
                    help="QBF engines: check the solver side's whole strategy with the rules "
                         "engine (sub-questions re-encoded and re-solved); a strategy that "
                         "fails is an error naming the node")
-    p.add_argument("--certify-timeout", type=float, default=None,
-                   help="seconds for the certification (default: none)")
+    p.add_argument("--certify-timeout", type=positive_float, default=None,
+                   help="seconds for the certification (default: the question's --timeout "
+                        "again; none without one)")
     p.add_argument("--backend", default=None, choices=("rules", "native"),
                    help="engine dfpn: its search in Python on the rules engine (rules, the "
                         "default) or compiled (native: standard 9x9 with hands only)")
@@ -135,6 +173,8 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tsumeqbf",
                      description="Mate within n plies in generalized tsume-shogi: QBF, df-pn and brute force.")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="print the versions of tsumeqbf, its encoder and the QBF solvers")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("mate", help="answer Mate(P, n) with one engine")
@@ -142,27 +182,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, required=True, help="odd number of plies")
     p.add_argument("--engine", default="brute", help=", ".join(ENGINES))
     _qbf_args(p)
-    p.add_argument("--timeout", type=float, default=None,
+    p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole question (QBF: encoding, writing, solving)")
-    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=int, default=None,
+    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=positive_int, default=None,
                    help="engine portfolio: members run at once (default: the cores this "
                         "process may use)")
-    p.add_argument("--max-nodes", type=int, default=None, help="node limit (brute, dfpn)")
+    p.add_argument("--max-nodes", type=positive_int, default=None,
+                   help="node limit (brute, dfpn, tsume)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress: without it, a phase (listing, encoding, writing, solving, "
+                        "certifying) that lasts over a second is named on stderr, with its "
+                        "time (under --json only when stderr is a terminal)")
     p.add_argument("--strategy", default=None, metavar="FILE",
                    help="with a QBF engine: certify, and write the checked strategy tree "
-                        "(JSON) with its main line in USI and Japanese notation")
+                        "(JSON) with its main line in USI and Japanese notation ('-': "
+                        "standard output, the answer then on stderr)")
     p.set_defaults(func=cmd_mate)
 
     p = sub.add_parser("batch", help="run one engine over a JSONL file of cases")
     p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
     p.add_argument("--engine", default="brute", help=", ".join(ENGINES) + " (default: brute)")
     _qbf_args(p)
-    p.add_argument("--jobs", "-j", type=int, default=1,
+    p.add_argument("--jobs", "-j", type=positive_int, default=1,
                    help="cases at once, each in its own process (default: 1)")
-    p.add_argument("--timeout", type=float, default=None,
+    p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds per case, for the whole question")
-    p.add_argument("--max-nodes", type=int, default=None,
+    p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="node limit per case (brute, dfpn, tsume)")
     p.add_argument("-o", "--output", required=True,
                    help="output JSONL, appended ('-': standard output); a case already "
@@ -174,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("show", help="print the diagram and the legal moves")
     _position_args(p)
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: the SFEN, the zone and every legal move")
     p.set_defaults(func=cmd_show)
 
     for name in COMMAND_MODULES:
@@ -187,6 +235,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Version(argparse.Action):
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit(0)
+
+
+def version_text() -> str:
+    """tsumeqbf's version, the encoder's (and the encodings' own) and each QBF solver's:
+    what it prints for ``--version`` (at most ``VERSION_TIMEOUT_S`` each), the pyqbf
+    release that built it, the start of its SHA-256, or why it cannot run."""
+    from . import __version__
+    from .encoder.registry import ENCODINGS, VERSION, encoding_version
+    from .solvers.runner import SOLVERS, SolverError, find_solver, solver_version
+
+    own = {}
+    for encoding in ENCODINGS:
+        if encoding_version(encoding) != VERSION:
+            own.setdefault(encoding_version(encoding), []).append(encoding)
+    lines = [f"tsumeqbf {__version__}",
+             f"encoder {VERSION}" + "".join(f"; {', '.join(names)}: {version}"
+                                            for version, names in own.items())]
+    for name in SOLVERS:
+        try:
+            lines.append(f"{name}: {solver_version(name)} ({find_solver(name)[1]})")
+        except SolverError:
+            lines.append(f"{name}: not installed")
+    return "\n".join(lines)
+
+
 def _load_position(args) -> Position:
     return load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
 
@@ -195,25 +272,30 @@ def cmd_mate(args) -> int:
     from .engines import run_engine
 
     pos = _load_position(args)
-    result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=_engine_options(args))
+    options = _engine_options(args)
+    with phase_notes("mate", shows_phases(args.json, args.quiet)):
+        phase("solving")  # brute force and df-pn search; a QBF engine names its own phases
+        result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=options)
+    # with --strategy -, standard output holds the strategy alone
+    say = sys.stderr if to_stdout(args.strategy) else sys.stdout
     if args.json:
         print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone, **result},
-                         ensure_ascii=False))
+                         ensure_ascii=False), file=say)
     else:
         verdict = {"mate": f"mate within {result.get('mate_length', args.n)}",
                    "nomate": f"no mate within {args.n}"}.get(result["status"], result["status"])
         engine = result["engine"] + (f": {result['member']}" if result.get("member") else "")
-        print(f"{verdict}  [{engine}, {result['time_s']:.3f} s]")
+        print(f"{verdict}  [{engine}, {result['time_s']:.3f} s]", file=say)
         moves = result.get("mating_moves") or ([result["first_move"]] if result.get("first_move") else [])
         if moves:
-            print("mating first moves: " + " ".join(moves))
+            print("mating first moves: " + " ".join(moves), file=say)
         if result.get("certified"):
             print(f"certified: {result['strategy_nodes']} strategy nodes checked by the rules "
-                  f"in {result['certify_s']:.3f} s")
+                  f"in {result['certify_s']:.3f} s", file=say)
             if result.get("main_line"):
-                print("main line: " + " ".join(result["main_line"]))
+                print("main line: " + " ".join(result["main_line"]), file=say)
         elif "certified" in result and result["status"] != "error":
-            print(f"not certified: {result.get('certify_reason', '')}")
+            print(f"not certified: {result.get('certify_reason', '')}", file=say)
         if result.get("error"):
             print(f"tsumeqbf: {result['status']}: {result['error']}", file=sys.stderr)
     return 0 if result["status"] in ("mate", "nomate") else 1
@@ -236,9 +318,14 @@ def cmd_show(args) -> int:
     from .rules import diagram, move_to_japanese
 
     pos = _load_position(args)
-    print(diagram(pos))
     moves = pos.legal_moves()
     checks = set(pos.checks())
+    if args.json:
+        print(json.dumps({"sfen": pos.sfen(), "zone": pos.geo.zone, "moves": [
+            {"usi": pos.usi(m), "japanese": move_to_japanese(pos, m), "check": m in checks}
+            for m in sorted(moves, key=pos.usi)]}, ensure_ascii=False))
+        return 0
+    print(diagram(pos))
     print(f"{len(moves)} legal moves ({len(checks)} checks):")
     for m in sorted(moves, key=pos.usi):
         print(f"  {pos.usi(m):7s} {move_to_japanese(pos, m)}{'  check' if m in checks else ''}")
@@ -248,7 +335,10 @@ def cmd_show(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, --version: printed, nothing else to do
+            return exc.code or 0
         with stop_on_signals():
             return args.func(args)
     except TsumeError as exc:

@@ -3,7 +3,9 @@
 Runs the ``[quick]`` subsets of the named experiments ``ishiwaki-tables`` (the founding
 paper's Tables 1-6) and ``agreement`` (every engine on seeded random questions) into the
 checkout's ``results/``, renders ``results/*-quick.md``, and prints per experiment the verdict counts, the
-disagreements and where the report is. Resumable: a re-run keeps every finished cell.
+disagreements and where the report is. Resumable: a re-run keeps every finished cell that
+this code made; cells stored by another commit or encoder version run again
+(``same_code``), so that each report comes from one commit, as reports must.
 Exit status 1 when engines disagree: two engines with opposite verdicts, a QBF
 certificate that fails the rules (agreement certifies every QBF verdict), or a verdict
 that differs from the paper's.
@@ -62,7 +64,7 @@ def main() -> int:
         for name in EXPERIMENTS:
             exp = load_experiment(CONFIGS / f"{name}.toml", quick=True)
             print(f"== {exp.name}: {exp.title}", flush=True)
-            run_experiment(exp, jobs=JOBS, results_dir=RESULTS)
+            run_experiment(exp, jobs=JOBS, results_dir=RESULTS, same_code=True)
             md = render_report(exp, results_dir=RESULTS)  # from the CSV just exported
             lines, found = summarize(exp.name, read_csv(RESULTS / f"{exp.name}.csv"))
             summary += lines + [f"  report: {md.relative_to(ROOT)}"]

@@ -1,4 +1,5 @@
-"""Progress of a long command on stderr: a bar on a terminal, plain lines in a log.
+"""Progress of a long command on stderr: a bar on a terminal, plain lines in a log; and
+the phases of one question (:func:`phase_notes`, :func:`phase`).
 
 The bar is tqdm's. Where stderr is not a terminal (a log file, a batch system, a pipe) a
 redrawn bar would fill the file with carriage returns, so the same figures are written as
@@ -19,6 +20,9 @@ comes first, and once at the end.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import os
 import sys
 import threading
 import time
@@ -110,6 +114,151 @@ class Progress:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: seconds into a phase at which :class:`PhaseNotes` names it (then every last step)
+PHASE_NOTES_S = (PHASE_AFTER_S, 10.0, 60.0)
+
+
+class PhaseNotes:
+    """Which phase of a command runs (listing, encoding, writing, solving, certifying) and
+    for how long, on stderr: a phase is named once it has lasted ``at_s[0]`` seconds, again
+    at each later time of ``at_s`` and then every ``at_s[-1]`` seconds, and when it ends
+    after being named, with its length. A phase that ends sooner says nothing, so a quick
+    command prints its answer alone. ``timer`` is :class:`threading.Timer` (a test passes
+    its own).
+
+    >>> import io
+    >>> log, now, timers = io.StringIO(), [0.0], []
+    >>> class Timer:  # fires when the example says
+    ...     def __init__(self, delay, fn, args):
+    ...         self.delay, self.fire = delay, lambda: fn(*args)
+    ...         timers.append(self)
+    ...     start = cancel = lambda self: None
+    >>> notes = PhaseNotes("mate", file=log, clock=lambda: now[0], timer=Timer)
+    >>> notes.switch("encoding")
+    >>> now[0] = 0.3; notes.switch("solving")  # encoding ended within a second: not named
+    >>> timers[-1].delay
+    1.0
+    >>> now[0] = 1.3; timers[-1].fire()
+    >>> timers[-1].delay  # the next note, 10 s into the phase
+    9.0
+    >>> now[0] = 4.0; notes.close()
+    >>> print(log.getvalue(), end="")
+    mate: solving, 1 s so far
+    mate: solving took 3.7 s
+    """
+
+    def __init__(self, desc: str, *, enabled: bool = True, file=None, clock=time.monotonic,
+                 at_s: tuple = PHASE_NOTES_S, timer=threading.Timer):
+        self.desc, self.enabled, self.clock, self.at_s = desc, enabled, clock, at_s
+        self.file = file if file is not None else sys.stderr
+        self._timer_factory = timer
+        self._lock = threading.Lock()
+        self._timer = None
+        self._generation = 0  # a timer of an earlier phase finds it changed and says nothing
+        self.name, self.started, self.notes, self.held = None, 0.0, 0, 0
+        self._pid = os.getpid()  # a forked child (a portfolio member) says nothing
+
+    def switch(self, name: str | None) -> None:
+        """Phase ``name`` begins (None: none runs); ignored while a phase is held."""
+        if self.held or not self.enabled or os.getpid() != self._pid:
+            return
+        with self._lock:
+            self._end()
+            if name is not None:
+                self.name, self.started = name, self.clock()
+                self._schedule()
+
+    @contextlib.contextmanager
+    def hold(self, name: str):
+        """Phase ``name`` for the whole block: the phases of the work inside (certifying
+        asks many small questions, each encoded and solved) are not named apart."""
+        self.switch(name)
+        self.held += 1
+        try:
+            yield
+        finally:
+            self.held -= 1
+
+    def close(self) -> None:
+        with self._lock:
+            self._end()
+
+    def _schedule(self) -> None:
+        if self.notes < len(self.at_s):
+            at = self.at_s[self.notes]
+        else:
+            at = self.at_s[-1] * (self.notes - len(self.at_s) + 2)
+        self._timer = self._timer_factory(max(0.0, self.started + at - self.clock()),
+                                          self._note, [self._generation])
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _note(self, generation: int) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return
+            self._say(f"{self.desc}: {self.name}, {self.clock() - self.started:.0f} s so far")
+            self.notes += 1
+            self._schedule()
+
+    def _end(self) -> None:
+        self._generation += 1
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.name is not None and self.notes:
+            self._say(f"{self.desc}: {self.name} took {self.clock() - self.started:.1f} s")
+        self.name, self.notes = None, 0
+
+    def _say(self, text: str) -> None:
+        try:
+            print(text, file=self.file, flush=True)
+        except (OSError, ValueError):  # stderr closed: progress is not worth an error
+            pass
+
+
+_notes: contextvars.ContextVar[PhaseNotes | None] = contextvars.ContextVar("phase_notes",
+                                                                             default=None)
+
+
+@contextlib.contextmanager
+def phase_notes(desc: str, enabled: bool = True, file=None):
+    """Name the phases of the work inside the block on stderr (:class:`PhaseNotes`): the
+    code that runs calls :func:`phase`, which does nothing outside such a block (a batch
+    worker, an experiment's cell, the USI engine)."""
+    notes = PhaseNotes(desc, enabled=enabled, file=file, at_s=PHASE_NOTES_S)
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        notes.close()
+        _notes.reset(token)
+
+
+def phase(name: str | None) -> None:
+    """Phase ``name`` of the current command begins (see :func:`phase_notes`)."""
+    notes = _notes.get()
+    if notes is not None:
+        notes.switch(name)
+
+
+@contextlib.contextmanager
+def held_phase(name: str):
+    """Phase ``name`` for the whole block, the phases inside it not named apart."""
+    notes = _notes.get()
+    if notes is None:
+        yield
+    else:
+        with notes.hold(name):
+            yield
+
+
+def shows_phases(json_output: bool, quiet: bool = False, stream=None) -> bool:
+    """Whether a command shows its phases: not with ``--quiet``, and under ``--json``
+    only to a person (stderr a terminal), not to a program reading both streams."""
+    return not quiet and (not json_output or _isatty(stream if stream is not None else sys.stderr))
 
 
 def _isatty(stream) -> bool:

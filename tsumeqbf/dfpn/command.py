@@ -3,13 +3,15 @@ unbounded df-pn with the answer a tsume-shogi reader expects."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
+from ..arguments import STDOUT, non_negative_int, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
-from .cshogi_backend import BACKENDS
+from .solve import SOLVE_BACKENDS
 from .options import check_heuristics
 
 
@@ -19,8 +21,11 @@ def register(sub) -> None:
     p.add_argument("--zone", type=int, default=None, help="promotion-zone depth Z")
     p.add_argument("--tsume-hands", action="store_true",
                    help="9x9 only: the defender holds every piece not on the board or in the attacker's hand")
-    p.add_argument("--max-nodes", type=int, default=None)
-    p.add_argument("--timeout", type=float, default=None, help="seconds")
+    p.add_argument("--max-nodes", type=positive_int, default=None,
+                   help="node limit of the proof (default: none)")
+    p.add_argument("--timeout", type=positive_float, default=None,
+                   help="seconds for the whole search: the proof and the search for a shorter "
+                        "line (default: none)")
     p.add_argument("--tt-entries", type=int, default=1_000_000,
                    help="unsolved positions the table keeps before it drops the half with the "
                         "least work behind them (about 330 bytes each with the proofs beside "
@@ -49,19 +54,21 @@ def register(sub) -> None:
                         "until it knows whether a shorter mate exists (within --max-nodes and "
                         "--timeout; default: the searches for a shorter line get as many nodes as "
                         "the proof took, at least 20,000 and 10,000, and its time, at least 30 s)")
-    p.add_argument("--shorten-nodes", type=int, default=None,
+    p.add_argument("--shorten-nodes", type=non_negative_int, default=None,
                    help="nodes the search for shorter mates along the proof's lines spends after "
                         "the proof (default: as many as the proof took, at least 10,000, or "
                         "50,000 with --shortest; 0: none)")
-    p.add_argument("--backend", choices=BACKENDS, default="rules",
-                   help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster)")
+    p.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
+                   help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster); "
+                        "native: the compiled search (standard 9x9 only; its own line, every "
+                        "ply counted: docs/dfpn.md)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
     p.add_argument("--checkpoint", metavar="FILE", default=None,
                    help="keep the search in FILE: go on from it when it exists (nodes and "
                         "--max-nodes count from the first run), write it every "
                         "--checkpoint-every nodes, at the end and on Ctrl-C")
-    p.add_argument("--checkpoint-every", type=int, default=10_000_000, metavar="N",
+    p.add_argument("--checkpoint-every", type=positive_int, default=10_000_000, metavar="N",
                    help="nodes between checkpoints (default 10,000,000)")
     p.add_argument("--seed", metavar="FILE", action="append", default=[],
                    help="take in the proofs of another checkpoint (a position of this problem "
@@ -69,7 +76,8 @@ def register(sub) -> None:
                         "repeatable")
     p.add_argument("--kif", metavar="FILE", default=None,
                    help="write the answer as a KIF record with the start diagram (FILE.kif in "
-                        "Shift_JIS, other names in UTF-8)")
+                        "Shift_JIS, other names in UTF-8; '-': standard output, the answer "
+                        "then on stderr)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_solve)
@@ -78,14 +86,10 @@ def register(sub) -> None:
 def cmd_solve(args) -> int:
     from .solve import solve_tsume
 
-    if args.max_nodes is not None and args.max_nodes < 1:
-        raise TsumeError("--max-nodes must be positive")
     if args.tt_entries < 2:
         raise TsumeError("--tt-entries must be at least 2")
-    if args.checkpoint_every < 1:
-        raise TsumeError("--checkpoint-every must be positive")
-    if args.shorten_nodes is not None and args.shorten_nodes < 0:
-        raise TsumeError("--shorten-nodes must not be negative")
+    if STDOUT in (args.checkpoint, *args.seed):
+        raise TsumeError("a checkpoint is read back: --checkpoint and --seed take a file, not -")
     heuristics = check_heuristics(args.heuristics)
     pos = load_position(args.sfen, zone=args.zone, tsume_hands=args.tsume_hands)
     show = not args.quiet
@@ -111,6 +115,14 @@ def cmd_solve(args) -> int:
                           answer_on_stop=True, shortest=args.shortest)
     if args.kif:  # the diagram alone when there is no answer: the problem still imports
         write_kif(args.kif, pos, out["pv"] or [])
+    if args.kif == STDOUT:  # standard output holds the record alone: the answer goes to stderr
+        with contextlib.redirect_stdout(sys.stderr):
+            return _report(args, pos, out)
+    return _report(args, pos, out)
+
+
+def _report(args, pos, out: dict) -> int:
+    """Print the answer; the exit status."""
     if args.json:
         print(json.dumps({"sfen": pos.sfen(), **out}, ensure_ascii=False))
     else:
@@ -122,7 +134,6 @@ def cmd_solve(args) -> int:
         if out["pv"]:
             print("USI: " + " ".join(out["pv"]))
             print("    " + " ".join(out["pv_ja"]))
-        if out["pv"]:
             print(shortest_note(out))
         if out.get("answer") == "bounded":
             print(f"note: the exact shortest line (bounded df-pn, every ply counted); the "
@@ -154,7 +165,7 @@ def shortest_note(out: dict) -> str:
     >>> shortest_note({"shortest": False, "length": 17, "plies": 17})[:45]
     'shortest: not proven (the shortest line found'
     """
-    if out["shortest"]:
+    if out.get("shortest"):
         if out["length"] <= 1:
             return "shortest: exact (a mate in 1)"
         return (f"shortest: exact (bounded df-pn: no mate within {out['length'] - 2} plies, "

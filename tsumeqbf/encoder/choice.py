@@ -43,6 +43,7 @@ class MoveChoice:
         nbits = (len(cands) - 1).bit_length() if len(cands) > 1 else 0
         self.bits = [f.var(f"{name}_bit{i}", level) for i in range(nbits)]
         self._sel: dict[int, object] = {}
+        f.choices[name] = self
 
     def sel(self, i: int):
         g = self._sel.get(i)
@@ -66,6 +67,7 @@ class OneHotChoice:
         self.f, self.cands, self.name, self.level, self.amo = f, cands, name, level, amo
         self.bits = [f.var(f"{name}_{i}", level) for i in range(len(cands))]
         self._wf = None
+        f.choices[name] = self
 
     def sel(self, i: int):
         return self.bits[i]

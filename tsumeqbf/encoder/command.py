@@ -5,6 +5,8 @@ Writes the QDIMACS file (or with ``--format qcir`` the QCIR-14 circuit), a sidec
 role where they have one), and prints the formula's statistics. ``--timeout`` and
 ``--memory-mb`` bound the encoding and the writing (:func:`tsumeqbf.limits.limits`); past
 one the command says ``unknown`` with the reason, exits 1 and leaves no partial file.
+``-o -`` writes the formula to standard output, without the sidecar, and the statistics
+to stderr.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ import os
 import sys
 import time
 
+from ..arguments import STDOUT, output, positive_float, positive_int
 from ..limits import LimitReached, limits
+from ..progress import phase, phase_notes, shows_phases
 from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .formula import qdimacs_pieces
+from .header import header_lines
 from .qcir import circuit, qcir_pieces
 from .registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
 from .size import check_plies
@@ -41,11 +46,18 @@ def register(sub) -> None:
     move_choice_args(p)
     p.add_argument("--format", default="qdimacs", choices=("qdimacs", "qcir"),
                    help="QDIMACS (prenex CNF) or QCIR-14 (the circuit: gates and an output)")
-    p.add_argument("-o", "--output", required=True, help="file to write")
-    p.add_argument("--timeout", type=float, default=None, help="seconds for encoding and writing")
-    p.add_argument("--memory-mb", type=int, default=None,
+    p.add_argument("-o", "--output", required=True,
+                   help="file to write, with FILE.names.json beside it ('-': standard output, "
+                        "no names file, the statistics on stderr)")
+    p.add_argument("--timeout", type=positive_float, default=None,
+                   help="seconds for encoding and writing")
+    p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the encoder (this process's resident memory)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress: without it, a phase (listing, encoding, writing) that "
+                        "lasts over a second is named on stderr, with its time (under --json "
+                        "only when stderr is a terminal)")
     p.set_defaults(func=cmd_encode)
 
 
@@ -79,22 +91,28 @@ def cmd_encode(args) -> int:
         raise TsumeError(str(exc)) from None
     deadline = None if args.timeout is None else start + args.timeout
     try:
-        with limits(deadline, args.memory_mb) as budget:
+        with limits(deadline, args.memory_mb) as budget, \
+                phase_notes("encode", shows_phases(args.json, args.quiet)):
+            phase("encoding")
             enc = encode(pos, args.n, args.encoding, **choices)
+            enc.formula.comments = header_lines(enc, pos, args.encoding, choices)
             budget.stage = f"writing the {args.format.upper()}"
+            phase("writing")
             stats = (_write_qcir if args.format == "qcir" else _write)(args, pos, enc)
     except LimitReached as exc:
         print(f"tsumeqbf: unknown: {exc.reason}", file=sys.stderr)
         return 1
+    say = sys.stderr if args.output == STDOUT else sys.stdout
+    shown = "standard output" if args.output == STDOUT else args.output
     if args.json:
-        print(json.dumps(stats))
+        print(json.dumps(stats), file=say)
     elif args.format == "qcir":
-        print(f"wrote {args.output}: {stats['vars']} variables, {stats['gates']} gates, "
-              f"{stats['blocks']} blocks, encoded in {stats['encode_s']:.3f} s")
+        print(f"wrote {shown}: {stats['vars']} variables, {stats['gates']} gates, "
+              f"{stats['blocks']} blocks, encoded in {stats['encode_s']:.3f} s", file=say)
     else:
-        print(f"wrote {args.output}: {stats['vars']} variables, {stats['clauses']} clauses, "
+        print(f"wrote {shown}: {stats['vars']} variables, {stats['clauses']} clauses, "
               f"{stats['blocks']} blocks, {stats['literals']} literals, "
-              f"encoded in {stats['encode_s']:.3f} s")
+              f"encoded in {stats['encode_s']:.3f} s", file=say)
     return 0
 
 
@@ -119,12 +137,14 @@ def _write_qcir(args, pos: Position, enc) -> dict:
 
 def _write_files(args, pos: Position, enc, pieces, old_of: dict) -> None:
     """The formula's file and its names sidecar; both are removed if writing stops (a
-    limit, Ctrl-C, a full disk)."""
-    files = (args.output, args.output + ".names.json")
+    limit, Ctrl-C, a full disk). Standard output gets the formula alone."""
+    files = () if args.output == STDOUT else (args.output, args.output + ".names.json")
     try:
-        with open(args.output, "w") as fh:
+        with output(args.output) as fh:
             for piece in pieces:
                 fh.write(piece)
+        if not files:
+            return
         names = {str(new): enc.formula.names[old] or f"g{old}" for new, old in old_of.items()}
         with open(files[1], "w") as fh:
             json.dump({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,

@@ -17,6 +17,7 @@ a timeout or an error is no verdict.
 from __future__ import annotations
 
 import json
+import re
 from itertools import combinations
 
 VERDICT_TEXT = {True: "mate", False: "no mate"}
@@ -171,3 +172,74 @@ def fastest(group: list[dict], place: dict[str, int]) -> str | None:
     if not decided:
         return None
     return min(decided, key=lambda r: (r["time_s"], place[r["label"]]))["label"]
+
+
+def code_of(row: dict) -> tuple[str, str]:
+    """The commit (``-dirty`` for a changed tree) and encoder version that made a row,
+    read from its ``code_version`` (rows of every age have it); ``?`` where unknown.
+
+    >>> code_of({"code_version": "tsumeqbf 0.1.0, encoder 7, git ea0a67a"})
+    ('ea0a67a', '7')
+    >>> code_of({"code_version": "tsumeqbf 0.1.0, encoder 8"}), code_of({})
+    (('?', '8'), ('?', '?'))
+    """
+    text = row.get("code_version") or ""
+    commit = re.search(r"\bgit (\S+)", text)
+    encoder = re.search(r"\bencoder (\w+)", text)
+    return commit.group(1) if commit else "?", encoder.group(1) if encoder else "?"
+
+
+def code_mix(rows: list[dict]) -> list[tuple[tuple[str, str], int]]:
+    """Each (commit, encoder version) of the rows with its number of rows, most rows
+    first; more than one entry is a mix."""
+    counts: dict[tuple[str, str], int] = {}
+    for row in rows:
+        counts[code_of(row)] = counts.get(code_of(row), 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def limit_seconds(row: dict) -> float | None:
+    """A cell's seconds as its limit counts them: CPU seconds under a CPU limit, else wall.
+
+    >>> limit_seconds({"time_s": 2.0, "cpu_s": 1.5}), limit_seconds({"time_s": 2.0, "cpu_s": 1.5, "cpu_limit": 60.0})
+    (2.0, 1.5)
+    """
+    return row.get("cpu_s") if row.get("cpu_limit") else row.get("time_s")
+
+
+def repeat_of(row: dict) -> int:
+    """Which repeat a row is (1 for rows written before repeats existed)."""
+    return row.get("repeat") or 1
+
+
+def by_cell(rows: list[dict]) -> dict[tuple, list[dict]]:
+    """Rows grouped by cell (instance, label, options: the repeats of one cell), each
+    group in repeat order."""
+    out: dict[tuple, list[dict]] = {}
+    for row in sorted(rows, key=repeat_of):
+        out.setdefault((row["instance"], row["label"], str(row.get("options"))), []).append(row)
+    return out
+
+
+def median_repeats(rows: list[dict]) -> list[dict]:
+    """One row per cell: of its repeats, the one whose seconds (:func:`limit_seconds`) are
+    the median (the lower of the two middle ones for an even count), so tables of one row
+    per cell still hold.
+
+    >>> [r["time_s"] for r in median_repeats([{"instance": "q", "label": "a", "time_s": t, "repeat": i}
+    ...                                       for i, t in enumerate([3.0, 1.0, 2.0], 1)])]
+    [2.0]
+    """
+    out = []
+    for group in by_cell(rows).values():
+        ranked = sorted(group, key=lambda r: (limit_seconds(r) is None, limit_seconds(r) or 0.0,
+                                              repeat_of(r)))
+        out.append(ranked[(len(ranked) - 1) // 2])
+    order = {id(r): i for i, r in enumerate(rows)}
+    return sorted(out, key=lambda r: order[id(r)])
+
+
+def borderline(rows: list[dict]) -> list[tuple[tuple, list[dict]]]:
+    """The cells decided in some repeats and not in others, by cell."""
+    return [(cell, group) for cell, group in sorted(by_cell(rows).items())
+            if len({r.get("mate") is not None for r in group}) > 1]

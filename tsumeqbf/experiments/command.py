@@ -3,7 +3,8 @@
     tsumeqbf experiment list [--json]
     tsumeqbf experiment run EXPERIMENT [--jobs J] [--executor local|dask --scheduler ADDRESS]
                                        [--quick] [--out DIR] [--quiet] [--continue-csv]
-    tsumeqbf experiment report EXPERIMENT [--quick] [--out DIR] [--no-plots]
+                                       [--repeat K] [--same-code]
+    tsumeqbf experiment report EXPERIMENT [--quick] [--out DIR] [--no-plots] [--mixed]
 
 EXPERIMENT is a name (one's own ``experiments/NAME.toml`` in the current folder, else a
 named experiment shipped in the package) or the path of a TOML file. A named experiment
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import json
 import sys
+
+from ..arguments import positive_int
 
 
 def register(sub) -> None:
@@ -29,7 +32,8 @@ def register(sub) -> None:
 
     run = actions.add_parser("run", help="run every unfinished cell; RESULTS/NAME.sqlite and .csv")
     _common(run)
-    run.add_argument("--jobs", "-j", type=int, default=1, help="cells at once (local executor)")
+    run.add_argument("--jobs", "-j", type=positive_int, default=1,
+                     help="cells at once (local executor)")
     run.add_argument("--executor", choices=("local", "dask"), default="local",
                      help="local: worker processes on this machine; dask: the cluster "
                           "of --scheduler (default: local)")
@@ -38,11 +42,23 @@ def register(sub) -> None:
     run.add_argument("--continue-csv", action="store_true",
                      help="with no store yet, take the finished cells of RESULTS/NAME.csv "
                           "(continue a partial run committed from another machine)")
+    run.add_argument("--repeat", type=positive_int, default=1, metavar="K",
+                     help="run every cell K times (the report gives each timing's spread)")
+    run.add_argument("--same-code", action="store_true",
+                     help="run again the stored cells that another commit or encoder version "
+                          "made, so that the report comes from this code alone")
+    run.add_argument("--json", action="store_true",
+                     help="print the counts per status and the CSV's path as one JSON object")
     run.set_defaults(func=cmd_run)
 
     report = actions.add_parser("report", help="render RESULTS/NAME.md (and plots) from RESULTS/NAME.csv")
     _common(report)
     report.add_argument("--no-plots", action="store_true", help="Markdown only")
+    report.add_argument("--mixed", action="store_true",
+                        help="render rows of more than one commit or encoder version (refused "
+                             "without it); the report's header names the mix")
+    report.add_argument("--json", action="store_true",
+                        help="print the report's path as one JSON object")
     report.set_defaults(func=cmd_report)
 
 
@@ -77,8 +93,13 @@ def cmd_run(args) -> int:
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick)
     counts = run_experiment(exp, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
                             results_dir=args.results, progress=not args.quiet,
-                            continue_csv=args.continue_csv)
+                            continue_csv=args.continue_csv, repeat=args.repeat,
+                            same_code=args.same_code)
     results = args.results or exp.results_dir
+    if args.json:
+        print(json.dumps({"experiment": exp.name, "counts": dict(sorted(counts.items())),
+                          "csv": f"{results}/{exp.name}.csv"}))
+        return 0
     print(f"{exp.name}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "nothing to run")
           + f"; rows in {results}/{exp.name}.csv", file=sys.stderr)
     return 0
@@ -89,5 +110,7 @@ def cmd_report(args) -> int:
     from .report import render_report
 
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick, with_instances=False)
-    print(render_report(exp, results_dir=args.results, plots=not args.no_plots))
+    path = render_report(exp, results_dir=args.results, plots=not args.no_plots,
+                         mixed=args.mixed)
+    print(json.dumps({"experiment": exp.name, "report": str(path)}) if args.json else path)
     return 0

@@ -14,7 +14,8 @@ Schema (only ``instances`` and ``engines`` are required)::
     description = "..."              # a paragraph under it
 
     [limits]                         # defaults for every engine entry
-    timeout = 600                    # seconds per cell
+    timeout = 600                    # seconds per cell (wall clock)
+    cpu_limit = 600                  # CPU seconds per cell, every engine (option cpu_limit)
     memory_mb = 4096                 # QBF engines: option memory_mb
     max_nodes = 10_000_000           # dfpn, tsume and brute: option max_nodes
 
@@ -36,6 +37,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
     label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
     timeout = 60                     # overrides limits.timeout
+    cpu_limit = 60                   # overrides limits.cpu_limit
     timeouts = {"paper-fig5-9x9-n1" = 6000}   # ... and this for these instances
     max_plies = 3                    # only instances with n <= 3 ...
     max_width = 5                    # ... on boards at most 5 files wide ...
@@ -53,7 +55,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     engines = ["dfpn", {label = "depqbf/paper", max_plies = 1}]   # kept engines (+ restrictions)
 
 The options an engine gets (limits merged in) are part of the cell key, so a different
-memory or node limit is a different cell; the timeout is not: a cell that ran out of time
+memory, node or CPU limit is a different cell; the timeout is not: a cell that ran out of time
 runs again when its timeout is raised, and its new row replaces the old one.
 """
 
@@ -62,20 +64,15 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import sys
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
+from ..arguments import read_toml
 from ..batch import read_cases
 from ..data import COLLECTIONS, collection_cases, data_file, is_data_file
 from ..engines import engine_names, engines_limited_by
 from ..rules import Position, TsumeError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai", "qbf")
 #: which limit becomes which engine option, for which engines (the engines' registry says)
@@ -257,13 +254,7 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
     need no instances (``with_instances=False``): they read the CSV, not the sources."""
     path = Path(path)
     where = _Where(path)
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise TsumeError(f"{path}: no such experiment file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TsumeError(f"{path}: not valid TOML ({exc})") from None
+    doc = read_toml(path, "experiment")
     where.keys(doc, "", ("title", "description", "limits", "instances", "engines", "report", "quick"))
     quick_table = None
     if quick:
@@ -296,10 +287,11 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
 
 def _limits(where: _Where, table, key: str) -> dict:
     table = where.table(table, key)
-    where.keys(table, key, ("timeout", "memory_mb", "max_nodes"))
+    where.keys(table, key, ("timeout", "cpu_limit", "memory_mb", "max_nodes"))
     out = {}
-    if "timeout" in table:
-        out["timeout"] = where.number(table["timeout"], f"{key}.timeout", low=0.001)
+    for name in ("timeout", "cpu_limit"):
+        if name in table:
+            out[name] = where.number(table[name], f"{key}.{name}", low=0.001)
     for name in ("memory_mb", "max_nodes"):
         if name in table:
             out[name] = where.number(table[name], f"{key}.{name}", integer=True, low=1)
@@ -483,7 +475,7 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
     for i, entry in enumerate(entries):
         key = f"engines[{i}]"
         entry = where.table(entry, key)
-        where.keys(entry, key, ("engine", "options", "matrix", "label", "timeout",
+        where.keys(entry, key, ("engine", "options", "matrix", "label", "timeout", "cpu_limit",
                                 "timeouts", "max_plies", "max_width", "instances"))
         if "engine" not in entry:
             raise where.fail(f"{key}.engine", "missing")
@@ -500,6 +492,8 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
         restrictions = _restrictions(where, entry, key)
         timeout = (where.number(entry["timeout"], f"{key}.timeout", low=0.001)
                    if "timeout" in entry else limits.get("timeout"))
+        cpu_limit = (where.number(entry["cpu_limit"], f"{key}.cpu_limit", low=0.001)
+                     if "cpu_limit" in entry else limits.get("cpu_limit"))
         timeouts = tuple((inst, where.number(seconds, f"{key}.timeouts.{inst}", low=0.001))
                          for inst, seconds in where.table(entry.get("timeouts", {}),
                                                           f"{key}.timeouts").items())
@@ -517,6 +511,8 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
             for limit, engines in LIMIT_OPTIONS.items():
                 if limit in limits and name in engines:
                     opts.setdefault(limit, limits[limit])
+            if cpu_limit is not None:  # every engine: the kernel counts its CPU seconds
+                opts.setdefault("cpu_limit", cpu_limit)
             label = _label(where, entry.get("label"), name, given, opts, f"{key}.label")
             ident = (name, canonical_json(opts))
             for clash, what in ((label, f"label {label!r} is"), (ident, "the same engine and options are")):

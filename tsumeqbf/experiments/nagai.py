@@ -225,3 +225,17 @@ def helped(variant_rows: list[list], base_label: str | None) -> dict:
             continue
         (below if float(line[5]) < 1 else above).append(line[1])
     return {"below": below, "above": above}
+
+
+def nodes_panels(problem_tables: list[dict]) -> list[dict]:
+    """The per-problem tables as heat-map panels: a row per heuristic set, a column per
+    problem (its number), the nodes of each proven mate, None where none was proven."""
+    panels = []
+    for t in problem_tables:
+        sets = t["header"][2:]
+        panels.append({
+            "title": f"DAG detection {t['dag']}", "rows": sets,
+            "columns": [str(line[0]).rsplit("-", 1)[-1] for line in t["rows"]],
+            "values": [[line[2 + j] if isinstance(line[2 + j], int) else None for line in t["rows"]]
+                       for j in range(len(sets))]})
+    return panels

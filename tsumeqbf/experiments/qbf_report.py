@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import statistics
 
-from .analysis import by_question, disagreements, fastest, meta, verdict
+from .analysis import by_question, disagreements, fastest, limit_seconds as seconds, meta, verdict
 from .cells import fmt, fmt_s
 
 #: option keys that say how the formula is built (the solver and the limits do not)
@@ -35,23 +35,24 @@ ENCODING_KEYS = ("encoding", "attacker_moves", "defender_moves", "used_kinds_onl
 
 def par2(rows: list[dict]) -> float | None:
     """Penalised average runtime: decided cells at their time, the others at twice their
-    time limit (a cell without a limit counts at twice its own time)."""
+    time limit (a cell without a limit counts at twice its own time). Under a CPU limit,
+    CPU seconds and twice the CPU limit."""
     if not rows:
         return None
     total = 0.0
     for r in rows:
-        spent = r.get("time_s") or 0.0
+        spent = seconds(r) or 0.0
         if r.get("mate") is not None:
             total += spent
         else:
-            total += 2 * (r.get("timeout") or spent)
+            total += 2 * ((r.get("cpu_limit") or r.get("timeout")) or spent)
     return total / len(rows)
 
 
 def cactus_points(rows: list[dict]) -> list[float]:
     """The seconds of the decided cells, sorted: the cactus plot's line of one engine."""
-    return sorted(r["time_s"] for r in rows if r.get("mate") is not None
-                  and r.get("time_s") is not None)
+    return sorted(seconds(r) for r in rows if r.get("mate") is not None
+                  and seconds(r) is not None)
 
 
 def collection(row: dict) -> str:
@@ -98,7 +99,8 @@ def _length_order(name: str) -> tuple:
 
 def qbf_context(rows: list[dict], labels: list[str]) -> dict:
     by_label = {label: [r for r in rows if r["label"] == label] for label in labels}
-    limits = sorted({r["timeout"] for r in rows if r.get("timeout")})
+    limits = sorted({r["timeout"] for r in rows if r.get("timeout") and not r.get("cpu_limit")})
+    cpu_limits = sorted({r["cpu_limit"] for r in rows if r.get("cpu_limit")})
     # engines restricted to shorter questions would score better on their easier share:
     # the ranking is on the questions every engine was asked
     asked_by = [{r["instance"] for r in mine} for mine in by_label.values() if mine]
@@ -124,7 +126,7 @@ def qbf_context(rows: list[dict], labels: list[str]) -> dict:
             line.append(f"{sum(r.get('mate') is not None for r in mine)}/{len(mine)}" if mine else "")
         per_set.append(line)
     return {
-        "time_limits": [fmt_s(t) for t in limits],
+        "time_limits": [fmt_s(t) for t in limits] + [f"{fmt_s(t)} CPU" for t in cpu_limits],
         "par2_header": ["engine", "cells", "decided", "mate", "no mate",
                         "median s (decided)", "PAR-2 s", f"PAR-2 s, the {len(common)} asked of all"],
         "common": len(common),
@@ -134,6 +136,7 @@ def qbf_context(rows: list[dict], labels: list[str]) -> dict:
         "sizes_header": ["encoding", "collection", "formulas", "median vars", "median clauses",
                          "median encode s", "max encode s", "encoding unfinished"],
         "sizes_rows": size_rows(rows, sets),
+        "sizes_by_plies": size_by_plies(rows),
         "set_wins_header": ["collection", "questions", "fastest (wins)", "decided most"],
         "set_wins": collection_wins(rows, labels, sets),
         "cactus": {label: cactus_points(by_label[label]) for label in labels},
@@ -174,6 +177,29 @@ def size_rows(rows: list[dict], sets: list[str]) -> list[list]:
                 line += ["", "", "", ""]
             out.append(line + [unfinished])
     return out
+
+
+def size_by_plies(rows: list[dict]) -> dict:
+    """Formula size against plies per encoding: the median clauses of the formulas written
+    (one per question and encoding), as a table (``median (formulas)``) and as plot series."""
+    groups: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        name = encoding_name(r)
+        if name is not None and r.get("clauses") is not None:
+            groups.setdefault((name, r["n"]), {}).setdefault(r["instance"], r)
+    names = sorted({name for name, _ in groups})
+    plies = sorted({n for _, n in groups})
+    table, series = [], {}
+    for name in names:
+        line = [fmt(name)]
+        for n in plies:
+            written = list(groups.get((name, n), {}).values())
+            median = statistics.median(r["clauses"] for r in written) if written else None
+            line.append(f"{int(median)} ({len(written)})" if written else "")
+            series.setdefault(name, []).append(median)
+        table.append(line)
+    return {"header": ["encoding", *(f"{n} plies" for n in plies)], "rows": table,
+            "xs": [str(n) for n in plies], "series": series}
 
 
 def collection_wins(rows: list[dict], labels: list[str], sets: list[str]) -> list[list]:

@@ -4,16 +4,17 @@ The report reads only the exported CSV (and the shrunk-disagreements CSV beside 
 experiment's TOML (title, report kind, engine order) and the paper's published numbers,
 never the SQLite store: the committed CSV reproduces the committed Markdown byte for byte.
 The Markdown holds no timestamp and no absolute path, and it is the same whether the plots
-could be drawn or not (it always links ``NAME-plies.png`` and ``NAME-boards.png``, but for
-the ``nagai`` kind, which has none).
+could be drawn or not (it links its pictures, and names them and the command that draws
+them under Provenance).
 
 Tables are prepared here as lists of strings; the Jinja templates in ``templates/`` lay
 them out. Five kinds: ``paper-tables`` (our runs beside the paper's Tables 1-6),
 ``agreement`` (verdicts compared engine by engine, every disagreement shrunk),
 ``scaling`` (which engine answers fastest where, and median time against plies and
 board size), ``nagai`` (df-pn heuristic variants beside Nagai's published ratios,
-``nagai.py``; no plots) and ``qbf`` (solvers and encodings on real problems: PAR-2, a
-cactus plot, formula sizes per encoding; ``qbf_report.py``).
+``nagai.py``; a heat map of nodes per heuristic set and problem) and ``qbf`` (solvers
+and encodings on real problems: PAR-2, a cactus plot, formula sizes per encoding and
+against plies; ``qbf_report.py``).
 
 """
 
@@ -23,15 +24,16 @@ import statistics
 from pathlib import Path
 
 from ..rules import TsumeError
-from .analysis import (certificate_errors, certification_counts, disagreements,
-                       expected_mismatches, fastest, labels_in, meta, pair_counts,
+from .analysis import (borderline, by_cell, certificate_errors, certification_counts,
+                       code_mix, disagreements, expected_mismatches, fastest, labels_in,
+                       limit_seconds, median_repeats, meta, pair_counts, repeat_of,
                        status_counts, verdict)
 from .config import Experiment
-from .nagai import nagai_context, nagai_rows
+from .nagai import nagai_context, nagai_rows, nodes_panels
 from .cells import board_order, fmt, no_paths
 from .paper import paper_rows
 from .paper_report import PAPER_SERIES, paper_tables_context, paper_time_points
-from .plots import cactus_plot, line_plot, loglog_plot
+from .plots import cactus_plot, heatmap_plot, line_plot, loglog_plot
 from .qbf_report import qbf_context
 from .store import SHRUNK_COLUMNS, read_csv
 
@@ -53,7 +55,10 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
                         for s in status],
         "code_versions": sorted({r["code_version"] for r in rows if r.get("code_version")}),
         "machines": sorted({r["machine"] for r in rows if r.get("machine")}),
+        "mix": "", "repeats": None, "measurement": measurement(rows),
+        "cpu_limited": any(r.get("cpu_limit") for r in rows),
         "plots": [{"file": f"{exp.name}-{axis}.png", "axis": axis, "x": x} for axis, x in PLOTS],
+        "report_command": report_command(exp),
         "errors": error_groups(rows),
         "mismatches": [[fmt(r["instance"]), fmt(r["label"]), verdict(r),
                         "mate" if meta(r)["mate"] else "no mate"] for r in expected_mismatches(rows)],
@@ -61,6 +66,119 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
                                for r in certificate_errors(rows)],
         "certification": certification_rows(rows, labels),
     }
+
+
+def mix_text(rows: list[dict]) -> str:
+    """The header's line on rows of more than one commit or encoder version ("" for one).
+
+    >>> mix_text([{"code_version": "x, encoder 3, git a"}, {"code_version": "x, encoder 4, git b"}])
+    '2 commits, encoder versions 3 and 4 (a at encoder 3: 1 cells; b at encoder 4: 1 cells)'
+    """
+    mix = code_mix(rows)
+    if len(mix) < 2:
+        return ""
+    commits = sorted({c for (c, _), _ in mix})
+    encoders = sorted({e for (_, e), _ in mix}, key=lambda e: (len(e), e))
+    enc = (f"encoder versions {', '.join(encoders[:-1])} and {encoders[-1]}" if len(encoders) > 1
+           else f"encoder version {encoders[0]}")
+    parts = "; ".join(f"{c} at encoder {e}: {n} cells" for (c, e), n in mix)
+    return f"{len(commits)} commit{'s' * (len(commits) > 1)}, {enc} ({parts})"
+
+
+def measurement(rows: list[dict]) -> list[str]:
+    """The Provenance lines on how rows were measured, limited and made (the columns
+    rows have had since CPU time was measured; none for older rows)."""
+    def spread(values, unit=""):
+        values = sorted(v for v in values if v is not None)
+        if not values:
+            return ""
+        return f"{values[0]:g}{unit}" if values[0] == values[-1] else f"{values[0]:g}-{values[-1]:g}{unit}"
+
+    measured = sorted({r["measured_by"] for r in rows if r.get("measured_by")})
+    if not measured:
+        return []
+    lines = [f"CPU seconds (`cpu_s`) and peak memory (`peak_mb`): {', '.join(measured)} "
+             f"(docs/experiments.md); wall seconds are `time_s`"]
+    cpu = spread(r.get("cpu_limit") for r in rows)
+    wall = spread(r.get("timeout") for r in rows)
+    lines.append("limits: " + ", ".join(x for x in (f"CPU {cpu} s" if cpu else "",
+                                                    f"wall {wall} s" if wall else "") if x))
+    lines += [f"solver {name}: {version}" for name, version in
+              sorted({(r["solver"], r["solver_version"]) for r in rows if r.get("solver_version")})]
+    lines += [f"df-pn backend: {b}" for b in sorted({r["dfpn_backend"] for r in rows
+                                                      if r.get("dfpn_backend")})]
+    tools = sorted({", ".join(f"{k} {r[k]}" for k in ("pyqbf", "pysat", "cshogi") if r.get(k))
+                    for r in rows} - {""})
+    lines += [f"libraries: {t}" for t in tools]
+    lines += [f"CPU: {m}" for m in sorted({f"{r['cpu_model']}, {r['cores']} cores"
+                                            for r in rows if r.get("cpu_model")})]
+    jobs = spread(r.get("jobs") for r in rows)
+    lines.append(f"load (1-minute average as a cell ended): {spread(r.get('load') for r in rows)}"
+                 + (f"; cells at once: {jobs}" if jobs else ""))
+    return lines
+
+
+def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
+    """The spread over repeats: per engine the questions decided in each repeat, per
+    engine and length the median seconds of each repeat (min / median / max of those),
+    and the borderline cells, decided in some repeats only. None for one repeat."""
+    count = max((repeat_of(r) for r in rows), default=1)
+    if count < 2:
+        return None
+
+    def three(values) -> str:
+        values = sorted(values)
+        if not values:
+            return ""
+        return f"{values[0]:.3f} / {statistics.median(values):.3f} / {values[-1]:.3f}"
+
+    rounds = range(1, count + 1)
+    unit = "CPU s" if any(r.get("cpu_limit") for r in rows) else "s"
+    decided = []
+    for label in labels:
+        per = [sum(r.get("mate") is not None for r in rows if r["label"] == label
+                   and repeat_of(r) == k) for k in rounds]
+        decided.append([fmt(label), *per, f"{min(per)} / {statistics.median(per):g} / {max(per)}"])
+    plies = sorted({r["n"] for r in rows})
+    timing = []
+    for n in plies:
+        line = [n]
+        for label in labels:
+            medians = []
+            for k in rounds:
+                times = [limit_seconds(r) for r in rows if r["label"] == label and r["n"] == n
+                         and repeat_of(r) == k and limit_seconds(r) is not None]
+                if times:
+                    medians.append(statistics.median(times))
+            line.append(three(medians))
+        timing.append(line)
+    border = [[fmt(inst), fmt(label), ", ".join(verdict(r) for r in group),
+               three(r["time_s"] for r in group if r.get("time_s") is not None),
+               three(r["cpu_s"] for r in group if r.get("cpu_s") is not None)]
+              for (inst, label, _), group in borderline(rows)]
+    spreads, cpu_spreads = [], []
+    for group in by_cell(rows).values():
+        for key, out in (("time_s", spreads), ("cpu_s", cpu_spreads)):
+            times = [r[key] for r in group if r.get("mate") is not None and r.get(key)]
+            if len(times) == len(group) > 1:
+                out.append((max(times) - min(times)) / statistics.median(times))
+    return {"count": count, "cells": len(by_cell(rows)),
+            "decided_header": ["engine", *(f"repeat {k}" for k in rounds), "min / median / max"],
+            "decided": decided,
+            "timing_header": ["plies", *(f"{fmt(label)} {unit}" for label in labels)],
+            "timing": timing,
+            "borderline": border,
+            "spread": f"{statistics.median(spreads):.0%}" if spreads else "",
+            "spread_max": f"{max(spreads):.0%}" if spreads else "",
+            "cpu_spread": (f"median {statistics.median(cpu_spreads):.0%}, largest {max(cpu_spreads):.0%}"
+                           if cpu_spreads else "")}
+
+
+def report_command(exp: Experiment) -> str:
+    """The command that renders this report and its pictures again (no path of this
+    machine: a named experiment by its name, one's own by its file's name)."""
+    return (f"tsumeqbf experiment report {exp.path.stem if exp.packaged else exp.path.name}"
+            + (" --quick" if exp.quick else ""))
 
 
 def certification_rows(rows: list[dict], labels: list[str]) -> list[list]:
@@ -201,7 +319,8 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
         ctx["plot_series"] = ctx["scaling"]
     elif kind == "nagai":
         ctx.update(nagai_context(rows, labels, nagai_rows()))
-        ctx["plots"], ctx["plot_series"] = [], {}  # tables only
+        ctx["plots"], ctx["plot_series"] = [], {}  # a heat map, no lines
+        ctx["nodes_file"] = f"{exp.name}-nodes.png"
     elif kind == "qbf":
         # the notes speak of the full run's figures, not of a --quick subset's
         ctx.update(qbf_context(rows, labels), notes="" if exp.quick else exp.report.get("notes", ""))
@@ -209,26 +328,47 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
         ctx["plots"] = ctx["plots"][:1]  # time against plies; the boards are all 9x9 but a few
         ctx["plot_series"] = ctx["scaling"]
         ctx["cactus_file"] = f"{exp.name}-cactus.png"
+        ctx["formula_file"] = f"{exp.name}-formula.png"
     else:
         ctx["scaling"] = scaling(rows, labels)
         ctx["winners"] = winners(rows, labels)
         ctx["plot_series"] = ctx["scaling"]
+    ctx["pictures"] = pictures(exp.report["kind"], ctx)
     return ctx
 
 
-def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool = True) -> Path:
+def pictures(kind: str, ctx: dict) -> list[str]:
+    """The PNG files a report of this kind draws, in the order it names them."""
+    extra = {"paper-tables": [f"{ctx['name']}-vs-paper.png"],
+             "qbf": [ctx.get("cactus_file"), ctx.get("formula_file")],
+             "nagai": [ctx.get("nodes_file")]}.get(kind, [])
+    return [p["file"] for p in ctx["plots"]] + extra
+
+
+def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool = True,
+                  mixed: bool = False) -> Path:
     """Write ``NAME.md`` (and, with matplotlib, the PNGs) from ``NAME.csv``; returns the
-    Markdown's path."""
+    Markdown's path. Rows of more than one commit or encoder version are refused unless
+    ``mixed``, and then the header names the mix. Of repeated cells the tables take each
+    cell's median repeat; a section gives the spread."""
     results = Path(results_dir) if results_dir else exp.results_dir
     csv_path = results / f"{exp.name}.csv"
     if not csv_path.exists():
         raise TsumeError(f"{csv_path}: no results yet; run `tsumeqbf experiment run "
                          f"{exp.path.stem if exp.packaged else exp.path}"
                          f"{' --quick' if exp.quick else ''}` first")
-    rows = read_csv(csv_path)
+    every = read_csv(csv_path)
+    mix = mix_text(every)
+    if mix and not mixed:
+        raise TsumeError(f"{csv_path.name}: rows of {mix.split(' (')[0]}; a report comes from "
+                         f"one: run again with `experiment run --same-code`, or pass --mixed")
+    rows = median_repeats(every)
     shrunk_path = results / f"{exp.name}-shrunk.csv"
     shrunk = read_csv(shrunk_path, SHRUNK_COLUMNS) if shrunk_path.exists() else []
     ctx = build_context(exp, rows, shrunk)
+    ctx.update(mix=mix, repeats=repeats_context(every, ctx["labels"]))
+    if mix:
+        ctx["report_command"] += " --mixed"  # the command that renders it again
     md_path = results / f"{exp.name}.md"
     md_path.write_text(render_markdown(exp.report["kind"], ctx), encoding="utf-8")
     if plots:
@@ -238,7 +378,16 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
                         "paper's DepQBF 6.0 seconds", "our seconds", paper_time_points(ctx))
         if exp.report["kind"] == "qbf":
             cactus_plot(results / ctx["cactus_file"], f"{exp.title}: questions decided against time",
-                        ctx["cactus"], max((r["timeout"] for r in rows if r.get("timeout")), default=None))
+                        ctx["cactus"], max((r.get("cpu_limit") or r["timeout"] for r in rows
+                                            if r.get("cpu_limit") or r.get("timeout")), default=None))
+            sizes = ctx["sizes_by_plies"]
+            line_plot(results / ctx["formula_file"], f"{exp.title}: formula size against plies",
+                      "plies", sizes["xs"], sizes["series"], ylabel="median clauses (log scale)")
+        if exp.report["kind"] == "nagai":
+            # the name, not the title: the title's 将棋図巧 has no glyphs in matplotlib's font
+            heatmap_plot(results / ctx["nodes_file"], f"{exp.name}: nodes per heuristic set and problem",
+                         nodes_panels(ctx["problem_tables"]), "nodes of the proven mate",
+                         "no mate proven within the limits", "problem (its number)")
         for plot in ctx["plots"]:
             data = ctx["plot_series"][plot["axis"]]
             line_plot(results / plot["file"], f"{exp.title}: solver time vs {plot['x']}",

@@ -8,8 +8,13 @@ Ctrl-C after the finished rows, the store is exported to ``results/NAME.csv``. W
 disagree, each disagreement is shrunk to a minimal position that still disagrees
 (``results/NAME-shrunk.csv``).
 
+With ``repeat`` K every cell runs K times (rounds: every cell once, then every cell
+again...); a repeat after the first is a cell of its own, its key ending ``#2``, ``#3``...
+
 >>> cell_key("paper-fig5-n1", "depqbf", {"encoding": "compact", "memory_mb": 4096})
 'paper-fig5-n1|depqbf|{"encoding":"compact","memory_mb":4096}'
+>>> cell_key("q", "dfpn", {}, repeat=2)
+'q|dfpn|{}#2'
 """
 
 from __future__ import annotations
@@ -19,7 +24,6 @@ import datetime
 import functools
 import os
 import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,6 +31,7 @@ from typing import Iterator
 
 from ..batch import GRACE_S, Lost, iter_pool, solve_case
 from ..progress import Progress
+from ..provenance import FIELDS as PROVENANCE, checkout, cpu_model, row_fields
 from ..rules import Position, TsumeError
 from ..stop import stop_on_signals
 from .analysis import disagreements
@@ -37,61 +42,48 @@ from .store import SHRUNK_COLUMNS, Store, read_csv
 #: result keys copied into a cell's row (the rest of an engine's answer is dropped)
 RESULT_KEYS = ("status", "mate", "first_move", "time_s", "encode_s", "solve_s", "vars",
                "clauses", "blocks", "nodes", "certified", "strategy_nodes", "certify_s",
-               "certify_reason", "error")
+               "certify_reason", "error", "cpu_s", "solver_cpu_s", "peak_mb", "measured_by",
+               *PROVENANCE)
 
 
-def cell_key(instance_id: str, engine: str, options: dict) -> str:
-    return f"{instance_id}|{engine}|{canonical_json(options)}"
+def cell_key(instance_id: str, engine: str, options: dict, repeat: int = 1) -> str:
+    return f"{instance_id}|{engine}|{canonical_json(options)}" + (f"#{repeat}" if repeat > 1 else "")
 
 
-def build_cells(exp: Experiment) -> list[dict]:
-    """Every cell, instance by instance, engines in configuration order."""
-    return [make_cell(inst, eng) for inst in exp.instances for eng in exp.engines if eng.accepts(inst)]
+def build_cells(exp: Experiment, repeat: int = 1) -> list[dict]:
+    """Every cell, instance by instance, engines in configuration order; ``repeat``
+    rounds of them."""
+    return [make_cell(inst, eng, r) for r in range(1, repeat + 1)
+            for inst in exp.instances for eng in exp.engines if eng.accepts(inst)]
 
 
-def make_cell(inst: dict, eng: EngineConfig) -> dict:
-    return {"key": cell_key(inst["id"], eng.engine, eng.options), "instance": inst["id"],
+def make_cell(inst: dict, eng: EngineConfig, repeat: int = 1) -> dict:
+    return {"key": cell_key(inst["id"], eng.engine, eng.options, repeat), "instance": inst["id"],
             "sfen": inst["sfen"], "n": inst["n"], "zone": inst["zone"],
             "meta": canonical_json(inst.get("meta", {})), "engine": eng.engine,
-            "label": eng.label, "options": eng.options, "timeout": eng.timeout_for(inst["id"])}
+            "label": eng.label, "options": eng.options, "timeout": eng.timeout_for(inst["id"]),
+            "repeat": repeat}
 
 
 @functools.lru_cache(maxsize=None)
 def code_version() -> str:
-    """``tsumeqbf VERSION, encoder VERSION`` plus ``git describe`` of the checkout when
-    there is one, ``-dirty`` when the package (its experiments' files included) differs from it
-    (results/ does not count: a run writes there itself)."""
+    """``tsumeqbf VERSION, encoder VERSION`` plus the checkout's commit when there is one,
+    ``-dirty`` when the package differs from it (results/ does not count: a run writes
+    there itself); :func:`tsumeqbf.provenance.checkout`."""
     from .. import __version__
     from ..encoder.registry import VERSION
 
     text = f"tsumeqbf {__version__}, encoder {VERSION}"
-    here = Path(__file__).resolve().parent
-
-    def git(*args):
-        out = subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() if out.returncode == 0 else None
-
-    if not (here.parents[1] / "pyproject.toml").is_file():
-        return text  # an installed package: a git folder around it would be another project's
-    try:
-        described = git("describe", "--always", "--tags")
-        if described:
-            changed = git("status", "--porcelain", "--", ":/tsumeqbf", ":/pyproject.toml")
-            text += f", git {described}" + ("-dirty" if changed else "")
-    except (OSError, subprocess.SubprocessError):
-        pass  # no git, or not a checkout: the package version has to do
+    commit, clean = checkout()
+    if commit:
+        text += f", git {commit}" + ("" if clean else "-dirty")
     return text
 
 
 @functools.lru_cache(maxsize=None)
 def machine() -> str:
     """Platform, CPU model and count, Python: enough to compare timings across machines."""
-    cpu = platform.processor() or platform.machine()
-    with contextlib.suppress(OSError):
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            cpu = next((line.split(":", 1)[1].strip() for line in fh
-                        if line.startswith("model name")), cpu)
-    return (f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cpus, "
+    return (f"{platform.system()} {platform.machine()}, {cpu_model()}, {os.cpu_count()} cpus, "
             f"Python {platform.python_version()}")
 
 
@@ -105,7 +97,9 @@ def cell_row(cell: dict, result: dict) -> dict:
                                 "label", "timeout")}
     row["options"] = canonical_json(cell["options"])
     row.update({k: result.get(k) for k in RESULT_KEYS})
-    row.update(code_version=code_version(), machine=machine(), finished_at=_now())
+    row.update(code_version=code_version(), machine=machine(), finished_at=_now(),
+               repeat=cell.get("repeat", 1), cpu_limit=cell["options"].get("cpu_limit"),
+               jobs=cell.get("jobs"))
     return row
 
 
@@ -116,9 +110,11 @@ def run_cell(cell: dict) -> dict:
 
 
 def lost_row(cell: dict, lost: Lost, elapsed_s: float) -> dict:
-    """The row of a cell whose worker was killed at its time limit or died."""
+    """The row of a cell whose worker was killed at its time limit or died (its CPU
+    seconds unknown: the worker took them along)."""
     return cell_row(cell, {"status": "unknown" if lost.timed_out else "error", "mate": None,
-                           "time_s": round(elapsed_s, 6), "error": lost.reason})
+                           "time_s": round(elapsed_s, 6), "error": lost.reason,
+                           **row_fields(cell["engine"], cell["options"])})
 
 
 # -- executors: each yields (cell, row or Lost, elapsed seconds) -------------------------
@@ -211,14 +207,19 @@ def quiet_dask_client():
 
 def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", scheduler=None,
                    results_dir: Path | None = None, progress: bool = True,
-                   continue_csv: bool = False) -> dict:
+                   continue_csv: bool = False, repeat: int = 1, same_code: bool = False) -> dict:
     """Run every unfinished cell, shrink disagreements, export the CSVs; returns counts.
 
     ``continue_csv``: with no store yet, first take the finished cells of the exported CSV
     (:func:`seed_from_csv`), to continue a partial run committed from another machine.
-    Off by default: a run on a fresh clone measures every cell on this machine."""
+    Off by default: a run on a fresh clone measures every cell on this machine.
+    ``repeat``: run every cell that many times. ``same_code``: a stored cell that other
+    code made (another commit or encoder version, :func:`code_version`) runs again, so
+    that the CSV, and the report, come from this code alone."""
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
+    if repeat < 1:
+        raise TsumeError(f"--repeat must be at least 1, got {repeat}")
     if executor not in ("local", "dask"):
         raise TsumeError(f"unknown executor {executor!r}; choose local or dask")
     results = Path(results_dir) if results_dir else exp.results_dir
@@ -229,19 +230,27 @@ def run_experiment(exp: Experiment, *, jobs: int = 1, executor: str = "local", s
     # does: the workers stop (their solvers' groups killed), the finished cells are stored
     # already and the CSV is still exported
     with stop_on_signals(), quiet_dask_client() if client else contextlib.nullcontext():
-        return _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv)
+        return _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv,
+                          repeat, same_code)
 
 
-def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv) -> dict:
+def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv, repeat,
+               same_code) -> dict:
     try:
-        cells = build_cells(exp)
+        cells = build_cells(exp, repeat)
         seeded = continue_csv and seed_from_csv(store, cells, results / f"{exp.name}.csv",
                                                 results / f"{exp.name}-shrunk.csv")
         if seeded and progress:
             print(f"{exp.name}: {seeded} finished cells taken from results/{exp.name}.csv "
                   f"(no store here yet)", file=sys.stderr, flush=True)
+        if same_code:
+            other = store.forget_other_code(code_version())
+            if other and progress:
+                print(f"{exp.name}: {other} stored cells of other code run again",
+                      file=sys.stderr, flush=True)
         finished, ran_out = store.finished_keys(), store.timed_out()
-        todo = [c for c in cells if c["key"] not in finished or more_time(c, ran_out)]
+        todo = [{**c, "jobs": None if client else jobs} for c in cells
+                if c["key"] not in finished or more_time(c, ran_out)]
         meter = Progress(f"[{exp.name}] cells", len(cells), initial=len(cells) - len(todo),
                          unit="cell", enabled=progress)
         stream = dask_results(todo, client[0]) if client else local_results(todo, jobs)

@@ -29,6 +29,12 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("vars", "INTEGER"), ("clauses", "INTEGER"), ("blocks", "INTEGER"), ("nodes", "INTEGER"),
     ("certified", "BOOLEAN"), ("strategy_nodes", "INTEGER"), ("certify_s", "REAL"),
     ("certify_reason", "TEXT"), ("error", "TEXT"), ("code_version", "TEXT"), ("machine", "TEXT"), ("finished_at", "TEXT"),
+    # added later: a CSV written before them lacks them, and its rows read them as empty
+    ("repeat", "INTEGER"), ("cpu_limit", "REAL"), ("cpu_s", "REAL"), ("solver_cpu_s", "REAL"),
+    ("peak_mb", "REAL"), ("measured_by", "TEXT"), ("jobs", "INTEGER"),
+    ("commit", "TEXT"), ("clean", "BOOLEAN"), ("encoder_version", "TEXT"), ("solver", "TEXT"),
+    ("solver_version", "TEXT"), ("dfpn_backend", "TEXT"), ("pyqbf", "TEXT"), ("pysat", "TEXT"),
+    ("cshogi", "TEXT"), ("cpu_model", "TEXT"), ("cores", "INTEGER"), ("load", "REAL"),
 )
 #: one row per shrunk disagreement (instance, the two engines that disagree)
 SHRUNK_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -80,8 +86,13 @@ def read_csv(path: Path, columns=COLUMNS) -> list[dict]:
                 for row in csv.DictReader(fh)]
 
 
+def _quoted(names) -> str:
+    """Column names for SQL, quoted (``commit`` is a keyword)."""
+    return ", ".join(f'"{name}"' for name in names)
+
+
 def _create(table: str, columns, primary: str) -> str:
-    cols = ", ".join(f"{name} {'INTEGER' if kind == 'BOOLEAN' else kind}" for name, kind in columns)
+    cols = ", ".join(f'"{name}" {"INTEGER" if kind == "BOOLEAN" else kind}' for name, kind in columns)
     return f"CREATE TABLE IF NOT EXISTS {table} ({cols}, PRIMARY KEY ({primary}))"
 
 
@@ -102,7 +113,7 @@ class Store:
         have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
         for name, kind in columns:
             if name not in have:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+                self.db.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {kind}')
 
     def close(self) -> None:
         self.db.close()
@@ -117,14 +128,14 @@ class Store:
     def _insert(self, table: str, columns, rows: list[dict]) -> None:
         names = [name for name, _ in columns]
         with self.db:  # one transaction: the rows are on disk when this returns
-            self.db.executemany(f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) "
+            self.db.executemany(f"INSERT OR IGNORE INTO {table} ({_quoted(names)}) "
                                 f"VALUES ({', '.join('?' * len(names))})",
                                 [[row.get(name) for name in names] for row in rows])
 
     def _select(self, table: str, columns, order: str) -> list[dict]:
         names = [name for name, _ in columns]
         rows = [dict(zip(names, values))
-                for values in self.db.execute(f"SELECT {', '.join(names)} FROM {table}")]
+                for values in self.db.execute(f"SELECT {_quoted(names)} FROM {table}")]
         for row in rows:
             for name, kind in columns:
                 if kind == "BOOLEAN" and row[name] is not None:
@@ -140,12 +151,22 @@ class Store:
                             "AND timeout < ?", (row["key"], row["timeout"]))
         self._insert("cells", COLUMNS, [row])
 
+    def forget_other_code(self, code_version: str) -> int:
+        """Delete the cells (and shrunk disagreements) that other code made, so that they
+        run again; returns how many cells."""
+        with self.db:
+            gone = self.db.execute("DELETE FROM cells WHERE code_version IS NOT ?",
+                                   (code_version,)).rowcount
+            if gone:
+                self.db.execute("DELETE FROM shrunk")
+        return gone
+
     def record_many(self, rows: list[dict]) -> None:
         """Insert finished cells in one transaction (a commit per row costs a disk sync)."""
         self._insert("cells", COLUMNS, rows)
 
     def rows(self) -> list[dict]:
-        return self._select("cells", COLUMNS, "instance,engine,options")
+        return self._select("cells", COLUMNS, "instance,engine,options,key")
 
     def record_shrunk(self, row: dict) -> None:
         self._insert("shrunk", SHRUNK_COLUMNS, [row])

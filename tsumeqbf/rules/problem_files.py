@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 
 from .errors import TsumeError
 from .notation import _KANJI_DIGITS, diagram, move_to_japanese, square_japanese
@@ -474,7 +475,12 @@ def kif_move(pos: Position, m: int, previous_to: int | None = None) -> str:
 
 def write_kif(path: str, pos: Position, usi_moves: list[str], title: str = "") -> None:
     """Write :func:`kif_record` to ``path`` in UTF-8 (a ``.kif`` path gets Shift_JIS, as
-    the format's Windows tools expect; ``.kifu`` is the UTF-8 name)."""
+    the format's Windows tools expect; ``.kifu`` is the UTF-8 name), or to standard output
+    for ``-``."""
+    if path == "-":
+        sys.stdout.write(kif_record(pos, usi_moves, title))
+        sys.stdout.flush()
+        return
     encoding = "cp932" if path.lower().endswith(".kif") else "utf-8"
     try:
         with open(path, "w", encoding=encoding, newline="\r\n") as fh:

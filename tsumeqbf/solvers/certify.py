@@ -90,7 +90,10 @@ class Certificate:
                 "tree": self.tree}
 
     def write(self, path: str, pos: Position) -> None:
-        with open(path, "w", encoding="utf-8") as fh:
+        """The tree as JSON to ``path`` (``-``: standard output)."""
+        from ..arguments import output
+
+        with output(path) as fh:
             json.dump(self.to_json(pos), fh, ensure_ascii=False, indent=1)
             fh.write("\n")
 

@@ -35,6 +35,7 @@ from ..encoder.formula import qdimacs_pieces
 from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
+from ..progress import held_phase, phase
 from ..rules import Position
 from .certify import (DEFAULT_MAX_NODES, Answer, CertificateFailure, CertificateIncomplete,
                       certify)
@@ -97,8 +98,10 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
     start = time.monotonic()
     try:
         with limits(deadline, q.memory_mb) as budget:
+            phase("encoding")
             enc = encode(pos, n, q.encoding, **q.choices)
             budget.stage = "writing the QDIMACS"
+            phase("writing")
             path, sizes, old_of_new = _write_question(enc, q.encoding)
     except LimitReached as exc:
         return {"encoding": q.encoding, "encode_s": round(time.monotonic() - start, 6),
@@ -106,6 +109,7 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
     try:
         enc.formula.release()  # written out: the solver should not share the machine with it
         remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
+        phase("solving")
         res = run_solver(q.solver, path, timeout=remaining, memory_mb=q.memory_mb,
                          num_vars=sizes["vars"])
     except SolverError as exc:
@@ -139,8 +143,9 @@ def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float |
     root_move = pos.parse_usi(result["first_move"]) if result.get("first_move") else None
     out = {"certified": False}
     try:
-        cert = certify(pos, n, result["mate"], ask, root_move,
-                       options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
+        with held_phase("certifying"):  # its sub-questions' phases are not named apart
+            cert = certify(pos, n, result["mate"], ask, root_move,
+                           options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
     except CertificateFailure as exc:
         out.update(status="error", mate=None, solver_verdict=result["mate"],
                    error=f"certificate failed {exc}")

@@ -56,6 +56,7 @@ from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS
 from ..encoder.size import check_plies
 from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
+from ..usage import add_child
 from .engine import certify_answer, question_of, solve_mate as solve_member
 from .runner import SolverError
 
@@ -125,19 +126,27 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def checked(options: dict) -> tuple[list[Member], int]:
+    """The members and the number run at once that ``options`` ask for; ValueError or
+    SolverError with one line for an option that the members carry, a member that cannot
+    run or fewer than one job (the command line says so before any question)."""
+    mixed = [name for name in MEMBER_OPTIONS if options.get(name)]
+    if mixed:
+        raise ValueError(f"the portfolio's members carry their own {', '.join(mixed)}; name "
+                         f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
+    members = members_of(options)
+    jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
+    if jobs < 1:
+        raise ValueError(f"the portfolio needs at least one job, got {jobs}")
+    return members, jobs
+
+
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
     """Engine function (see tsumeqbf.engines): options ``members``, ``jobs``,
     ``memory_mb`` and the QBF engine's ``certify`` options."""
     check_plies(n)
-    mixed = [name for name in MEMBER_OPTIONS if options.get(name)]
-    if mixed:
-        return _error(f"the portfolio's members carry their own {', '.join(mixed)}; name "
-                      f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
     try:
-        members = members_of(options)
-        jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
-        if jobs < 1:
-            raise ValueError(f"the portfolio needs at least one job, got {jobs}")
+        members, jobs = checked(options)
     except (ValueError, SolverError) as exc:
         return _error(str(exc))
     jobs = min(jobs, len(members))
@@ -243,7 +252,8 @@ def _member(member: Member, pos: Position, n: int, timeout: float | None, shared
 def _ended(child: _Running) -> dict:
     """The answer of a member whose pipe is closed (it wrote it, or it died)."""
     os.close(child.fd)
-    _, code = os.waitpid(child.pid, 0)
+    _, code, usage = os.wait4(child.pid, 0)
+    add_child(usage)  # the member's CPU seconds and its solver's, in the engine's
     child.pid = 0
     try:
         answer = pickle.loads(bytes(child.data))
@@ -300,7 +310,7 @@ def _stop(children: list[_Running]) -> None:
         while time.monotonic() < deadline and not _exited(child.pid):
             time.sleep(0.01)
         _signal_group(child.pid, signal.SIGKILL)
-        os.waitpid(child.pid, 0)
+        add_child(os.wait4(child.pid, 0)[2])
         os.close(child.fd)
 
 

@@ -5,7 +5,9 @@ process group (DepQBF's own ``--max-secs`` has been seen ignored for 30 s and mo
 verdict comes only from the exit code: 10 true, 20 false; anything else is "unknown"
 (timeout or memory limit) or "error" (crash, signal, unexpected code). Where the solver
 prints an assignment to the outermost block (``V lit 0`` lines) it is parsed into
-``SolverResult.assignment``.
+``SolverResult.assignment``. The solver's own CPU seconds and peak resident memory are the
+kernel's accounting of it (``os.wait4``), and a CPU limit is the kernel's too
+(``RLIMIT_CPU``: SIGXCPU, then SIGKILL a second later), as QBF competitions set it.
 
 >>> spec = SOLVERS["depqbf"]
 >>> spec.binaries[0], spec.args
@@ -31,6 +33,7 @@ from pathlib import Path
 
 from ..limits import machine_reserve_mb, meminfo_mb
 from ..stop import die_with_parent, signals_held, unhold_signals
+from ..usage import add_child, child_cpu_limit
 
 #: seconds between two looks at the memory the machine has left while a solver runs
 WATCH_S = 0.5
@@ -77,6 +80,8 @@ class SolverResult:
     time_s: float
     assignment: dict[int, bool] = field(default_factory=dict)
     message: str = ""
+    cpu_s: float | None = None  # the solver's user + system seconds (os.wait4)
+    peak_mb: float | None = None  # its peak resident memory (ru_maxrss)
 
     @property
     def verdict(self) -> bool | None:
@@ -184,16 +189,18 @@ def parse_certificate(text: str, num_vars: int | None = None) -> dict[int, bool]
     return values
 
 
-def _child_setup(memory_mb: int | None):
-    """Runs in the solver process before exec: the memory limit, the stop signals that
-    :func:`run_solver` held while starting it unblocked, and on Linux a signal that kills
-    the solver if the thread that started it dies (a batch worker killed outright must
-    not leave a solver running in its own session)."""
+def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
+    """Runs in the solver process before exec: the memory and CPU limits, the stop
+    signals that :func:`run_solver` held while starting it unblocked, and on Linux a
+    signal that kills the solver if the thread that started it dies (a batch worker
+    killed outright must not leave a solver running in its own session)."""
     def apply():
+        import resource
         if memory_mb:
-            import resource
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if cpu_s:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
         unhold_signals()
         die_with_parent(signal.SIGKILL)
     return apply
@@ -206,12 +213,28 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def _start(spec: SolverSpec, exe: str, args: list[str], memory_mb: int | None) -> subprocess.Popen:
+class _Waited(subprocess.Popen):
+    """A Popen that reaps its process with ``os.wait4`` and keeps the ``rusage``: the
+    kernel's account of the process and of the children it waited for."""
+    rusage = None
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, status, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:  # reaped elsewhere: what Popen itself assumes then
+            return self.pid, 0
+        if pid == self.pid:
+            self.rusage = usage
+        return pid, status
+
+
+def _start(spec: SolverSpec, exe: str, args: list[str], memory_mb: int | None,
+           cpu_s: int | None = None) -> subprocess.Popen:
     """The solver started in its own session (its own process group, for the kill)."""
     try:
-        return subprocess.Popen([exe, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True,
-                                preexec_fn=_child_setup(memory_mb))
+        return _Waited([exe, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, start_new_session=True,
+                       preexec_fn=_child_setup(memory_mb, cpu_s))
     except OSError as exc:
         raise SolverError(f"cannot start {spec.name} ({exe}): {exc.strerror}") from None
 
@@ -246,29 +269,52 @@ def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, st
 @dataclass
 class Ran:
     """How a child process ended: its exit ``code`` and output, or ``limit``, the reason
-    it was stopped (then ``code`` is None)."""
+    it was stopped (then ``code`` is None); its CPU seconds and peak MB by ``os.wait4``,
+    and the whole CPU seconds it was allowed (``cpu_limit``, RLIMIT_CPU)."""
     code: int | None
     out: str
     err: str
     seconds: float
     limit: str = ""
+    cpu_s: float | None = None
+    peak_mb: float | None = None
+    cpu_limit: int | None = None
+
+    def cpu_limited(self) -> bool:
+        """Whether the child ended without a verdict at its CPU limit: killed by SIGXCPU,
+        or any other end once its CPU seconds reached the limit (SIGKILL, the hard limit a
+        second on; a solver that catches SIGXCPU and exits)."""
+        if not self.cpu_limit or self.code is None or self.code in (10, 20):
+            return False
+        # the kernel charges ticks to RLIMIT_CPU and precise times to rusage: seen 0.93 s
+        # in rusage at a limit of 1 s
+        return self.code == -signal.SIGXCPU or (self.cpu_s or 0) >= self.cpu_limit - 0.2
+
+
+def _measured(ran: Ran, proc: subprocess.Popen, cpu_limit: int | None) -> Ran:
+    ran.cpu_limit = cpu_limit
+    if proc.rusage is not None:
+        ran.cpu_s, ran.peak_mb = add_child(proc.rusage)
+    return ran
 
 
 def run_child(spec: SolverSpec, exe: str, args: list[str], *, timeout: float | None,
-              memory_mb: int | None) -> Ran:
+              memory_mb: int | None, cpu_limit: float | None = None) -> Ran:
     """Run ``exe args`` in a process group of its own, watched for the deadline and the
     machine's memory reserve; the group is killed whatever happens (a limit, Ctrl-C,
-    SIGTERM), so no child outlives the call."""
+    SIGTERM), so no child outlives the call. ``cpu_limit`` (and, within
+    :func:`tsumeqbf.usage.cpu_limited`, the CPU seconds left) becomes its RLIMIT_CPU."""
     start = time.monotonic()
+    cpu_s = child_cpu_limit(cpu_limit)
     proc = None
     try:
         with signals_held():  # a stop signal between the start and ``proc = `` would orphan it
-            proc = _start(spec, exe, args, memory_mb)
+            proc = _start(spec, exe, args, memory_mb, cpu_s)
         out, err = _communicate(proc, timeout)
     except _SolverLimit as stop:
         _kill_group(proc)
         proc.communicate()
-        return Ran(None, "", "", time.monotonic() - start, stop.reason)
+        return _measured(Ran(None, "", "", time.monotonic() - start, stop.reason), proc, cpu_s)
     except BaseException:  # Ctrl-C, SIGTERM (tsumeqbf.stop): never leave the child running
         if proc is not None:
             _kill_group(proc)
@@ -277,13 +323,14 @@ def run_child(spec: SolverSpec, exe: str, args: list[str], *, timeout: float | N
     finally:
         if proc is not None:
             _kill_group(proc)  # children it may have left behind
-    return Ran(proc.returncode, out, err, time.monotonic() - start)
+    return _measured(Ran(proc.returncode, out, err, time.monotonic() - start), proc, cpu_s)
 
 
 def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
                memory_mb: int | None = None, num_vars: int | None = None,
-               extra_args: tuple[str, ...] = ()) -> SolverResult:
-    """Solve a QDIMACS file (a path) or text (a str that contains a ``p cnf`` line)."""
+               extra_args: tuple[str, ...] = (), cpu_limit: float | None = None) -> SolverResult:
+    """Solve a QDIMACS file (a path) or text (a str that contains a ``p cnf`` line);
+    ``timeout`` is wall seconds, ``cpu_limit`` the solver's CPU seconds."""
     spec, exe = find_solver(name)
     tmp = None
     if isinstance(qdimacs, str) and "p cnf" in qdimacs:
@@ -297,12 +344,22 @@ def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
             raise SolverError(f"no such QDIMACS file: {path}")
     try:
         ran = run_child(spec, exe, [*spec.args, *extra_args, path], timeout=timeout,
-                        memory_mb=memory_mb)
+                        memory_mb=memory_mb, cpu_limit=cpu_limit)
     finally:
         if tmp:
             os.unlink(tmp.name)
+    result = _judge(spec, ran, memory_mb, num_vars)
+    result.cpu_s, result.peak_mb = ran.cpu_s, ran.peak_mb
+    return result
+
+
+def _judge(spec: SolverSpec, ran: Ran, memory_mb: int | None, num_vars: int | None) -> SolverResult:
+    """The verdict from how the solver ended: its exit code, a limit, a signal."""
     if ran.limit:
         return SolverResult(spec.name, "unknown", None, ran.seconds, message=ran.limit)
+    if ran.cpu_limited():
+        return SolverResult(spec.name, "unknown", ran.code, ran.seconds,
+                            message=f"CPU time limit in the solver ({ran.cpu_limit} s)")
     code, out, err, elapsed = ran.code, ran.out, ran.err, ran.seconds
     if code in (10, 20):
         status = "true" if code == 10 else "false"

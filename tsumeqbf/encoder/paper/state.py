@@ -104,6 +104,7 @@ class Move:
         self.var = {(a, b, pr): f.var(f"{name}_{geo.usi(a)}{geo.usi(b)}{'+' if pr else ''}", level)
                     for a in range(n) for b in range(n) if a != b for pr in (0, 1)}
         self.bits = list(self.var.values())
+        f.choices[name] = self
         self.frm, self.to, self.promote, self.plain = self.asserted(f.or_)
         for s in range(n):
             f.label(self.frm[s], f"{name}_from{geo.usi(s)}")

@@ -1,0 +1,279 @@
+"""Benchmark families (`tsumeqbf family SPEC -o DIR`): the files, their headers, index.csv,
+the critical-depth pairs, byte-identical regeneration and SPECs refused in one line."""
+
+import csv
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tsumeqbf.cli import main
+from tsumeqbf.encoder.formula import read_qdimacs
+import tsumeqbf.family as family_module
+from tsumeqbf.family import build_family
+from tsumeqbf.family.spec import load_spec, parse_spec
+from tsumeqbf.family.truth import Disagreement, establish
+from tsumeqbf.family.writer import INDEX_COLUMNS
+from tsumeqbf.rules import Position, TsumeError
+from tsumeqbf.rules.reference import mate_within
+
+ROOT = Path(__file__).resolve().parent.parent
+#: figure 6 of the paper: mate in 3, no mate in 1
+FIG6 = {"id": "fig6", "sfen": "1k1/3/PG1 b - 1", "n": 5, "zone": 2}
+
+SMALL = """
+encodings = ["compact", "enumerated", "lifted", "paper"]
+axes = ["binary/binary", "onehot-seqcounter/onehot-pairwise"]
+
+[truth]
+brute_max_nodes = 100000
+dfpn_max_nodes = 100000
+
+[[questions]]
+file = "cases.jsonl"
+
+[[questions]]
+generate = { seed = 7, count = 2, sizes = [[3, 3]], plies = [3], attacker_hand = 0, defender_hand = 0 }
+no_hands = true
+"""
+
+
+def small_spec(tmp_path: Path, text: str = SMALL) -> Path:
+    (tmp_path / "cases.jsonl").write_text(json.dumps(FIG6) + "\n")
+    spec = tmp_path / "small.toml"
+    spec.write_text(text)
+    return spec
+
+
+def read_index(folder: Path) -> list[dict]:
+    with open(folder / "index.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def family(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("family")
+    spec = small_spec(tmp)
+    out = tmp / "out"
+    assert main(["family", str(spec), "-o", str(out), "--quiet"]) == 0
+    return spec, out, read_index(out)
+
+
+def test_index_columns_describe_each_file(family):
+    _, out, rows = family
+    with open(out / "index.csv", newline="") as fh:
+        assert next(csv.reader(fh)) == list(INDEX_COLUMNS)
+    files = sorted(p.name for p in out.iterdir() if p.name != "index.csv")
+    assert sorted(r["file"] for r in rows) == files  # every file indexed, no leftovers
+    for r in rows:
+        data = (out / r["file"]).read_bytes()
+        assert r["md5"] == hashlib.md5(data).hexdigest()
+        body = b"".join(line for line in data.splitlines(keepends=True)
+                        if not line.startswith((b"c ", b"# ")))
+        assert r["md5_formula"] == hashlib.md5(body).hexdigest()
+        assert r["file"] == f"{r['id']}.{r['format']}" and r["id"].endswith("-" + r["truth"])
+        assert r["board"] == "3x3" and r["n"] in r["id"].split("-n")[-1]
+        if r["format"] == "qdimacs":
+            num_vars, prefix, clauses, _ = read_qdimacs(data.decode())
+            assert (int(r["variables"]), int(r["clauses"]), int(r["blocks"]), r["gates"]) == \
+                (num_vars, len(clauses), len(prefix), "")
+        else:
+            text = data.decode()
+            assert int(r["gates"]) == text.count(" = ") and r["clauses"] == ""
+            assert int(r["blocks"]) == sum(text.startswith(q, i) for q in ("exists(", "forall(")
+                                           for i in [0] + [k + 1 for k, c in enumerate(text)
+                                                           if c == "\n"])
+    assert {r["encoding"] for r in rows} == {"compact", "enumerated", "lifted", "paper"}
+    # paper only under the no-hands rules; lifted and paper have no one-hot defender axis
+    assert all(r["rules"] == "no-hands" for r in rows if r["encoding"] == "paper")
+    assert not [r for r in rows if r["encoding"] in ("lifted", "paper")
+                and r["axes"] != "binary/binary"]
+    assert {r["truth"] for r in rows} == {"true", "false"}
+
+
+def test_every_truth_is_the_reference_answer_established_by_both_engines_and_the_check(family):
+    _, _, rows = family
+    for r in rows:
+        pos = Position.from_sfen(r["sfen"], zone=int(r["zone"]), no_hands=r["rules"] == "no-hands")
+        assert mate_within(pos, int(r["n"])) is (r["truth"] == "true"), r["file"]
+        assert r["proven_by"] == "brute-force dfpn-rules strategy-check"
+
+
+def test_a_mate_is_paired_at_its_critical_depth(family):
+    _, _, rows = family
+    fig6 = {(int(r["n"]), r["truth"]) for r in rows if r["question"] == "fig6"}
+    # asked at 5 as given; shortest mate 3; 3 - 2 = 1 is false
+    assert fig6 == {(5, "true"), (3, "true"), (1, "false")}
+
+
+def test_the_header_says_what_the_formula_asks_and_how_its_truth_is_known(family):
+    _, out, rows = family
+    for r in rows:
+        mark = "c " if r["format"] == "qdimacs" else "# "
+        header = [line[2:] for line in (out / r["file"]).read_text().splitlines()
+                  if line.startswith(mark)]
+        fields = dict(part.split("=", 1) for line in header for part in line.split(" ")
+                      if "=" in part and not line.startswith("sfen="))
+        assert f"sfen={r['sfen']}" in header
+        assert fields["encoding"] == r["encoding"] and fields["n"] == r["n"]
+        assert fields["zone"] == r["zone"] and fields["board"] == r["board"]
+        assert fields["rules"] == r["rules"]
+        assert f"{fields['attacker-moves']}/{fields['defender-moves']}" == r["axes"]
+        assert fields["used-kinds-only"] == "no"
+        assert fields["tsumeqbf-version"] and fields["encoder-version"] == fields["version"]
+        assert {"pysat", "cshogi", "python"} <= set(fields)
+        assert fields["truth"] == r["truth"]
+        assert header[-1] == f"proven-by={r['proven_by']}"
+
+
+def test_encode_writes_the_same_header_and_the_same_formula(family, tmp_path, capsys):
+    _, out, rows = family
+    row = next(r for r in rows if r["question"] == "fig6" and r["n"] == "3"
+               and r["encoding"] == "compact" and r["format"] == "qdimacs"
+               and r["axes"] == "binary/binary")
+    path = tmp_path / "e.qdimacs"
+    assert main(["encode", row["sfen"], "--zone", row["zone"], "-n", "3", "--encoding",
+                 "compact", "-o", str(path)]) == 0
+    mine = path.read_text().splitlines()
+    theirs = (out / row["file"]).read_text().splitlines()
+    # the same lines but what encode does not know: the truth and who established it
+    assert [x for x in mine if not x.startswith(("c truth=", "c proven-by="))] == \
+        [x for x in theirs if not x.startswith(("c truth=", "c proven-by="))]
+    assert "c truth=unknown" in mine and "c proven-by=none" in mine
+
+
+def test_the_same_spec_writes_the_same_bytes(family, tmp_path):
+    spec, out, _ = family
+    again = tmp_path / "again"
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "tsumeqbf", "family", str(spec), "-o",
+                           str(again), "--quiet"], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    second = {p.name: p.read_bytes() for p in again.iterdir()}
+    assert first.keys() == second.keys() and first == second
+
+
+@pytest.mark.parametrize("text, words", [
+    ("encodings = [\"compact\"]\n", "questions: missing"),
+    ("encodings = [\"cnf\"]\n[[questions]]\ncollection = \"figures.jsonl\"\n",
+     "unknown encoding 'cnf'"),
+    ("encodings = [\"compact\"]\naxes = [\"binary\"]\n[[questions]]\ncollection = \"figures.jsonl\"\n",
+     "not \"ATTACKER/DEFENDER\""),
+    ("encodings = [\"compact\"]\naxes = [\"onehot-ladder/onehot-ladder\"]\n[[questions]]\n"
+     "collection = \"figures.jsonl\"\n", "unknown defender move choice 'onehot-ladder'"),
+    ("encodings = [\"compact\"]\nformat = [\"qcir\"]\n[[questions]]\ncollection = \"figures.jsonl\"\n",
+     "unknown key 'format'"),
+    ("encodings = [\"compact\"]\n[truth]\nmin_engines = 3\n[[questions]]\ncollection = \"figures.jsonl\"\n",
+     "truth.min_engines"),
+    ("encodings = [\"compact\"]\n[[questions]]\ncollection = \"nothing.csv\"\n",
+     "not a file of tsumeqbf/data"),
+    ("encodings = [\"compact\"]\n[[questions]]\nfile = \"absent.jsonl\"\n", "no such file"),
+    ("encodings = [\"compact\"]\n[[questions]]\ncollection = \"figures.jsonl\"\nfile = \"x\"\n",
+     "exactly one of"),
+    ("encodings = [\"compact\"\n", "not valid TOML"),
+])
+def test_a_bad_spec_is_refused_in_one_line(tmp_path, capsys, text, words):
+    spec = tmp_path / "bad.toml"
+    spec.write_text(text)
+    assert main(["family", str(spec), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tsumeqbf: error: ") and words in err, err
+    assert not (tmp_path / "out" / "index.csv").exists()
+
+
+def test_a_missing_spec_is_one_line(tmp_path, capsys):
+    assert main(["family", str(tmp_path / "none.toml"), "-o", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"tsumeqbf: error: {tmp_path / 'none.toml'}: no such SPEC file\n"
+
+
+def test_a_question_one_engine_does_not_answer_is_left_out_or_proven_by_one(tmp_path):
+    spec_text = SMALL.replace("brute_max_nodes = 100000", "brute_max_nodes = 0")
+    spec = load_spec(str(small_spec(tmp_path, spec_text)))
+    report = build_family(spec, str(tmp_path / "two"))
+    assert report.rows == [] and len(report.left_out) == 3  # fig6 and two generated
+    one = parse_spec({"encodings": ["compact"], "formats": ["qdimacs"],
+                      "truth": {"brute_max_nodes": 0, "min_engines": 1},
+                      "questions": [{"file": "cases.jsonl"}]}, str(tmp_path))
+    rows = build_family(one, str(tmp_path / "one")).rows
+    assert {r["proven_by"] for r in rows} == {"dfpn-rules strategy-check"} and len(rows) == 3
+
+
+def test_engines_that_disagree_stop_the_family(monkeypatch):
+    import tsumeqbf.family.truth as truth
+
+    real = truth.run_engine
+
+    def lying(engine, pos, n, options=None):
+        out = real(engine, pos, n, options=options)
+        if engine == "dfpn":
+            out["status"] = {"mate": "nomate", "nomate": "mate"}[out["status"]]
+        return out
+
+    monkeypatch.setattr(truth, "run_engine", lying)
+    with pytest.raises(Disagreement, match="brute force says mate, df-pn"):
+        establish(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, 1000, 1000)
+
+
+def fig6_spec(tmp_path, **truth):
+    (tmp_path / "cases.jsonl").write_text(json.dumps({**FIG6, "n": 3}) + "\n")
+    return parse_spec({"encodings": ["compact"], "pairs": False, "truth": truth,
+                       "questions": [{"file": "cases.jsonl"}]}, str(tmp_path))
+
+
+def test_without_the_strategy_check_proven_by_names_the_engines_alone(tmp_path):
+    rows = build_family(fig6_spec(tmp_path, strategy_check=False), str(tmp_path / "out")).rows
+    assert len(rows) == 2 and {r["proven_by"] for r in rows} == {"brute-force dfpn-rules"}
+    assert (tmp_path / "out" / rows[0]["file"]).read_text().splitlines()[9] == \
+        "c proven-by=brute-force dfpn-rules"
+
+
+def test_a_file_the_check_does_not_prove_stops_the_family(tmp_path, monkeypatch):
+    from tsumeqbf.solvers.formula_check import CheckFailed
+
+    def failing(path, *args, **kwargs):
+        assert path.endswith(".part") and os.path.exists(path)  # the very file, unnamed yet
+        raise CheckFailed("the formula fails against the mating strategy", ["2c2b"])
+
+    monkeypatch.setattr(family_module, "check_file", failing)
+    with pytest.raises(TsumeError, match="fig6-n3-compact-true.qdimacs: the strategy check "
+                                         "does not prove it: .*; line 2c2b"):
+        build_family(fig6_spec(tmp_path), str(tmp_path / "out"))
+    assert sorted(os.listdir(tmp_path / "out")) == []  # no file under its name, no .part
+
+
+def test_a_file_the_check_leaves_undecided_does_not_claim_it(tmp_path, monkeypatch):
+    from tsumeqbf.solvers.formula_check import CheckUnknown
+
+    def undecided(*args, **kwargs):
+        raise CheckUnknown("no strategy: node limit reached")
+
+    monkeypatch.setattr(family_module, "check_file", undecided)
+    rows = build_family(fig6_spec(tmp_path), str(tmp_path / "out")).rows
+    assert {r["proven_by"] for r in rows} == {"brute-force dfpn-rules"}
+    for r in rows:
+        assert "strategy-check" not in (tmp_path / "out" / r["file"]).read_text()
+
+
+def test_only_the_command_line_imports_the_family_layer():
+    import ast
+
+    import tsumeqbf
+
+    root = Path(tsumeqbf.__file__).parent
+    offenders = []
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root)
+        if rel.parts[0] == "family" or rel.name == "cli.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            if any(n == "tsumeqbf.family" or n.startswith("tsumeqbf.family.")
+                   or n == "family" or n.startswith("family.") for n in names):
+                offenders.append(f"{rel}:{node.lineno}")
+    assert offenders == []

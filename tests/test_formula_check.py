@@ -1,0 +1,192 @@
+"""The strategy check: a written formula's truth value proven by SAT calls from a brute-force
+or df-pn strategy, for every encoding, both verdicts, QDIMACS and QCIR; a formula built
+with a legality rule left out is caught."""
+
+import json
+
+import pytest
+
+from tsumeqbf.cli import main
+from tsumeqbf.encoder import facts
+from tsumeqbf.encoder.formula import neg
+from tsumeqbf.encoder.registry import encode
+from tsumeqbf.rules import Position
+from tsumeqbf.rules.generate import question_set
+from tsumeqbf.rules.pieces import PAWN
+from tsumeqbf.rules.reference import mate_within
+from tsumeqbf.solvers.formula_check import (CheckFailed, check_aiger, check_file, write_aiger,
+                                            write_formula)
+
+MATE = ("2k/3/1GP b - 1", 2)  # mate in 1 (and so within 3)
+NO_MATE = [("2k/3/G2 b - 1", 2), ("1k1/3/1P1 b - 1", 2)]
+#: the grounded encodings are slow to check at 3 plies (100 s on 4x4): 1 ply for them
+PLIES = {"paper": 1, "paper-hands": 1}
+ENCODINGS = ["compact", "nested", "enumerated", "lifted", "lifted-nested", "paper-hands", "paper"]
+
+
+def _check(tmp_path, pos, n, encoding, fmt, **choices):
+    path = str(tmp_path / f"f.{fmt}")
+    write_formula(encode(pos, n, encoding, **choices), path)
+    return check_file(path, pos, n, encoding, choices=choices)
+
+
+def _position(sfen, zone, encoding):
+    pos = Position.from_sfen(sfen, zone=zone)
+    return pos.with_no_hands() if encoding == "paper" else pos
+
+
+@pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_both_verdicts_are_proven_for_every_encoding(tmp_path, encoding, fmt):
+    n = PLIES.get(encoding, 3)
+    pos = _position(*MATE, encoding)
+    assert mate_within(pos, n)
+    result = _check(tmp_path, pos, n, encoding, fmt)
+    assert result.truth is True and result.fmt == fmt
+    for sfen, zone in NO_MATE[:1] if encoding in PLIES else NO_MATE:
+        pos = _position(sfen, zone, encoding)
+        assert not mate_within(pos, n)
+        assert _check(tmp_path, pos, n, encoding, fmt).truth is False
+
+
+@pytest.mark.parametrize("encoding,choices", [
+    ("compact", {"attacker_moves": "onehot-seqcounter"}),
+    ("enumerated", {"attacker_moves": "onehot-totalizer", "defender_moves": "onehot-sequential"}),
+    ("nested", {"defender_moves": "onehot-pairwise"}),
+    ("lifted", {"attacker_moves": "onehot-ladder"}),
+])
+def test_the_move_choice_axes_are_proven(tmp_path, encoding, choices):
+    for sfen, zone in [MATE, *NO_MATE]:
+        pos = Position.from_sfen(sfen, zone=zone)
+        for fmt in ("qcir", "qdimacs"):
+            assert _check(tmp_path, pos, 3, encoding, fmt, **choices).truth == mate_within(pos, 3)
+
+
+def _pawn_drop_questions():
+    """Generated questions where the attacker and the defender hold pawns (witness replies
+    and named escapes are needed)."""
+    out = []
+    for q in question_set(77, 60, sizes=[(3, 3), (4, 4)], plies=[3], attacker_king=True,
+                          attacker_hand=4, defender_hand=3):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        if pos.hands[0][PAWN] or pos.hands[1][PAWN]:
+            out.append((pos, q["n"]))
+    return out[:8]
+
+
+@pytest.mark.parametrize("encoding", ["compact", "nested", "enumerated", "lifted"])
+def test_questions_with_pawn_drops_are_proven(tmp_path, encoding):
+    questions = _pawn_drop_questions()
+    verdicts = set()
+    for pos, n in questions:
+        truth = mate_within(pos, n)
+        verdicts.add(truth)
+        assert _check(tmp_path, pos, n, encoding, "qcir").truth == truth, pos.sfen()
+    assert len(questions) >= 6 and verdicts == {True, False}
+
+
+def _no_path_blocking(orig):
+    def valid(self, st, m, c):  # a slide may jump over pieces: one rule left out
+        if m.frm >= 0:
+            return self.f.and_([st.piece(m.frm, m.code), neg(self.own(st, m.to, c))])
+        return orig(self, st, m, c)
+    return valid
+
+
+#: no mate within 3; with sliders allowed to jump the dragon's 4c2c checks, and a
+#: QBF solver (DepQBF) finds that broken compact formula true
+BROKEN = ("1p2/4/+RG1k/2P1 b LP 1", 2, 3)
+
+
+@pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
+@pytest.mark.parametrize("encoding", ["compact", "nested", "enumerated", "lifted"])
+def test_a_formula_with_a_legality_rule_left_out_is_caught(tmp_path, monkeypatch, encoding, fmt):
+    sfen, zone, n = BROKEN
+    pos = Position.from_sfen(sfen, zone=zone)
+    assert not mate_within(pos, n)
+    path = str(tmp_path / f"f.{fmt}")
+    with monkeypatch.context() as m:
+        m.setattr(facts.Rules, "valid", _no_path_blocking(facts.Rules.valid))
+        write_formula(encode(pos, n, encoding), path)
+        with pytest.raises(CheckFailed) as exc:
+            check_file(path, pos, n, encoding)
+    assert "4c2c, which is no legal check" in str(exc.value)
+    assert _check(tmp_path, pos, n, encoding, fmt).truth is False  # the rules restored
+
+
+def test_a_dfpn_strategy_proves_too(tmp_path):
+    pos = Position.from_sfen(*MATE[:1], zone=MATE[1])
+    path = str(tmp_path / "f.qcir")
+    write_formula(encode(pos, 3, "lifted"), path)
+    assert check_file(path, pos, 3, "lifted", strategy="dfpn").strategy == "dfpn"
+
+
+def test_check_formula_command(tmp_path, capsys, monkeypatch):
+    out = str(tmp_path / "m.qcir")
+    assert main(["encode", MATE[0], "--zone", "2", "-n", "3", "--encoding", "compact",
+                 "--format", "qcir", "-o", out]) == 0
+    capsys.readouterr()
+    cert = str(tmp_path / "m.cert.json")
+    assert main(["check-formula", out, "--certificate", cert]) == 0  # the question from the sidecar
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("proven true: compact, 2k/3/1GP b - 1 n=3 (QCIR")
+    assert json.load(open(cert))["formula_truth"] is True
+
+    sfen, zone, n = BROKEN
+    bad = str(tmp_path / "b.qdimacs")
+    with monkeypatch.context() as m:
+        m.setattr(facts.Rules, "valid", _no_path_blocking(facts.Rules.valid))
+        assert main(["encode", sfen, "--zone", str(zone), "-n", str(n), "--encoding",
+                     "enumerated", "-o", bad]) == 0
+    capsys.readouterr()
+    assert main(["check-formula", bad]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith(f"tsumeqbf: not proven: enumerated, {sfen} n=3: ")
+    assert "line L*1d 1c1d (ply 3: 4c2c, which is no legal check)" in err[0]
+
+    assert main(["check-formula", bad, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["line"][:2] == ["L*1d", "1c1d"]
+    assert main(["check-formula", out, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["truth"] is True
+
+    assert main(["check-formula", str(tmp_path / "missing.qcir")]) == 2
+    assert "missing.qcir" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
+@pytest.mark.parametrize("encoding", ["compact", "nested", "lifted", "enumerated"])
+def test_the_aiger_certificate_proves_the_formula_alone(tmp_path, encoding, fmt):
+    for sfen, zone in [MATE, *NO_MATE]:
+        pos = Position.from_sfen(sfen, zone=zone)
+        result = _check(tmp_path, pos, 3, encoding, fmt)
+        aag = str(tmp_path / "f.aag")
+        write_aiger(result, aag)
+        assert check_aiger(str(tmp_path / f"f.{fmt}"), aag) is result.truth
+
+
+def test_a_forged_aiger_certificate_is_refused(tmp_path):
+    pos = Position.from_sfen(*MATE[:1], zone=MATE[1])
+    result = _check(tmp_path, pos, 3, "compact", "qdimacs")
+    aag = str(tmp_path / "f.aag")
+    write_aiger(result, aag)
+    rows = open(aag).read().split("\n")
+    _, m, i, _, o, a = rows[0].split()
+    outputs = range(1 + int(i), 1 + int(i) + int(o))
+    assert any(rows[k] != "0" for k in outputs)
+    for k in outputs:  # every existential false: no move chosen
+        rows[k] = "0"
+    open(aag, "w").write("\n".join(rows))
+    with pytest.raises(CheckFailed):
+        check_aiger(str(tmp_path / "f.qdimacs"), aag)
+
+
+def test_check_formula_writes_and_verifies_an_aiger_certificate(tmp_path, capsys):
+    out = str(tmp_path / "n.qdimacs")
+    assert main(["encode", NO_MATE[1][0], "--zone", "2", "-n", "3", "--encoding", "nested",
+                 "-o", out]) == 0
+    aag = str(tmp_path / "n.aag")
+    assert main(["check-formula", out, "--aiger", aag]) == 0
+    capsys.readouterr()
+    assert main(["check-formula", out, "--verify-aiger", aag]) == 0
+    assert capsys.readouterr().out.startswith(f"proven false: {out} by the certificate")

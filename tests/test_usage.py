@@ -1,0 +1,112 @@
+"""CPU seconds and peak memory by the kernel's accounting, and CPU-time limits: the
+engine's own thread, its solvers' rusage, a limit that stops a search or an encoding as
+``unknown`` and that a solver gets what is left of."""
+
+import json
+import signal
+import time
+
+import pytest
+
+from tsumeqbf.cli import main
+from tsumeqbf.data import collection_cases
+from tsumeqbf.engines import run_engine
+from tsumeqbf.limits import LimitReached
+from tsumeqbf.rules import Position
+from tsumeqbf.solvers import is_installed
+from tsumeqbf.usage import child_cpu_limit, cpu_left, cpu_limited, measured
+
+FIG5 = "2k/3/1GP b - 1"
+
+
+def _spin(seconds: float) -> None:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_measured_counts_this_threads_cpu_seconds():
+    with measured() as used:
+        _spin(0.2)
+    assert 0.15 <= used.cpu_s < 5 and used.children_cpu_s == 0 and used.peak_mb > 0
+
+
+def test_cpu_limit_stops_the_block_and_is_undone():
+    before = signal.getsignal(signal.SIGPROF)
+    start = time.process_time()
+    with pytest.raises(LimitReached, match=r"^CPU time limit \(0.3 s\)$"):
+        with cpu_limited(0.3):
+            assert 0 < cpu_left() <= 0.3 and child_cpu_limit() == 1
+            _spin(30)
+    assert 0.25 <= time.process_time() - start < 5  # the timer counts in ticks
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) == before and cpu_left() is None
+    with cpu_limited(None):  # no limit: nothing set
+        assert cpu_left() is None and child_cpu_limit(2.5) == 3
+
+
+def test_every_engine_says_its_cpu_seconds_and_memory():
+    pos = Position.from_sfen(FIG5, zone=2)
+    for engine in ("brute", "dfpn", "tsume"):
+        result = run_engine(engine, pos, 1)
+        assert result["cpu_s"] >= 0 and result["solver_cpu_s"] == 0
+        assert result["peak_mb"] > 0 and result["measured_by"] == "rusage"
+
+
+@pytest.mark.skipif(not is_installed("depqbf"), reason="depqbf missing")
+def test_a_qbf_engines_cpu_seconds_include_its_solvers():
+    result = run_engine("depqbf", Position.from_sfen(FIG5, zone=2), 1)
+    assert result["mate"] is True
+    assert 0 < result["solver_cpu_s"] <= result["cpu_s"]
+
+
+@pytest.mark.skipif(not is_installed("depqbf"), reason="depqbf missing")
+def test_a_portfolios_cpu_seconds_include_its_members():
+    # the members are forked processes, each reaped with os.wait4: theirs and their solvers'
+    result = run_engine("portfolio", Position.from_sfen(FIG5, zone=2), 1)
+    assert result["mate"] is True
+    assert 0 < result["solver_cpu_s"] <= result["cpu_s"]
+
+
+def _mate7():
+    return next(q for q in collection_cases("yaneuraou_mate_samples.csv") if q["n"] == 7)
+
+
+@pytest.mark.skipif(not is_installed("depqbf"), reason="depqbf missing")
+def test_cpu_limit_stops_an_encoding_as_unknown():
+    # compact's mate-in-7 encoding takes seconds of CPU: half a second stops it
+    q = _mate7()
+    result = run_engine("depqbf", Position.from_sfen(q["sfen"]), 7,
+                        options={"cpu_limit": 0.5, "encoding": "compact"})
+    assert (result["status"], result["mate"]) == ("unknown", None)
+    assert result["error"] == "CPU time limit (0.5 s)"
+    assert 0.3 < result["cpu_s"] < 5  # the limit counts the process, cpu_s the thread
+
+
+def test_mate_takes_a_cpu_limit(capsys):
+    q = _mate7()
+    assert main(["mate", q["sfen"], "-n", "7", "--engine", "depqbf", "--encoding", "compact",
+                 "--cpu-limit", "0.5", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unknown" and out["error"] == "CPU time limit (0.5 s)"
+    assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--cpu-limit", "0"]) != 0
+    assert capsys.readouterr().err.strip() == ("tsumeqbf: error: tsumeqbf mate: argument "
+                                               "--cpu-limit: must be above 0 (leave the option "
+                                               "out for no limit), got 0")
+
+
+def test_batch_rows_carry_cpu_seconds_limits_and_provenance(tmp_path):
+    # a mate-in-11 question that brute force cannot finish in half a CPU second
+    long = "+P2+Rb1gnl/7k1/n1p1+Bp1pp/p5p2/1p1pP2P1/2+s6/PsNGSPP1P/3KG4/L5RNL b SL3Pg 83"
+    cases, out = tmp_path / "cases.jsonl", tmp_path / "out.jsonl"
+    cases.write_text(json.dumps({"id": "long", "sfen": long, "n": 11}) + "\n"
+                     + json.dumps({"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}) + "\n")
+    assert main(["batch", str(cases), "-o", str(out), "--cpu-limit", "0.5", "--quiet"]) == 0
+    rows = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert rows["long"]["status"] == "unknown" and rows["long"]["error"] == "CPU time limit (0.5 s)"
+    # the limit counts the whole process (ITIMER_PROF), cpu_s the engine's thread
+    assert 0.3 < rows["long"]["cpu_s"] < 5 and rows["fig5"]["status"] == "mate"
+    for r in rows.values():
+        assert r["measured_by"] == "rusage" and r["encoder_version"].isdigit()
+        assert {"commit", "clean", "solver", "solver_version", "dfpn_backend", "pyqbf", "pysat",
+                "cshogi", "cpu_model", "cores", "load"} <= set(r)

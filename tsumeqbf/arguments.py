@@ -1,0 +1,86 @@
+"""What every command's arguments share: limits that must be above 0, and ``-`` for
+standard output wherever a file is written.
+
+A limit of 0 or less is refused rather than read as "no limit" (omit the option for
+that); argparse turns the refusal into the command's one error line.
+
+>>> positive_float("2.5"), positive_int("3"), non_negative_int("0")
+(2.5, 3, 0)
+>>> positive_float("0")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: must be above 0 (leave the option out for no limit), got 0
+>>> positive_int("-3")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: must be above 0 (leave the option out for no limit), got -3
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import sys
+
+#: the file name that means standard output
+STDOUT = "-"
+
+
+def _number(kind: type, zero_allowed: bool):
+    """An argparse type: ``kind`` read from the text, finite, above 0 (or 0 or more)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"not {'an integer' if kind is int else 'a number'}: {text!r}") from None
+        if zero_allowed and (value < 0 or not math.isfinite(value)):
+            raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+        if not zero_allowed and (value <= 0 or not math.isfinite(value)):
+            raise argparse.ArgumentTypeError(
+                f"must be above 0 (leave the option out for no limit), got {text}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+#: seconds, nodes, MB, jobs: above 0
+positive_float = _number(float, zero_allowed=False)
+positive_int = _number(int, zero_allowed=False)
+#: a count where 0 means "none" (``solve --shorten-nodes 0``)
+non_negative_int = _number(int, zero_allowed=True)
+
+
+@contextlib.contextmanager
+def output(path: str, encoding: str = "utf-8", newline: str | None = None):
+    """The file ``path`` open for writing, or standard output for ``-`` (flushed, not
+    closed)."""
+    if path == STDOUT:
+        yield sys.stdout
+        sys.stdout.flush()
+    else:
+        with open(path, "w", encoding=encoding, newline=newline) as fh:
+            yield fh
+
+
+def to_stdout(*paths: str | None) -> bool:
+    """Whether one of ``paths`` is ``-``: then the command's own report of what it did goes
+    to stderr, so that standard output holds the file alone."""
+    return STDOUT in paths
+
+
+def read_toml(path, what: str) -> dict:
+    """The TOML document in ``path`` (a SPEC, an experiment); a missing file or bad TOML
+    is one TsumeError naming the file and ``what`` it should be."""
+    from .rules import TsumeError
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise TsumeError(f"{path}: no such {what} file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TsumeError(f"{path}: not valid TOML ({exc})") from None

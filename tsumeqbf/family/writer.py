@@ -1,0 +1,97 @@
+"""A family's files: one formula in one format with its header, and ``index.csv``.
+
+Each file is written beside its final name (``NAME.part``) and renamed once complete (and,
+where asked, checked), so that an interrupted run leaves no partial formula under a final
+name. ``md5_formula`` is the MD5 of the file without its comment lines (QDIMACS ``c``
+lines, QCIR ``#`` lines after ``#QCIR-G14``): the prefix and the matrix alone, equal for
+two files of one formula whatever their headers say.
+
+>>> formula_name("fig5", 3, "compact", ("binary", "binary"), False)
+'fig5-n3-compact-false'
+>>> formula_name("fig5", 3, "lifted", ("onehot-ladder", "binary"), True)
+'fig5-n3-lifted-a.onehot-ladder-true'
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+
+from ..encoder.formula import qdimacs_pieces
+from ..encoder.header import truth_word
+from ..encoder.qcir import circuit, qcir_pieces
+
+#: the columns of index.csv, in order (docs/encodings.md says what each holds)
+INDEX_COLUMNS = ("id", "question", "file", "format", "sfen", "n", "zone", "board", "rules",
+                 "encoding", "axes", "variables", "clauses", "blocks", "gates", "truth",
+                 "proven_by", "md5", "md5_formula")
+EXTENSIONS = {"qdimacs": ".qdimacs", "qcir": ".qcir"}
+
+
+def axes_text(axes: tuple) -> str:
+    """``ATTACKER/DEFENDER`` as index.csv writes the move-choice axes."""
+    return "/".join(axes)
+
+
+def formula_name(question: str, n: int, encoding: str, axes: tuple, truth: bool) -> str:
+    """The name of a formula's files (without the extension): the question, the depth,
+    the encoding, the move choices that are not binary (``a.`` attacker, ``d.``
+    defender), and the truth value last, as QBF families name theirs."""
+    parts = [question, f"n{n}", encoding]
+    parts += [f"{side}.{kind}" for side, kind in zip("ad", axes) if kind != "binary"]
+    return "-".join(parts + [truth_word(truth)])
+
+
+def write_formula(path: str, enc, fmt: str, header: list[str]) -> dict:
+    """Write ``enc`` as ``fmt`` to ``path`` with the comment ``header``. Returns its
+    statistics (``variables``, ``clauses`` or ``gates``, ``blocks``)."""
+    if fmt == "qcir":
+        prefix, gates, _, _ = circuit(enc.formula)
+        pieces = qcir_pieces(prefix, gates, header)
+        stats = {"variables": sum(len(vs) for _, vs in prefix), "clauses": "",
+                 "blocks": len(prefix), "gates": len(gates)}
+    else:
+        prefix, clauses, _ = enc.formula.prefix_and_matrix()
+        pieces = qdimacs_pieces(prefix, clauses, header)
+        stats = {"variables": max((v for _, vs in prefix for v in vs), default=0),
+                 "clauses": len(clauses), "blocks": len(prefix), "gates": ""}
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for piece in pieces:
+            fh.write(piece)
+    return stats
+
+
+def file_md5s(path: str) -> tuple[str, str]:
+    """(MD5 of the file, MD5 of the file without its comment lines)."""
+    whole, body = hashlib.md5(), hashlib.md5()
+    with open(path, "rb") as fh:
+        for line in fh:
+            whole.update(line)
+            if not is_comment(line):
+                body.update(line)
+    return whole.hexdigest(), body.hexdigest()
+
+
+def is_comment(line: bytes) -> bool:
+    r"""A QDIMACS comment (``c`` and a space or the line's end) or a QCIR one (``#``, but
+    not the format line ``#QCIR-G14``).
+
+    >>> [is_comment(x) for x in (b"c n=3\n", b"c\n", b"#QCIR-G14\n", b"# n=3\n", b"-1 2 0\n")]
+    [True, True, False, True, False]
+    """
+    return line[:1] == b"c" and line[1:2] in (b" ", b"\n", b"\r", b"") or (
+        line[:1] == b"#" and not line.startswith(b"#QCIR"))
+
+
+def write_index(path: str, rows: list[dict]) -> None:
+    """index.csv (``INDEX_COLUMNS``, ``\\n`` line ends), replaced whole."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=INDEX_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    part = path + ".part"
+    with open(part, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text.getvalue())
+    os.replace(part, path)

@@ -1,0 +1,138 @@
+"""What a question cost by the kernel's accounting, and a limit on its CPU seconds.
+
+:func:`measured` wraps one engine call. Its CPU seconds are the calling thread's own
+(``time.thread_time``: still right when dask runs cells as threads of one process) plus,
+for every child process the call started and waited for (a QBF solver), the user and
+system seconds that ``os.wait4`` returned for it (:func:`add_child`, called by
+:mod:`tsumeqbf.solvers.runner`). Its peak memory is the largest resident set among this
+process (``ru_maxrss``; a forked worker's includes what it shares with its parent) and
+those children: the peak of one process, not a sum. BenchExec's cgroups would add every
+process of the solver's group and its page cache; docs/experiments.md says when that works.
+
+:func:`cpu_limited` bounds the CPU seconds of a block the way competitions do, through
+the kernel: a profiling timer (``ITIMER_PROF``, the process's user and system seconds)
+raises :class:`~tsumeqbf.limits.LimitReached` in the search that runs; a child started
+inside gets the seconds left as its own ``RLIMIT_CPU`` (:func:`cpu_left`), so a solver is
+stopped by the kernel (SIGXCPU), not by us.
+
+>>> with measured() as used:
+...     _ = sum(range(10_000))
+>>> used.cpu_s >= 0 and used.peak_mb > 0, used.method
+(True, 'rusage')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import math
+import resource
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+from .limits import LimitReached
+
+#: how every row's CPU seconds and peak memory were measured (the ``measured_by`` column)
+METHOD = "rusage"
+
+
+def maxrss_mb(ru_maxrss: int) -> float:
+    """``ru_maxrss`` in MB (kilobytes on Linux, bytes on macOS)."""
+    return ru_maxrss / 2**20 if sys.platform == "darwin" else ru_maxrss / 1024
+
+
+@dataclass
+class Usage:
+    """CPU seconds and peak resident MB of one measured call; ``children_cpu_s`` is the
+    part spent in child processes (the QBF solvers)."""
+    cpu_s: float = 0.0
+    children_cpu_s: float = 0.0
+    peak_mb: float = 0.0
+    method: str = METHOD
+
+    def row(self) -> dict:
+        """The result keys of a measured engine call."""
+        return {"cpu_s": round(self.cpu_s, 6), "solver_cpu_s": round(self.children_cpu_s, 6),
+                "peak_mb": round(self.peak_mb, 1), "measured_by": self.method}
+
+
+_usage: contextvars.ContextVar[Usage | None] = contextvars.ContextVar("usage", default=None)
+
+
+@contextlib.contextmanager
+def measured():
+    """Measure the block: yields a :class:`Usage`, filled in when the block ends."""
+    usage = Usage()
+    token = _usage.set(usage)
+    start = time.thread_time()
+    try:
+        yield usage
+    finally:
+        _usage.reset(token)
+        usage.cpu_s += time.thread_time() - start
+        own = maxrss_mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        usage.peak_mb = max(usage.peak_mb, own)
+
+
+def add_child(rusage) -> tuple[float, float]:
+    """Count a waited-for child's rusage (from ``os.wait4``) in the measured block, if
+    any; returns its CPU seconds and peak MB."""
+    cpu = rusage.ru_utime + rusage.ru_stime
+    peak = maxrss_mb(rusage.ru_maxrss)
+    usage = _usage.get()
+    if usage is not None:
+        usage.cpu_s += cpu
+        usage.children_cpu_s += cpu
+        usage.peak_mb = max(usage.peak_mb, peak)
+    return cpu, peak
+
+
+# -- the CPU limit -----------------------------------------------------------------------
+
+_cpu_end: contextvars.ContextVar[float | None] = contextvars.ContextVar("cpu_end", default=None)
+
+
+def _process_cpu() -> float:
+    return time.process_time()
+
+
+def cpu_left() -> float | None:
+    """The CPU seconds left to the innermost :func:`cpu_limited` block (None outside)."""
+    end = _cpu_end.get()
+    return None if end is None else max(0.0, end - _process_cpu())
+
+
+@contextlib.contextmanager
+def cpu_limited(seconds: float | None):
+    """Within the block, this process stops (LimitReached) once it has used ``seconds``
+    more CPU seconds, and children get what is left. The kernel counts them (a profiling
+    timer, ``ITIMER_PROF``: user and system time of the process), in the main thread only
+    (the signal goes to the process); elsewhere only the children are limited."""
+    if not seconds:
+        yield
+        return
+    token = _cpu_end.set(_process_cpu() + seconds)
+    here = threading.current_thread() is threading.main_thread()
+    old_handler = old_timer = None
+    try:
+        if here:
+            def stop(signum, frame):
+                raise LimitReached(f"CPU time limit ({seconds:g} s)")
+            old_handler = signal.signal(signal.SIGPROF, stop)
+            old_timer = signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)  # again each second
+        yield
+    finally:
+        if old_handler is not None:  # the timer first: no signal may find no handler
+            signal.setitimer(signal.ITIMER_PROF, *old_timer)
+            signal.signal(signal.SIGPROF, old_handler)
+        _cpu_end.reset(token)
+
+
+def child_cpu_limit(seconds: float | None = None) -> int | None:
+    """The whole CPU seconds a child started now may use: ``seconds`` or the block's
+    seconds left, whichever is less, at least 1 (RLIMIT_CPU counts whole seconds)."""
+    left = [s for s in (seconds, cpu_left()) if s is not None]
+    return max(1, math.ceil(min(left))) if left else None
