@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from .answer import AnswerError
 from .core import DfPn
-from .game import dominance_of
 
 
 def seeded_dfpn(search, game, rank: dict | None, max_nodes: int | None = None,
@@ -41,7 +40,7 @@ def seeded_dfpn(search, game, rank: dict | None, max_nodes: int | None = None,
     tables = search.tables
 
     def no_mate(g) -> bool:
-        return tables.is_disproven(dominance_of(g))
+        return tables.is_disproven(g.dominance())
 
     bounded = DfPn(game, max_nodes=max_nodes, deadline=deadline, no_mate=no_mate,
                    group_drops=search.options.group_drops)
