@@ -362,3 +362,10 @@ def test_the_native_bench_writes_and_resumes_its_rows(tmp_path, capsys):
     assert [r["id"] for r in written] == ["zukou-002", "zukou-005"]
     assert {r["status"] for r in written} == {r["python_status"] for r in written} == {"mate"}
     assert all(r["dfpn_backend"] == "native" and float(r["cpu_s"]) > 0 for r in written)
+
+
+def test_the_native_bench_refuses_the_options_it_would_ignore():
+    from tsumeqbf.bench.dfpn import main as bench_dfpn
+
+    with pytest.raises(SystemExit, match="does not take --heuristics, --repeat"):
+        bench_dfpn(["--backend", "native", "--heuristics", "AB", "--repeat", "2"])
