@@ -81,6 +81,20 @@ def test_solve_kif_to_standard_output(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_check_formula_certificate_to_standard_output(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["encode", FIG5, "--zone", "2", "-n", "1", "-o", "f.qdimacs", "--quiet"]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "check-formula", "f.qdimacs", "--certificate", "-")
+    assert code == 0
+    assert json.loads(out)["formula_truth"] is True  # the certificate alone
+    assert err.startswith("proven true: ")
+    code, out, err = run(capsys, "check-formula", "f.qdimacs", "--aiger", "-")
+    assert code == 0 and out.startswith("aag ") and err.startswith("proven true: ")
+    assert run(capsys, "check-formula", "f.qdimacs", "--aiger", "-", "--certificate", "-")[0] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.qdimacs", "f.qdimacs.names.json"]
+
+
 def test_a_checkpoint_cannot_be_standard_output(capsys):
     code, _, err = run(capsys, "solve", FIG5, "--zone", 2, "--checkpoint", "-")
     assert code == 2 and "not -" in err
@@ -139,6 +153,9 @@ def test_experiment_run_and_report_json(tmp_path, capsys):
     (["batch", "/no/such/cases.jsonl", "-o", "-"], 2),
     (["experiment", "run", "nosuch-experiment"], 2),
     (["experiment", "report", "nosuch-experiment"], 2),
+    (["check-formula", "/no/such.qdimacs", "--sfen", FIG5, "-n", "1", "--encoding",
+      "compact"], 2),
+    (["family", "/no/such/spec.toml", "-o", "-"], 2),
     (["nosuch-command"], 2),
     ([], 2),
     (["--help"], 0),
@@ -150,6 +167,33 @@ def test_exit_status(capsys, argv, status):
     if status == 2:  # bad input: one line
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("tsumeqbf: error:"), err
+
+
+def test_check_formula_exits_1_when_it_cannot_prove(tmp_path, capsys):
+    formula = tmp_path / "f.qdimacs"
+    assert main(["encode", FIG6, "--zone", "2", "-n", "3", "-o", str(formula), "--quiet"]) == 0
+    capsys.readouterr()
+    assert run(capsys, "check-formula", formula)[0] == 0
+    code, out, err = run(capsys, "check-formula", formula, "--max-nodes", "1")
+    assert code == 1 and out == "" and err.startswith("tsumeqbf: unknown: ")
+
+
+def test_family_json(tmp_path, capsys):
+    (tmp_path / "cases.jsonl").write_text(json.dumps({"id": "fig6", "sfen": FIG6, "n": 3,
+                                                      "zone": 2}) + "\n")
+    spec = tmp_path / "small.toml"
+    spec.write_text('encodings = ["compact"]\n[[questions]]\nfile = "cases.jsonl"\n')
+    code, out, _ = run(capsys, "family", spec, "-o", tmp_path / "out", "--quiet", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["index"] == f"{tmp_path / 'out'}/index.csv"
+    assert summary["files"] == summary["true"] + summary["false"] > 0
+
+
+def test_usi_exits_0_at_quit():
+    proc = subprocess.run([sys.executable, "-m", "tsumeqbf", "usi"], input="usi\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "usiok" in proc.stdout
 
 
 def test_batch_exits_0_whatever_its_cases_answer(tmp_path, capsys):
@@ -176,12 +220,15 @@ def test_an_unknown_or_misplaced_solver_is_one_line_exit_2(tmp_path, capsys, eng
 
 LIMITED = {
     "mate": (["mate", FIG5, "-n", "1"], ["--timeout", "--memory-mb", "--max-nodes",
-                                         "--certify-timeout"]),
+                                         "--certify-timeout", "--cpu-limit", "--jobs"]),
     "batch": (["batch", "cases.jsonl", "-o", "-"], ["--timeout", "--memory-mb", "--max-nodes",
-                                                     "--certify-timeout", "--jobs"]),
+                                                     "--certify-timeout", "--jobs",
+                                                     "--cpu-limit"]),
     "encode": (["encode", FIG5, "-n", "1", "-o", "-"], ["--timeout", "--memory-mb"]),
+    "check-formula": (["check-formula", "f.qdimacs"], ["--timeout", "--max-nodes",
+                                                        "--max-lines"]),
     "solve": (["solve", FIG5], ["--timeout", "--max-nodes", "--checkpoint-every"]),
-    "experiment": (["experiment", "run", "nosuch"], ["--jobs"]),
+    "experiment": (["experiment", "run", "nosuch"], ["--jobs", "--repeat"]),
 }
 
 
@@ -222,3 +269,19 @@ def test_the_certify_timeout_help_names_the_default_the_code_takes():
     # solvers/engine.py: options.get("certify_timeout", timeout)
     helps = [a.help for _, a in _options(build_parser()) if "--certify-timeout" in a.option_strings]
     assert len(helps) == 2 and all("default: the question's --timeout" in h for h in helps)
+
+
+def test_no_number_option_is_taken_unchecked():
+    # each of these is checked where it is used: -n odd and positive (the rules), --zone
+    # within the board, --tt-entries at least 2 (solve), --mate-probe one of its choices;
+    # every other number is a limit, typed by tsumeqbf.arguments
+    plain = {action.option_strings[0] for _, action in _options(build_parser())
+             if action.type in (int, float)}
+    assert plain <= {"-n", "--zone", "--tt-entries", "--mate-probe"}
+
+
+@pytest.mark.parametrize("argv", [["mate", FIG5, "-n", "1", "--zone", "0"],
+                                  ["solve", FIG5, "--tt-entries", "0"]])
+def test_the_numbers_checked_where_used_are_refused_in_one_line(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1

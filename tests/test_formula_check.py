@@ -14,7 +14,8 @@ from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.pieces import PAWN
 from tsumeqbf.rules.reference import mate_within
-from tsumeqbf.solvers.formula_check import CheckFailed, check_file, write_formula
+from tsumeqbf.solvers.formula_check import (CheckFailed, check_aiger, check_file, write_aiger,
+                                            write_formula)
 
 MATE = ("2k/3/1GP b - 1", 2)  # mate in 1 (and so within 3)
 NO_MATE = [("2k/3/G2 b - 1", 2), ("1k1/3/1P1 b - 1", 2)]
@@ -151,3 +152,41 @@ def test_check_formula_command(tmp_path, capsys, monkeypatch):
 
     assert main(["check-formula", str(tmp_path / "missing.qcir")]) == 2
     assert "missing.qcir" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
+@pytest.mark.parametrize("encoding", ["compact", "nested", "lifted", "enumerated"])
+def test_the_aiger_certificate_proves_the_formula_alone(tmp_path, encoding, fmt):
+    for sfen, zone in [MATE, *NO_MATE]:
+        pos = Position.from_sfen(sfen, zone=zone)
+        result = _check(tmp_path, pos, 3, encoding, fmt)
+        aag = str(tmp_path / "f.aag")
+        write_aiger(result, aag)
+        assert check_aiger(str(tmp_path / f"f.{fmt}"), aag) is result.truth
+
+
+def test_a_forged_aiger_certificate_is_refused(tmp_path):
+    pos = Position.from_sfen(*MATE[:1], zone=MATE[1])
+    result = _check(tmp_path, pos, 3, "compact", "qdimacs")
+    aag = str(tmp_path / "f.aag")
+    write_aiger(result, aag)
+    rows = open(aag).read().split("\n")
+    _, m, i, _, o, a = rows[0].split()
+    outputs = range(1 + int(i), 1 + int(i) + int(o))
+    assert any(rows[k] != "0" for k in outputs)
+    for k in outputs:  # every existential false: no move chosen
+        rows[k] = "0"
+    open(aag, "w").write("\n".join(rows))
+    with pytest.raises(CheckFailed):
+        check_aiger(str(tmp_path / "f.qdimacs"), aag)
+
+
+def test_check_formula_writes_and_verifies_an_aiger_certificate(tmp_path, capsys):
+    out = str(tmp_path / "n.qdimacs")
+    assert main(["encode", NO_MATE[1][0], "--zone", "2", "-n", "3", "--encoding", "nested",
+                 "-o", out]) == 0
+    aag = str(tmp_path / "n.aag")
+    assert main(["check-formula", out, "--aiger", aag]) == 0
+    capsys.readouterr()
+    assert main(["check-formula", out, "--verify-aiger", aag]) == 0
+    assert capsys.readouterr().out.startswith(f"proven false: {out} by the certificate")

@@ -42,7 +42,8 @@ def _rendered(report: str, tmp_path: Path) -> tuple[str, Path]:
     name, quick = (report[:-len("-quick")], True) if report.endswith("-quick") else (report, False)
     shutil.copy(ROOT / "results" / f"{report}.csv", tmp_path)
     exp = load_experiment(experiment_path(name), quick=quick, with_instances=False)
-    md = render_report(exp, results_dir=tmp_path, plots=True)
+    # the committed reports of rows from several commits are rendered --mixed
+    md = render_report(exp, results_dir=tmp_path, plots=True, mixed=True)
     return md.read_text(encoding="utf-8"), tmp_path
 
 
@@ -65,13 +66,14 @@ def test_qbf_real_states_and_draws_formula_size_against_plies(tmp_path):
     against_plies = md[md.index("Against plies:"):]
     line = next(text for text in against_plies.splitlines() if text.startswith("| enumerated |"))
     assert line.split(" | ")[4] == f"{int(statistics.median(formulas.values()))} ({len(formulas)})"
-    assert "`qbf-real-formula.png`, drawn from `qbf-real.csv` by `tsumeqbf experiment report qbf-real`" in md
+    assert ("`qbf-real-formula.png`, drawn from `qbf-real.csv` by "
+            "`tsumeqbf experiment report qbf-real --mixed`") in md
 
 
 def test_every_line_plot_report_names_its_pictures_and_their_command(tmp_path):
     md, out = _rendered("agreement-quick", tmp_path)
     assert ("- pictures: `agreement-quick-plies.png`, `agreement-quick-boards.png`, drawn from "
-            "`agreement-quick.csv` by `tsumeqbf experiment report agreement --quick`") in md
+            "`agreement-quick.csv` by `tsumeqbf experiment report agreement --quick --mixed`") in md
     assert {p.name for p in out.glob("*.png")} == {"agreement-quick-plies.png",
                                                     "agreement-quick-boards.png"}
 

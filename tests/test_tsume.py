@@ -12,7 +12,7 @@ from tsumeqbf.cli import main
 from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.answer import principal_variation, rank_proven
 from tsumeqbf.dfpn.core import INF
-from tsumeqbf.dfpn.game import GraphGame, TsumeGame
+from tsumeqbf.dfpn.game import Game, GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
 from tsumeqbf.dfpn.tables import TsumeTables
 from tsumeqbf.dfpn.tsume import TsumeSearch
@@ -629,8 +629,8 @@ class PlayingGame(TsumeGame):
     """TsumeGame without the shortcuts: every child is played to read its key and to
     count its replies."""
 
-    child_dominance = None
-    reply_count_after = None
+    child_dominance = Game.child_dominance
+    reply_count_after = Game.reply_count_after
 
 
 @pytest.mark.parametrize("heuristics", ["", "ABCDEF"])

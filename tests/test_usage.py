@@ -90,7 +90,9 @@ def test_mate_takes_a_cpu_limit(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "unknown" and out["error"] == "CPU time limit (0.5 s)"
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--cpu-limit", "0"]) != 0
-    assert capsys.readouterr().err.strip() == "tsumeqbf: error: --cpu-limit must be positive, got 0"
+    assert capsys.readouterr().err.strip() == ("tsumeqbf: error: tsumeqbf mate: argument "
+                                               "--cpu-limit: must be above 0 (leave the option "
+                                               "out for no limit), got 0")
 
 
 def test_batch_rows_carry_cpu_seconds_limits_and_provenance(tmp_path):
@@ -107,4 +109,4 @@ def test_batch_rows_carry_cpu_seconds_limits_and_provenance(tmp_path):
     for r in rows.values():
         assert r["measured_by"] == "rusage" and r["encoder_version"].isdigit()
         assert {"commit", "clean", "solver", "solver_version", "dfpn_backend", "pyqbf", "pysat",
-                "cshogi", "cpu_model", "cores", "load"} <= set(r)
+                "cshogi", "cpu_model", "cores", "load"} <= set(r) and r["jobs"] == 1

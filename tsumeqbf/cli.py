@@ -9,9 +9,10 @@ Sub-packages add their own commands (``encode``, ``solve``, ``experiment``, ``us
 through a ``register(subparsers)`` function in their ``command`` module. SFEN may also
 name a problem file (``rules/problem_files.py``); a FILE written is standard output when
 it is ``-`` (:mod:`tsumeqbf.arguments`). Every user error is one line on stderr and exit
-status 2; a question left undecided (``unknown``, ``error``) exits 1. SIGTERM, SIGHUP and SIGINT stop a command the way Ctrl-C does
-(:mod:`tsumeqbf.stop`): its clean-up runs (no solver outlives it, finished results are
-kept) and it exits with 128 + the signal's number.
+status 2; a question left undecided (``unknown``, ``error``) exits 1. SIGTERM, SIGHUP
+and SIGINT stop a command the way Ctrl-C does (:mod:`tsumeqbf.stop`): its clean-up runs
+(no solver outlives it, finished results are kept) and it exits with 128 + the signal's
+number.
 """
 
 from __future__ import annotations
@@ -65,8 +66,6 @@ def _engine_options(args) -> dict:
     if getattr(args, "memory_mb", None):
         options["memory_mb"] = args.memory_mb
     if getattr(args, "cpu_limit", None) is not None:
-        if args.cpu_limit <= 0:
-            raise TsumeError(f"--cpu-limit must be positive, got {args.cpu_limit:g}")
         options["cpu_limit"] = args.cpu_limit
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
@@ -153,7 +152,7 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
-    p.add_argument("--cpu-limit", type=float, default=None, metavar="S",
+    p.add_argument("--cpu-limit", type=positive_float, default=None, metavar="S",
                    help="CPU seconds for the whole question (the search's or encoder's and "
                         "the solver's, by the kernel's count), as QBF competitions set limits")
     p.add_argument("--deepen", action="store_true",

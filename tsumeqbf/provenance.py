@@ -2,10 +2,9 @@
 
 Every result row (``batch`` JSONL, experiment store and CSV, benchmark CSVs) carries
 :func:`row_fields`: the toolkit's ``commit`` and whether its tree was ``clean`` (the
-package, ``experiments/`` and ``pyproject.toml``; ``results/`` does not count, a run
-writes there), the ``encoder_version``, the QBF ``solver`` and its ``solver_version``
-(what the binary prints for ``--version``, else pyqbf's version, with the first 12 hex
-digits of the binary's SHA-256 as its build), the df-pn ``dfpn_backend``, the versions of
+package and ``pyproject.toml``; ``results/`` does not count, a run writes there), the ``encoder_version`` (of the cell's encoding for a QBF engine), the QBF ``solver`` and
+its ``solver_version`` (:func:`tsumeqbf.solvers.runner.solver_version`: what it prints for
+``--version``, the pyqbf release, the start of its SHA-256), the df-pn ``dfpn_backend``, the versions of
 ``pyqbf``, ``pysat`` and ``cshogi``, the ``cpu_model``, the ``cores`` this process may run
 on and the machine's ``load`` (1-minute load average) when the row was made. All but the
 load are looked up once per process.
@@ -21,10 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import os
 import platform
-import re
 import subprocess
 from importlib import metadata
 from pathlib import Path
@@ -54,7 +51,7 @@ def checkout() -> tuple[str | None, bool | None]:
     commit = _git("rev-parse", "--short=7", "HEAD")
     if commit is None:
         return None, None
-    changed = _git("status", "--porcelain", "--", ":/tsumeqbf", ":/experiments", ":/pyproject.toml")
+    changed = _git("status", "--porcelain", "--", ":/tsumeqbf", ":/pyproject.toml")
     return commit, None if changed is None else not changed
 
 
@@ -109,47 +106,27 @@ def solver_of(engine: str, options: dict) -> str | None:
     return None
 
 
-VERSION_LINE = re.compile(r"\bv?\.?\d+(\.\d+)+\b")
-
-
-@functools.lru_cache(maxsize=None)
-def solver_version(name: str) -> str | None:
-    """``DepQBF 6.03 (pyqbf 1.1.1.3, sha256 0123456789ab)``: the first line of the
-    binary's ``--version`` that carries a version number, else pyqbf's version alone, and
-    the build (its hash); None when the solver is not installed."""
-    from .solvers.runner import SolverError, find_solver
+def _solver_version(name: str) -> str | None:
+    from .solvers.runner import SolverError, solver_version
 
     try:
-        _, exe = find_solver(name)
+        return solver_version(name)
     except SolverError:
-        return None
-    said = None
-    try:
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=5,
-                             stdin=subprocess.DEVNULL)
-        for line in (out.stdout + "\n" + out.stderr).splitlines():
-            line = line.strip().removeprefix("c ").strip(" ,")
-            if VERSION_LINE.search(line) and len(line) < 80:
-                said = line
-                break
-    except (OSError, subprocess.SubprocessError):
-        pass
-    with open(exe, "rb") as fh:
-        build = hashlib.sha256(fh.read()).hexdigest()[:12]
-    pyqbf = tools()["pyqbf"]
-    origin = ", ".join(x for x in (f"pyqbf {pyqbf}" if pyqbf and "pyqbf" in exe else None,
-                                   f"sha256 {build}") if x)
-    return f"{said} ({origin})" if said else origin
+        return None  # not installed: the row's error says so
 
 
 def row_fields(engine: str, options: dict | None) -> dict:
     """The provenance columns of a row of ``engine`` run with ``options``."""
-    from .encoder.registry import VERSION
+    from .encoder.registry import DEFAULT_ENCODING, VERSION, encoding_version
 
     options = options or {}
     commit, clean = checkout()
     solver = solver_of(engine, options)
-    return {"commit": commit, "clean": clean, "encoder_version": VERSION, "solver": solver,
-            "solver_version": solver_version(solver) if solver else None,
+    try:
+        encoder = encoding_version(options.get("encoding") or DEFAULT_ENCODING) if solver else VERSION
+    except ValueError:  # an unknown encoding: the row's error says so
+        encoder = VERSION
+    return {"commit": commit, "clean": clean, "encoder_version": encoder, "solver": solver,
+            "solver_version": _solver_version(options.get("solver") or solver) if solver else None,
             "dfpn_backend": options.get("backend", "rules") if engine in DFPN_ENGINES else None,
             **tools(), "cpu_model": cpu_model(), "cores": cores(), "load": load()}

@@ -11,7 +11,7 @@ from ..arguments import STDOUT, non_negative_int, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
-from .cshogi_backend import BACKENDS
+from .solve import SOLVE_BACKENDS
 from .options import check_heuristics
 
 
@@ -52,8 +52,10 @@ def register(sub) -> None:
     p.add_argument("--shorten-nodes", type=non_negative_int, default=None,
                    help="nodes spent after a proof looking for shorter mates (default: as many as "
                         "the proof took, at least 50,000; 0: none)")
-    p.add_argument("--backend", choices=BACKENDS, default="rules",
-                   help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster)")
+    p.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
+                   help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster); "
+                        "native: the compiled search (standard 9x9 only; its own line, every "
+                        "ply counted: docs/dfpn.md)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
     p.add_argument("--checkpoint", metavar="FILE", default=None,

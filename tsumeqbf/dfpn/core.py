@@ -195,11 +195,7 @@ class DfPn:
         """Numbers of a check not seen before (the game is at it, an AND node with
         ``depth`` plies left), from its replies: none is mate, any with no plies left is
         no mate (both stored, as the node's own search would), else pn = their number."""
-        count_replies = getattr(self.game, "reply_count", None)
-        if count_replies is not None:
-            replies = count_replies(self.group_drops)
-        else:
-            replies = len(self.game.moves())
+        replies = self.game.reply_count(self.group_drops)
         if not replies:
             self.store(key, 0, 0, INF, 0)  # mate holds at any depth
             return 0, INF
@@ -234,8 +230,7 @@ class DfPn:
             if is_or and self.mobility and self._find(ck, child_depth) is None:
                 local[i] = self._start_check(ck, child_depth)
             game.undo()
-        drop_group = getattr(game, "drop_group", None)
-        groups = ([drop_group(m) for m in moves] if not is_or and self.group_drops and drop_group
+        groups = ([game.drop_group(m) for m in moves] if not is_or and self.group_drops
                   else [None] * len(moves))
         nodes_before = self.nodes
         while True:

@@ -13,10 +13,14 @@ import time
 
 from ..rules import Position, TsumeError, line_to_japanese
 from .answer import AnswerError, principal_variation, shorten, shortest_check, shortest_line
-from .cshogi_backend import make_game
+from .cshogi_backend import BACKENDS, make_game
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
+from .native_solve import refuse_unsupported, solve_native
 from .tsume import TsumeSearch
+
+#: the move generators (and, native, the compiled search) that ``backend`` chooses from
+SOLVE_BACKENDS = BACKENDS + ("native",)
 
 
 def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
@@ -66,6 +70,14 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     during the searches for a shorter line ends them and the answer is the line found so
     far, with ``stopped`` (the signal's name) and ``exit_status``; without it, or during
     the proof itself, the stop goes on up to the caller."""
+    if backend == "native":
+        refuse_unsupported(dict(heuristics=heuristics, simulation=simulation,
+                                mate_probe=mate_probe, checkpoint=checkpoint, seeds=seeds,
+                                group_interpositions=group_interpositions,
+                                group_promotions=group_promotions, proof_pieces=proof_pieces,
+                                check_shortest=check_shortest))
+        return solve_native(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=tt_limit,
+                            mobility=mobility, group_drops=group_drops)
     started = time.monotonic()
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None

@@ -42,7 +42,7 @@ def register(sub) -> None:
     run.add_argument("--continue-csv", action="store_true",
                      help="with no store yet, take the finished cells of RESULTS/NAME.csv "
                           "(continue a partial run committed from another machine)")
-    run.add_argument("--repeat", type=int, default=1, metavar="K",
+    run.add_argument("--repeat", type=positive_int, default=1, metavar="K",
                      help="run every cell K times (the report gives each timing's spread)")
     run.add_argument("--same-code", action="store_true",
                      help="run again the stored cells that another commit or encoder version "

@@ -24,7 +24,6 @@ import datetime
 import functools
 import os
 import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Iterator
 
 from ..batch import GRACE_S, Lost, iter_pool, solve_case
 from ..progress import Progress
-from ..provenance import FIELDS as PROVENANCE, row_fields
+from ..provenance import FIELDS as PROVENANCE, checkout, cpu_model, row_fields
 from ..rules import Position, TsumeError
 from ..stop import stop_on_signals
 from .analysis import disagreements
@@ -68,40 +67,23 @@ def make_cell(inst: dict, eng: EngineConfig, repeat: int = 1) -> dict:
 
 @functools.lru_cache(maxsize=None)
 def code_version() -> str:
-    """``tsumeqbf VERSION, encoder VERSION`` plus ``git describe`` of the checkout when
-    there is one, ``-dirty`` when the package (its experiments' files included) differs from it
-    (results/ does not count: a run writes there itself)."""
+    """``tsumeqbf VERSION, encoder VERSION`` plus the checkout's commit when there is one,
+    ``-dirty`` when the package differs from it (results/ does not count: a run writes
+    there itself); :func:`tsumeqbf.provenance.checkout`."""
     from .. import __version__
     from ..encoder.registry import VERSION
 
     text = f"tsumeqbf {__version__}, encoder {VERSION}"
-    here = Path(__file__).resolve().parent
-
-    def git(*args):
-        out = subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() if out.returncode == 0 else None
-
-    if not (here.parents[1] / "pyproject.toml").is_file():
-        return text  # an installed package: a git folder around it would be another project's
-    try:
-        described = git("describe", "--always", "--tags")
-        if described:
-            changed = git("status", "--porcelain", "--", ":/tsumeqbf", ":/pyproject.toml")
-            text += f", git {described}" + ("-dirty" if changed else "")
-    except (OSError, subprocess.SubprocessError):
-        pass  # no git, or not a checkout: the package version has to do
+    commit, clean = checkout()
+    if commit:
+        text += f", git {commit}" + ("" if clean else "-dirty")
     return text
 
 
 @functools.lru_cache(maxsize=None)
 def machine() -> str:
     """Platform, CPU model and count, Python: enough to compare timings across machines."""
-    cpu = platform.processor() or platform.machine()
-    with contextlib.suppress(OSError):
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            cpu = next((line.split(":", 1)[1].strip() for line in fh
-                        if line.startswith("model name")), cpu)
-    return (f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cpus, "
+    return (f"{platform.system()} {platform.machine()}, {cpu_model()}, {os.cpu_count()} cpus, "
             f"Python {platform.python_version()}")
 
 

@@ -9,16 +9,17 @@ on stderr naming the encoding, the question and the line of play to investigate 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sys
 
-from ..arguments import positive_float, positive_int
+from ..arguments import STDOUT, positive_float, positive_int
 from ..rules import TsumeError, check_n
 from ..rules.problem_files import load_position
-from .formula_check import (CheckFailed, CheckUnknown, DEFAULT_MAX_LINES, check_file,
-                            write_certificate)
+from .formula_check import (CheckFailed, CheckUnknown, DEFAULT_MAX_LINES, check_aiger,
+                            check_file, write_aiger, write_certificate)
 
 
 def register(sub) -> None:
@@ -46,7 +47,15 @@ def register(sub) -> None:
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole check")
     p.add_argument("--certificate", default=None, metavar="PATH",
-                   help="write the checked strategy (JSON) there")
+                   help="write the checked strategy (JSON) there ('-': standard output, the "
+                        "result then on stderr)")
+    p.add_argument("--aiger", default=None, metavar="PATH",
+                   help="write the checked Skolem (true) or Herbrand (false) functions there "
+                        "as an ASCII AIGER certificate ('-': standard output, the result then "
+                        "on stderr)")
+    p.add_argument("--verify-aiger", default=None, metavar="PATH",
+                   help="check an AIGER certificate against FILE instead (no strategy, no "
+                        "encoder)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.set_defaults(func=cmd_check_formula)
 
@@ -83,6 +92,10 @@ def file_question(path: str) -> dict:
 def cmd_check_formula(args) -> int:
     from ..encoder.registry import encoding_options
 
+    if args.verify_aiger:
+        return _verify_aiger(args)
+    if args.certificate == args.aiger == STDOUT:
+        raise TsumeError("--certificate and --aiger cannot both be standard output")
     known = file_question(args.file)
     sfen = args.sfen or known.get("sfen")
     n = args.n if args.n is not None else known.get("n")
@@ -114,6 +127,16 @@ def cmd_check_formula(args) -> int:
         return 1
     if args.certificate:
         write_certificate(result, args.certificate, pos)
+    if args.aiger:
+        write_aiger(result, args.aiger)
+    if STDOUT in (args.certificate, args.aiger):  # standard output holds the file alone
+        with contextlib.redirect_stdout(sys.stderr):
+            return _report(args, result, encoding, pos, n)
+    return _report(args, result, encoding, pos, n)
+
+
+def _report(args, result, encoding: str, pos, n: int) -> int:
+    """Print the proven result; exit status 0."""
     if args.json:
         print(json.dumps({"file": args.file, "encoding": encoding, "sfen": pos.sfen(), "n": n,
                           "status": "proven", "truth": result.truth, "format": result.fmt,
@@ -123,4 +146,20 @@ def cmd_check_formula(args) -> int:
         return 0
     print(f"{result.line()}: {result.nodes} strategy nodes, {result.lines} conditions, "
           f"{result.clauses} clauses, {result.seconds:.2f} s")
+    return 0
+
+
+def _verify_aiger(args) -> int:
+    try:
+        truth = check_aiger(args.file, args.verify_aiger)
+    except CheckFailed as exc:
+        print(f"tsumeqbf: not proven: {args.file} by {args.verify_aiger}: {exc.message}",
+              file=sys.stderr)
+        return 1
+    word = "true" if truth else "false"
+    if args.json:
+        print(json.dumps({"file": args.file, "certificate": args.verify_aiger,
+                          "status": "proven", "truth": truth}))
+    else:
+        print(f"proven {word}: {args.file} by the certificate {args.verify_aiger}")
     return 0

@@ -64,8 +64,10 @@ from .certify import Answer, CertificateFailure, CertificateIncomplete, certify
 
 #: lines of play (strategy nodes expanded into lines) before the check gives up
 DEFAULT_MAX_LINES = 2_000_000
-#: the SAT solver of PySAT that decides the check
+#: the SAT solver of PySAT that decides the check; with a deadline one that PySAT can
+#: interrupt (its CaDiCaL builds cannot be: measured, a timer's interrupt raises)
 SAT_SOLVER = "cadical153"
+SAT_SOLVER_WITH_DEADLINE = "glucose4"
 
 
 class CheckFailed(TsumeError):
@@ -267,8 +269,11 @@ class _Functions:
     """The decision lists: rows (condition literal, values) per choice, built while the
     strategy's lines are walked; conditions are extra SAT variables above the file's."""
 
-    def __init__(self, f, num_of, top: int, max_lines: int):
-        self.f, self.num_of, self.max_lines = f, num_of, max_lines
+    def __init__(self, f, num_of, quantified: set, top: int, max_lines: int):
+        self.f, self.max_lines = f, max_lines
+        # a variable the file does not quantify (universal reduction dropped it) is read
+        # and set by nobody: the matrix does not mention it
+        self.num_of = {v: x for v, x in num_of.items() if x in quantified}
         self.next_var = top + 1
         self.clauses: list[list[int]] = []
         self.true = self.new()
@@ -276,6 +281,12 @@ class _Functions:
         self.rows: dict[str, list] = {}  # choice name -> [(condition, {file var: bool})]
         self.reads: dict[int, list[int]] = {self.true: []}  # condition -> file vars read
         self.lines = 0
+        # the functions as a circuit (for the AIGER certificate): condition -> (parent,
+        # literals); (variable, its conditions, the group's, default); constants; gates
+        self.defs: dict[int, tuple[int, list[int]]] = {}
+        self.funcs: list[tuple[int, list, list, bool]] = []
+        self.consts: dict[int, bool] = {}
+        self.gates: dict[int, list[int]] = {}
 
     def new(self) -> int:
         v = self.next_var
@@ -303,6 +314,7 @@ class _Functions:
         self.clauses += [[-r, cond]] + [[-r, x] for x in lits]
         self.clauses.append([r, -cond] + [-x for x in lits])
         self.reads[r] = self.reads[cond] + [abs(x) for x in lits]
+        self.defs[r] = (cond, lits)
         return r
 
 
@@ -438,15 +450,18 @@ def _amo_values(f, choice, num_of) -> dict:
 def check_file(path: str, pos: Position, n: int, encoding: str, *, strategy: str = "reference",
                choices: dict | None = None, max_nodes: int | None = None,
                timeout: float | None = None, max_lines: int = DEFAULT_MAX_LINES,
-               max_strategy_nodes: int = 200_000) -> CheckResult:
+               max_strategy_nodes: int = 200_000, enc=None) -> CheckResult:
     """Prove the truth value of the formula in ``path`` (QDIMACS or QCIR, written for
     Mate(pos, n) by ``encoding`` with the move-choice ``choices``) from the strategy of
     ``strategy``. Raises :class:`CheckFailed` (not proven: the line to investigate) or
-    :class:`CheckUnknown`."""
+    :class:`CheckUnknown`. ``enc``: the :class:`~tsumeqbf.encoder.game.Encoded` that wrote
+    the file, when the caller has it (else the question is encoded again): only its
+    candidate lists and numbering are used, never its clauses."""
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
     written = read_written(path)
-    enc = encode(pos, n, encoding, **(choices or {}))
+    if enc is None:
+        enc = encode(pos, n, encoding, **(choices or {}))
     ask = strategy_ask(strategy, max_nodes, deadline)
     root = ask(pos.copy(), n)
     if root.verdict is None:
@@ -458,7 +473,8 @@ def check_file(path: str, pos: Position, n: int, encoding: str, *, strategy: str
     except CertificateFailure as exc:
         raise CheckFailed(f"the strategy fails the rules: {exc.message}", exc.line) from None
     num_of = _numbering(enc, written.fmt)
-    fn = _Functions(enc.formula, num_of, written.top, max_lines)
+    fn = _Functions(enc.formula, num_of, {v for _, vs in written.prefix for v in vs},
+                    written.top, max_lines)
     choices_by_name = enc.formula.choices
     walk = pos.copy()
     if root.verdict:
@@ -471,8 +487,10 @@ def check_file(path: str, pos: Position, n: int, encoding: str, *, strategy: str
         line = _line_of(model, enc.formula, num_of, pos, n)
         raise CheckFailed(f"the formula {'fails' if root.verdict else 'holds'} against the "
                           f"{'mating' if root.verdict else 'refuting'} strategy", line)
-    return CheckResult(root.verdict, written.fmt, encoding, pos.sfen(), n, strategy,
-                       fn.lines, cert.nodes, len(clauses), time.monotonic() - start, cert)
+    result = CheckResult(root.verdict, written.fmt, encoding, pos.sfen(), n, strategy,
+                         fn.lines, cert.nodes, len(clauses), time.monotonic() - start, cert)
+    result.functions, result.written = fn, written
+    return result
 
 
 def _solve(clauses: list, deadline: float | None):
@@ -481,7 +499,8 @@ def _solve(clauses: list, deadline: float | None):
 
     from pysat.solvers import Solver
 
-    with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as s:
+    name = SAT_SOLVER if deadline is None else SAT_SOLVER_WITH_DEADLINE
+    with Solver(name=name, bootstrap_with=clauses) as s:
         if deadline is None:
             sat = s.solve()
         else:
@@ -532,22 +551,25 @@ def _check_clauses(written: Written, enc, fn: _Functions, num_of, mate: bool) ->
             supp[v] = max((block[x] for c in group for x in fn.reads[c]), default=-1)
             conds = [c for c, vals in rows if vals.get(v)]
             out += _decision_list(fn, v, conds, group, default.get(v, False))
+            fn.funcs.append((v, conds, group, default.get(v, False)))
         defined.update(targets)
     if mate:
-        out += _constants_and_gates(written, enc, num_of, defined, supp)
+        out += _constants_and_gates(written, enc, num_of, defined, supp, fn)
+    return out + _matrix(written, mate, fn.new)
+
+
+def _matrix(written: Written, mate: bool, new) -> list:
+    """Clauses that hold exactly when the matrix does (for ``mate``: when it fails);
+    ``new()`` gives a fresh variable (a selector per clause of a negated QDIMACS matrix)."""
     if written.fmt == "qcir":
-        out += written.clauses
-        out.append([-written.output if mate else written.output])
-    elif mate:  # not the matrix: some clause has every literal false
-        sel = []
-        for c in written.clauses:
-            s = fn.new()
-            sel.append(s)
-            out += [[-s, -x] for x in c]
-        out.append(sel)
-    else:
-        out += written.clauses
-    return out
+        return written.clauses + [[-written.output if mate else written.output]]
+    if not mate:
+        return written.clauses
+    out, sel = [], []
+    for c in written.clauses:  # not the matrix: some clause has every literal false
+        sel.append(new())
+        out += [[-sel[-1], -x] for x in c]
+    return out + [sel]
 
 
 def _decision_list(fn: _Functions, v: int, conds: list, group: list, default: bool) -> list:
@@ -567,7 +589,8 @@ def _onehot_index(choice, vals: dict, num_of) -> int | None:
     return None
 
 
-def _constants_and_gates(written: Written, enc, num_of, defined: set, supp: dict) -> list:
+def _constants_and_gates(written: Written, enc, num_of, defined: set, supp: dict,
+                         fn: _Functions) -> list:
     """Mate: every existential the strategy does not choose gets a function too: an
     outermost variable fixed by a unit clause of the file is that constant, a QDIMACS gate
     its encoder definition (an AND of its inputs: universals before it, existentials whose
@@ -600,8 +623,9 @@ def _constants_and_gates(written: Written, enc, num_of, defined: set, supp: dict
                 continue
             if v in first and (v in written.units or -v in written.units):
                 out.append([v if v in written.units else -v])
+                fn.consts[v] = v in written.units
             elif v in gates:
-                ins = gates[v]
+                ins = fn.gates[v] = gates[v]
                 out += [[-v, x] for x in ins] + [[v] + [-x for x in ins]]
             else:
                 out.append([-v])
@@ -648,6 +672,142 @@ def write_certificate(result: CheckResult, path: str, pos: Position) -> None:
     """The checked strategy as JSON (the format of :class:`.certify.Certificate`)."""
     data = result.certificate.to_json(pos)
     data.update(formula_truth=result.truth, encoding=result.encoding, checked=result.fmt)
-    with open(path, "w", encoding="utf-8") as fh:
+    from ..arguments import output
+
+    with output(path) as fh:  # "-": standard output
         json.dump(data, fh, ensure_ascii=False, indent=1)
         fh.write("\n")
+
+
+# -- the functions as an AIGER certificate --------------------------------------------------
+def write_aiger(result: CheckResult, path: str) -> None:
+    """The checked functions as an ASCII AIGER circuit (``aag``): its inputs are the
+    variables of the file that the functions read (symbols ``i<k> <variable>``), its
+    outputs one function per variable of the proving side in the file's prefix, every
+    existential for a true formula (Skolem functions), every universal for a false one
+    (Herbrand functions), in prefix order (symbols ``o<k> <variable>``); a variable no
+    function sets is the constant false. :func:`check_aiger` checks such a file against
+    the formula without the strategy or the encoder."""
+    fn, written = result.functions, result.written
+    side = "e" if result.truth else "a"
+    quant = {v: q for q, vs in written.prefix for v in vs}
+    inputs = sorted({abs(x) for _, lits in fn.defs.values() for x in lits}
+                    | {abs(x) for lits in fn.gates.values() for x in lits
+                       if quant.get(abs(x)) != side})
+    lit = {v: 2 * (i + 1) for i, v in enumerate(inputs)}
+    ands: list[tuple[int, int, int]] = []
+
+    def and2(a: int, b: int) -> int:
+        if a == 0 or b == 0 or a == b ^ 1:
+            return 0
+        if a == 1 or a == b:
+            return b
+        if b == 1:
+            return a
+        out = 2 * (len(inputs) + len(ands) + 1)
+        ands.append((out, max(a, b), min(a, b)))
+        return out
+
+    def and_all(ls) -> int:
+        out = 1
+        for x in ls:
+            out = and2(out, x)
+        return out
+
+    def of(x: int) -> int:
+        base = lit.get(abs(x), 0)
+        return base if x > 0 else base ^ 1
+
+    cond = {fn.true: 1}
+    for r in sorted(fn.defs):  # a condition is made after its parent
+        parent, lits = fn.defs[r]
+        cond[r] = and_all([cond[parent]] + [of(x) for x in lits])
+    for v, conds, group, default in fn.funcs:
+        some = and_all(cond[c] ^ 1 for c in conds) ^ 1
+        if default:
+            some = and2(some ^ 1, and_all(cond[c] ^ 1 for c in group)) ^ 1
+        lit[v] = some
+    for v, b in fn.consts.items():
+        lit[v] = int(b)
+    for v, ins in fn.gates.items():  # in the order they were defined: inputs first
+        lit[v] = and_all(of(x) for x in ins)
+    outputs = [v for q, vs in written.prefix if q == side for v in vs]
+    lines = [f"aag {len(inputs) + len(ands)} {len(inputs)} 0 {len(outputs)} {len(ands)}"]
+    lines += [str(2 * (i + 1)) for i in range(len(inputs))]
+    lines += [str(lit.get(v, 0)) for v in outputs]
+    lines += [f"{a} {b} {c}" for a, b, c in ands]
+    lines += [f"i{k} {v}" for k, v in enumerate(inputs)]
+    lines += [f"o{k} {v}" for k, v in enumerate(outputs)]
+    lines += ["c", f"tsumeqbf strategy certificate: {'Skolem' if result.truth else 'Herbrand'} "
+              f"functions; formula {result.encoding}, {result.sfen} n={result.n}, "
+              f"{'true' if result.truth else 'false'}"]
+    from ..arguments import output
+
+    with output(path) as fh:  # "-": standard output
+        fh.write("\n".join(lines) + "\n")
+
+
+def check_aiger(formula_path: str, aiger_path: str) -> bool:
+    """The truth value that the AIGER certificate proves for the formula (True: its
+    outputs are Skolem functions of the existentials, False: Herbrand functions of the
+    universals); CheckFailed when it proves nothing. Checked: every variable of the side
+    is an output, each output reads only inputs of the other quantifier in earlier
+    blocks of the prefix, and one SAT call (as :func:`check_file`'s) is unsatisfiable."""
+    written = read_written(formula_path)
+    try:
+        with open(aiger_path) as fh:
+            rows = fh.read().split("\n")
+        _, m, i, latches, o, a = rows[0].split()
+        m, i, o, a = int(m), int(i), int(o), int(a)
+        body = [[int(x) for x in r.split()] for r in rows[1:1 + i + int(latches) + o + a]]
+        symbols = dict(r.split(" ", 1) for r in rows[1 + i + o + a:] if r[:1] in ("i", "o")
+                       and " " in r)
+    except (OSError, ValueError) as exc:
+        raise TsumeError(f"{aiger_path}: not an ASCII AIGER certificate ({exc})") from None
+    if int(latches):
+        raise TsumeError(f"{aiger_path}: a certificate has no latches")
+    in_var = {body[k][0] >> 1: int(symbols[f"i{k}"]) for k in range(i)}
+    out_of = {int(symbols[f"o{k}"]): body[i + k][0] for k in range(o)}
+    quant = {v: q for q, vs in written.prefix for v in vs}
+    block = written.block_of()
+    comment = "\n".join(rows[rows.index("c") + 1:]) if "c" in rows else ""
+    if "Skolem" not in comment and "Herbrand" not in comment:
+        raise TsumeError(f"{aiger_path}: the comment does not say Skolem or Herbrand functions")
+    side = "e" if "Skolem" in comment else "a"
+    if any(quant.get(v) != side for v in out_of):
+        raise CheckFailed("the certificate's outputs are not variables of its side", [])
+    if set(out_of) != {v for v in quant if quant[v] == side}:
+        raise CheckFailed("the certificate does not set every variable of its side", [])
+    if any(quant.get(v) in (None, side) for v in in_var.values()):
+        raise CheckFailed("the certificate reads a variable of its own side", [])
+    last = {n: block[v] for n, v in in_var.items()}  # AIG node -> latest block it reads
+    top = written.top
+    true = top + m + 1
+    clauses = [[true]]
+    for lhs, r0, r1 in body[i + o:]:
+        last[lhs >> 1] = max(last.get(r0 >> 1, -1), last.get(r1 >> 1, -1))
+        g = top + (lhs >> 1)
+        x, y = _aig_lit(r0, in_var, top, true), _aig_lit(r1, in_var, top, true)
+        clauses += [[-g, x], [-g, y], [g, -x, -y]]
+    for v, l in out_of.items():
+        if last.get(l >> 1, -1) >= block[v]:
+            raise CheckFailed(f"the function of variable {v} reads a variable not before it", [])
+        x = _aig_lit(l, in_var, top, true)
+        clauses += [[-v, x], [v, -x]]
+    mate = side == "e"
+    fresh = iter(range(true + 1, true + 2 + len(written.clauses)))
+    clauses += _matrix(written, mate, lambda: next(fresh))
+    sat, _ = _solve(clauses, None)
+    if sat:
+        raise CheckFailed("the certificate's functions do not prove the formula", [])
+    return mate
+
+
+def _aig_lit(lit: int, in_var: dict, top: int, true: int) -> int:
+    """An AIG literal as a SAT literal: inputs are the file's variables, AND nodes above
+    ``top``, the constants 0 and 1 the variable ``true`` negated or not."""
+    node = lit >> 1
+    v = in_var.get(node, top + node) if node else true
+    if not node:
+        return true if lit & 1 else -true
+    return -v if lit & 1 else v
