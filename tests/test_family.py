@@ -203,6 +203,19 @@ def test_a_question_one_engine_does_not_answer_is_left_out_or_proven_by_one(tmp_
     assert {r["proven_by"] for r in rows} == {"dfpn-rules strategy-check"} and len(rows) == 3
 
 
+def test_a_source_may_name_its_own_encodings(tmp_path):
+    fig6_spec(tmp_path)  # writes cases.jsonl
+    spec = parse_spec({"encodings": ["compact"], "formats": ["qdimacs"], "pairs": False,
+                       "truth": {"strategy_check": False},
+                       "questions": [{"file": "cases.jsonl", "encodings": ["lifted", "nested"]},
+                                     {"file": "cases.jsonl", "prefix": "again-"}]},
+                      str(tmp_path))
+    rows = build_family(spec, str(tmp_path / "out")).rows
+    # the second source asks the same formula under compact only
+    assert [(r["question"], r["encoding"]) for r in rows] == [
+        ("fig6", "lifted"), ("fig6", "nested"), ("again-fig6", "compact")]
+
+
 def test_engines_that_disagree_stop_the_family(monkeypatch):
     import tsumeqbf.family.truth as truth
 

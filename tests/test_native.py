@@ -131,7 +131,7 @@ def test_the_rules_corners_are_the_rules_engines():
     # dead drops and forced promotion, and a check that must also escape one's own check
     cases = [
         "8k/9/6NG1/9/9/9/9/9/9 b P 1",          # P*1b would be mate: refused
-        "8k/7r1/6NG1/9/9/9/9/9/8R b P 1",       # P*1b: the rook takes the pawn, allowed
+        "8k/7r1/6NG1/9/9/9/9/9/9 b P 1",        # P*1b: the rook takes the pawn, allowed
         "4R2gk/9/9/6NN1/9/9/9/9/9 b P 1",       # P*1b: only a pinned gold could take it
         "8k/9/8P/9/9/9/9/9/9 b P 1",            # nifu on file 1
         "4k4/9/9/9/9/9/9/9/4K4 b LNP 1",       # dead drops on ranks 1-2
@@ -139,7 +139,10 @@ def test_the_rules_corners_are_the_rules_engines():
         "4k4/9/9/9/9/9/9/4r4/4K3B b G 1",      # in check: only checks that also escape
         "4k4/4p4/9/9/9/9/9/9/4K4 w P 1",        # gote attacks
     ]
-    assert _differences([Position.from_sfen(s) for s in cases]) == []
+    positions = [Position.from_sfen(s) for s in cases]
+    for pos in positions:
+        pos.validate_question()  # the defender not in check: a question of RULES.md
+    assert _differences(positions) == []
 
 
 def _brute_cases(seed: int, count: int, n: int) -> list[Position]:
@@ -359,3 +362,10 @@ def test_the_native_bench_writes_and_resumes_its_rows(tmp_path, capsys):
     assert [r["id"] for r in written] == ["zukou-002", "zukou-005"]
     assert {r["status"] for r in written} == {r["python_status"] for r in written} == {"mate"}
     assert all(r["dfpn_backend"] == "native" and float(r["cpu_s"]) > 0 for r in written)
+
+
+def test_the_native_bench_refuses_the_options_it_would_ignore():
+    from tsumeqbf.bench.dfpn import main as bench_dfpn
+
+    with pytest.raises(SystemExit, match="does not take --heuristics, --repeat"):
+        bench_dfpn(["--backend", "native", "--heuristics", "AB", "--repeat", "2"])

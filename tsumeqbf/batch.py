@@ -357,6 +357,7 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
                         "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
                         **row_fields(engine, options)})
                 row["config"] = config
+                row["jobs"] = jobs  # cases at once: with cores and load, how busy the machine was
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()
                 counts[row["status"]] = counts.get(row["status"], 0) + 1

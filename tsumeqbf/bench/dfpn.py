@@ -263,6 +263,15 @@ def _native(args, cshogi) -> int:
     from .. import native
     from . import dfpn_native
 
+    ignored = [flag for flag, off in (("--heuristics", args.heuristics == ""),
+                                      ("--shorten-nodes", args.shorten_nodes is None),
+                                      ("--mate-probe", args.mate_probe == 0),
+                                      ("--group-interpositions", not args.group_interpositions),
+                                      ("--no-inherit", not args.no_inherit),
+                                      ("--repeat", args.repeat == 1), ("--plot", not args.plot))
+               if not off]
+    if ignored:
+        raise SystemExit(f"bench dfpn: --backend native does not take {', '.join(ignored)}")
     native.require()
     bad = 0
     if not args.no_bounded:

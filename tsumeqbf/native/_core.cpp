@@ -531,7 +531,15 @@ struct Position {
             if (!code || color_of(code) != c) continue;
             // a move that does not land on a checking square can only check by uncovering
             // a line through its origin
-            bool discover = T->line[ek][frm] >= 0;
+            // (only when a slider of ours stands right behind it on a line from the king)
+            bool discover = false;
+            int d = T->line[ek][frm];
+            if (d >= 0)
+                for (int t : T->ray[frm][d])
+                    if (board[t]) {
+                        discover = color_of(board[t]) == c && (T->far_mask[c][d] >> board[t] & 1);
+                        break;
+                    }
             if (!discover && !T->can_check[code][frm][ek]) continue;
             int nt = targets(frm, code, c, tg);
             for (int i = 0; i < nt; ++i) {
