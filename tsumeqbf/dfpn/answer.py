@@ -347,64 +347,6 @@ def _without_useless_interpositions(game, scored, capture_length):
     return kept
 
 
-def shortest_line(pos, bound: int, max_nodes: int | None = None, deadline: float | None = None,
-                  backend: str = "rules"):
-    """The shortest mate counting every ply (every interposition too), by bounded df-pn:
-    the smallest odd n <= bound with Mate(pos, n), then a line where the attacker keeps to
-    that length and the defender takes the reply with the longest shortest mate. Returns
-    the list of moves, or None when the budget ran out or no mate within ``bound``.
-    ``backend`` names the move generator (``cshogi_backend.make_game``)."""
-    from .core import DfPn
-    from .cshogi_backend import make_game
-
-    game = make_game(pos.copy(), backend)
-    search = DfPn(game, max_nodes=max_nodes, deadline=deadline)
-
-    def mate(k):
-        res = search.solve(k)
-        if res.proven is None:
-            raise _OutOfBudget
-        return res.proven
-
-    try:
-        n = next((k for k in range(1, bound + 1, 2) if mate(k)), None)
-        if n is None:
-            return None
-        line = []
-        while True:
-            moves = game.moves()
-            if not moves:
-                break
-            if game.is_or():
-                # Mate(node, n) is proven, so the table holds a reply proven within n - 1
-                # (proofs are never dropped): take it rather than try every check, which
-                # costs a failed search per check that does not mate in time
-                res = search.solve(n)
-                if res.proven is None:
-                    raise _OutOfBudget
-                choice = res.best_move
-                if choice is None:
-                    raise AnswerError(f"no check proven within {n - 1} plies below a proven node")
-                n -= 1
-            else:
-                longest = -1
-                for m in moves:
-                    with game.played(m):
-                        k = next(k for k in range(1, n, 2) if mate(k))
-                    if k > longest:
-                        choice, longest = m, k
-                n = longest
-            line.append(choice)
-            game.play(choice)
-        return line
-    except _OutOfBudget:
-        return None
-
-
-class _OutOfBudget(Exception):
-    pass
-
-
 def shortest_check(pos, length: int, max_nodes: int | None = None, deadline: float | None = None,
                    backend: str = "rules"):
     """Whether a mate within ``length - 2`` plies exists (bounded df-pn): False means the

@@ -123,6 +123,10 @@ class DfPn:
     epsilon: float = 0.25
     mobility: bool = True  # a new check starts with pn = its number of replies
     group_drops: bool = True  # an AND node counts its drops onto one square once (the largest)
+    # no_mate(game): True when the game's node is known to have no mate at all (an
+    # unbounded search's disproofs, see shortest.py); asked for the children of an
+    # expanded node that the table holds no proof or disproof of
+    no_mate: object = None
     nodes: int = 0
     tt_hits: int = 0
     table: dict = field(default_factory=dict)  # (key, depth) -> _Entry, unsolved numbers
@@ -227,6 +231,9 @@ class DfPn:
             game.play(m)
             ck = game.key()
             child_keys.append(ck)
+            if (self.no_mate is not None and ck not in self.disproofs
+                    and ck not in self.proofs and self.no_mate(game)):
+                self.disproofs[ck] = INF  # no mate within any number of plies
             if is_or and self.mobility and self._find(ck, child_depth) is None:
                 local[i] = self._start_check(ck, child_depth)
             game.undo()
