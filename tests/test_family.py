@@ -146,6 +146,14 @@ def test_encode_writes_the_same_header_and_the_same_formula(family, tmp_path, ca
     assert "c truth=unknown" in mine and "c proven-by=none" in mine
 
 
+def test_check_formula_reads_the_question_rules_and_axes_from_the_header(family, capsys):
+    _, out, rows = family
+    row = next(r for r in rows if r["rules"] == "no-hands" and r["encoding"] == "compact"
+               and r["axes"] == "onehot-seqcounter/onehot-pairwise" and r["format"] == "qdimacs")
+    assert main(["check-formula", str(out / row["file"])]) == 0  # no option given
+    assert capsys.readouterr().out.startswith(f"proven {row['truth']}: compact, {row['sfen']} ")
+
+
 def test_the_same_spec_writes_the_same_bytes(family, tmp_path):
     spec, out, _ = family
     again = tmp_path / "again"
