@@ -74,6 +74,9 @@ def build_family(spec: FamilySpec, out_dir: str, log=None) -> FamilyReport:
     question. Raises TsumeError (a bad question, a disagreement, a failed check)."""
     questions = spec_questions(spec)
     os.makedirs(out_dir, exist_ok=True)
+    for stale in os.listdir(out_dir):  # what a run killed outright (SIGKILL) left unfinished
+        if stale.endswith(".part"):
+            os.unlink(os.path.join(out_dir, stale))
     report = FamilyReport()
     done: set = set()  # (sfen, zone, rules, n, encoding, axes) of each formula written
     for q in questions:
