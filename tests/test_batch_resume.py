@@ -86,6 +86,10 @@ def test_an_upgrade_of_the_encoder_or_lines_without_a_configuration_run_again(
     code, err = _batch(capsys, cases, "-o", out, "--engine", "depqbf")
     assert code == 0 and len(_rows(out)) == 4
     assert "written before tsumeqbf recorded configurations" in err
+    # a configuration that is not one tsumeqbf wrote counts as none
+    out.write_text("".join(json.dumps({**r, "config": "edited"}) + "\n" for r in rows))
+    code, err = _batch(capsys, cases, "-o", out, "--engine", "depqbf")
+    assert code == 0 and len(_rows(out)) == 4 and "2 cases run although" in err
 
 
 def test_the_configuration_names_the_versions_and_the_defaults():

@@ -144,32 +144,6 @@ def test_a_closed_pipe_is_not_an_error():
     assert err == ""
 
 
-def test_the_packages_that_answer_questions_do_not_import_the_engines_layer():
-    # tsumeqbf.engines imports them; an import the other way would be a cycle in waiting
-    import ast
-    from pathlib import Path
-
-    import tsumeqbf
-
-    root = Path(tsumeqbf.__file__).parent
-    offenders = []
-    for package in ("rules", "encoder", "solvers", "dfpn"):
-        for path in (root / package).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.ImportFrom):
-                    names = [f"{node.module}.{a.name}" if node.module else a.name
-                             for a in node.names]
-                elif isinstance(node, ast.Import):
-                    names = [a.name for a in node.names]
-                else:
-                    continue
-                if any(n == "tsumeqbf.engines" or n.split(".")[0] == "engines"
-                       or n.startswith(("tsumeqbf.engines.", "engines."))
-                       for n in names):
-                    offenders.append(f"{path.relative_to(root)}:{node.lineno}")
-    assert offenders == []
-
-
 def test_the_engine_help_and_the_experiment_limits_come_from_the_registry():
     from tsumeqbf.cli import build_parser
     from tsumeqbf.engines import ENGINES

@@ -88,7 +88,10 @@ def test_check_formula_certificate_to_standard_output(tmp_path, capsys, monkeypa
     code, out, err = run(capsys, "check-formula", "f.qdimacs", "--certificate", "-")
     assert code == 0
     assert json.loads(out)["formula_truth"] is True  # the certificate alone
-    assert "proven" in err or "true" in err
+    assert err.startswith("proven true: ")
+    code, out, err = run(capsys, "check-formula", "f.qdimacs", "--aiger", "-")
+    assert code == 0 and out.startswith("aag ") and err.startswith("proven true: ")
+    assert run(capsys, "check-formula", "f.qdimacs", "--aiger", "-", "--certificate", "-")[0] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.qdimacs", "f.qdimacs.names.json"]
 
 
@@ -266,3 +269,19 @@ def test_the_certify_timeout_help_names_the_default_the_code_takes():
     # solvers/engine.py: options.get("certify_timeout", timeout)
     helps = [a.help for _, a in _options(build_parser()) if "--certify-timeout" in a.option_strings]
     assert len(helps) == 2 and all("default: the question's --timeout" in h for h in helps)
+
+
+def test_no_number_option_is_taken_unchecked():
+    # each of these is checked where it is used: -n odd and positive (the rules), --zone
+    # within the board, --tt-entries at least 2 (solve), --mate-probe one of its choices;
+    # every other number is a limit, typed by tsumeqbf.arguments
+    plain = {action.option_strings[0] for _, action in _options(build_parser())
+             if action.type in (int, float)}
+    assert plain <= {"-n", "--zone", "--tt-entries", "--mate-probe"}
+
+
+@pytest.mark.parametrize("argv", [["mate", FIG5, "-n", "1", "--zone", "0"],
+                                  ["solve", FIG5, "--tt-entries", "0"]])
+def test_the_numbers_checked_where_used_are_refused_in_one_line(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1

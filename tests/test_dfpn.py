@@ -168,3 +168,24 @@ def test_bounded_sum_past_the_range_is_not_taken_for_a_solved_node():
     # no limit stays no limit for a summed child, however large the sum
     assert child_thresholds(True, INF, INF, 3, INF - 1, 3, INF - 1, 9, 0.25)[1] == INF
     assert child_thresholds(False, 50, 9, 40, 2, 10, 2, 5, 0.25) == (20, 7)
+
+
+def test_the_searches_ask_a_game_only_through_its_interface():
+    # every capability is a method of dfpn.game.Game with a default: a search that probed
+    # a game with hasattr/getattr would turn a heuristic off unseen for a game that lacks it
+    import ast
+    from pathlib import Path
+
+    import tsumeqbf.dfpn as package
+    from tsumeqbf.dfpn.game import Game, ShogiGame
+
+    probes = []
+    for path in Path(package.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("hasattr", "getattr") and node.args
+                    and "game" in ast.unparse(node.args[0]).lower()):
+                probes.append(f"{path.name}:{node.lineno}")
+    assert probes == []
+    # and the graph and shogi games are games
+    assert issubclass(GraphGame, Game) and issubclass(ShogiGame, Game)

@@ -138,7 +138,7 @@ def test_exact_shortest_mate_with_cshogi_moves_is_the_stated_length():
     assert len(rows) == 6
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
-        out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21, shorten_nodes=0,
+        out = solve_tsume(pos, max_nodes=300_000, shortest=True, shorten_nodes=0,
                           backend="cshogi")
         assert out["shortest_plies"] == int(r["stated_length"]), r
         assert replay_answer(pos, out["pv_shortest"]) == "ok"

@@ -11,7 +11,7 @@ drop's witness reply: questions where both sides hold a pawn check all of them.
 
 import pytest
 
-from tsumeqbf.encoder.game import _pawn_check_answers
+from tsumeqbf.encoder.game import pawn_check_answers
 from tsumeqbf.encoder.lines import _cand
 from tsumeqbf.encoder.reach import generate, initial_reach
 from tsumeqbf.encoder.registry import encode
@@ -87,7 +87,7 @@ def test_every_answer_to_a_pawn_drop_check_is_offered():
     for pos, drop in cases:
         geo, c = pos.geo, pos.turn
         cands = generate(geo, initial_reach(pos), c, board_only=True, evasion_filter=True)
-        offered, fronts = _pawn_check_answers(geo, cands, [drop])
+        offered, fronts = pawn_check_answers(geo, cands, [drop])
         assert fronts == (pos.kings[c],)
         for reply in pos.legal_moves():
             answer = _cand(pos, reply)

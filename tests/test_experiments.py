@@ -789,8 +789,34 @@ def test_report_of_repeats_gives_the_spread_and_the_borderline_cells(tmp_path):
     assert "| 3 | 1.500 / 3.000 / 6.000 |" in md
     # b was decided in repeats 1 and 3 only: borderline, with its spread of seconds
     assert "| b | brute | mate, timeout, mate | 2.000 / 4.000 / 9.000 | 1.000 / 2.000 / 4.500 |" in md
+    # a was decided every time: its seconds spread (3 - 1) / 2, its CPU seconds likewise
+    assert "median, is 100%; the largest 100% (their CPU seconds: median 100%, largest 100%)." in md
     # the tables above take each cell's median repeat: a at 2.0 s, b at 4.0 s (decided)
     assert "| brute | 2 | 2 | 0 | 0 | 0 |" in md
+
+
+def test_report_under_a_cpu_limit_counts_cpu_seconds(tmp_path):
+    from tsumeqbf.experiments.store import write_csv
+
+    path = write_experiment(tmp_path, SMALL.replace('kind = "agreement"', 'kind = "qbf"'))
+    (tmp_path / "results").mkdir()
+    rows = []
+    for k in (1, 2):
+        rows += [_row("a", "brute", True, time_s=4.0 * k, cpu_s=1.0 * k, cpu_limit=3.0, repeat=k,
+                      measured_by="rusage"),
+                 _row("b", "brute", None, time_s=9.0, cpu_s=3.0, cpu_limit=3.0, repeat=k,
+                      measured_by="rusage")]
+        for row in rows[-2:]:
+            row["key"] += f"#{k}" if k > 1 else ""
+    write_csv(tmp_path / "results" / "x.csv", rows)
+    md = render_report(load_experiment(path, with_instances=False), plots=False).read_text()
+    # PAR-2 of the median repeats: a at 1.0 CPU s, b undecided at twice the 3 s CPU limit
+    assert "twice the time limit (3.000 CPU s)" in md
+    assert "| brute | 2 | 1 | 1 | 0 | 1.000 | 3.500 | 3.500 |" in md
+    # each repeat's median over a and b: (1 + 3) / 2 and (2 + 3) / 2
+    assert "| plies | brute CPU s |" in md and "| 3 | 2.000 / 2.250 / 2.500 |" in md
+    assert "the Repeats section count CPU seconds\n(`cpu_s`) and twice the CPU limit" in md
+    assert "- limits: CPU 3 s, wall 30 s" in md
 
 
 def test_paper_tables_report_puts_the_paper_beside(tmp_path):

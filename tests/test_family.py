@@ -146,6 +146,14 @@ def test_encode_writes_the_same_header_and_the_same_formula(family, tmp_path, ca
     assert "c truth=unknown" in mine and "c proven-by=none" in mine
 
 
+def test_check_formula_reads_the_question_rules_and_axes_from_the_header(family, capsys):
+    _, out, rows = family
+    row = next(r for r in rows if r["rules"] == "no-hands" and r["encoding"] == "compact"
+               and r["axes"] == "onehot-seqcounter/onehot-pairwise" and r["format"] == "qdimacs")
+    assert main(["check-formula", str(out / row["file"])]) == 0  # no option given
+    assert capsys.readouterr().out.startswith(f"proven {row['truth']}: compact, {row['sfen']} ")
+
+
 def test_the_same_spec_writes_the_same_bytes(family, tmp_path):
     spec, out, _ = family
     again = tmp_path / "again"
@@ -203,6 +211,19 @@ def test_a_question_one_engine_does_not_answer_is_left_out_or_proven_by_one(tmp_
     assert {r["proven_by"] for r in rows} == {"dfpn-rules strategy-check"} and len(rows) == 3
 
 
+def test_a_source_may_name_its_own_encodings(tmp_path):
+    fig6_spec(tmp_path)  # writes cases.jsonl
+    spec = parse_spec({"encodings": ["compact"], "formats": ["qdimacs"], "pairs": False,
+                       "truth": {"strategy_check": False},
+                       "questions": [{"file": "cases.jsonl", "encodings": ["lifted", "nested"]},
+                                     {"file": "cases.jsonl", "prefix": "again-"}]},
+                      str(tmp_path))
+    rows = build_family(spec, str(tmp_path / "out")).rows
+    # the second source asks the same formula under compact only
+    assert [(r["question"], r["encoding"]) for r in rows] == [
+        ("fig6", "lifted"), ("fig6", "nested"), ("again-fig6", "compact")]
+
+
 def test_engines_that_disagree_stop_the_family(monkeypatch):
     import tsumeqbf.family.truth as truth
 
@@ -226,7 +247,10 @@ def fig6_spec(tmp_path, **truth):
 
 
 def test_without_the_strategy_check_proven_by_names_the_engines_alone(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "killed-n9-compact-true.qcir.part").write_text("#QCIR-G14\n")
     rows = build_family(fig6_spec(tmp_path, strategy_check=False), str(tmp_path / "out")).rows
+    assert not [p for p in os.listdir(tmp_path / "out") if p.endswith(".part")]
     assert len(rows) == 2 and {r["proven_by"] for r in rows} == {"brute-force dfpn-rules"}
     assert (tmp_path / "out" / rows[0]["file"]).read_text().splitlines()[9] == \
         "c proven-by=brute-force dfpn-rules"
@@ -257,6 +281,25 @@ def test_a_file_the_check_leaves_undecided_does_not_claim_it(tmp_path, monkeypat
     assert {r["proven_by"] for r in rows} == {"brute-force dfpn-rules"}
     for r in rows:
         assert "strategy-check" not in (tmp_path / "out" / r["file"]).read_text()
+
+
+def test_the_committed_family_index_follows_its_spec():
+    # results/family/index.csv lists, in SPEC order, formulas of the SPEC's questions only,
+    # each as QDIMACS and QCIR, both verdicts, every truth proven three ways
+    from tsumeqbf.family.questions import spec_questions
+
+    spec = load_spec(str(ROOT / "results" / "family" / "family.toml"))
+    asked = {q["id"]: q for q in spec_questions(spec)}
+    rows = read_index(ROOT / "results" / "family")
+    order = list(dict.fromkeys(r["question"] for r in rows))
+    assert order == [q for q in asked if q in order] and len(order) >= 200
+    assert len(rows) >= 600 and {r["truth"] for r in rows} == {"true", "false"}
+    assert {r["proven_by"] for r in rows} == {"brute-force dfpn-rules strategy-check"}
+    for r in rows:
+        q = asked[r["question"]]
+        assert int(r["n"]) <= q["n"] and r["encoding"] in (q["encodings"] or spec.encodings)
+        assert r["file"] == f"{r['id']}.{r['format']}"
+    assert sum(r["format"] == "qcir" for r in rows) == sum(r["format"] == "qdimacs" for r in rows)
 
 
 def test_only_the_command_line_imports_the_family_layer():

@@ -12,7 +12,7 @@ from tsumeqbf.cli import main
 from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.answer import principal_variation, rank_proven
 from tsumeqbf.dfpn.core import INF
-from tsumeqbf.dfpn.game import GraphGame, TsumeGame
+from tsumeqbf.dfpn.game import Game, GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
 from tsumeqbf.dfpn.tables import TsumeTables
 from tsumeqbf.dfpn.tsume import TsumeSearch
@@ -219,7 +219,7 @@ def test_shortening_keeps_its_last_ranking_when_the_next_is_too_large(monkeypatc
 def test_a_shorter_exact_mate_becomes_the_answer():
     pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
     proof_only = solve_tsume(pos, max_nodes=100_000, shorten_nodes=0, shortest_up_to=0)
-    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=0, shortest_up_to=17)
+    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=0, shortest=True)
     assert proof_only["answer"] == "proof" and proof_only["length"] == 17
     shortest = minimal_mate_length(pos, 17)
     assert out["answer"] == "bounded" and out["length"] == out["plies"] == shortest < 17
@@ -264,7 +264,7 @@ def test_unbounded_agrees_with_the_reference_on_generated_positions():
     twins = mates = 0
     for case in generated():
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
-        out = solve_tsume(pos, max_nodes=200_000, shorten_nodes=5_000)
+        out = solve_tsume(pos, max_nodes=200_000, shorten_nodes=5_000, shortest=True)
         assert out["status"] in ("mate", "nomate"), case
         twins += out["twins"]
         if out["mate"]:
@@ -285,10 +285,10 @@ def test_each_heuristic_keeps_the_verdicts(letters):
     simulated = 0
     for case in generated(40, seed=12):
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
-        plain = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0)
+        plain = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0, shortest=True)
         for dag, mobility, simulation in ((True, True, True), (False, False, False)):
             out = solve_tsume(pos, max_nodes=200_000, heuristics=letters, dag=dag, mobility=mobility,
-                              simulation=simulation, shorten_nodes=0)
+                              simulation=simulation, shorten_nodes=0, shortest=True)
             simulated += out["simulations"][1]
             assert out["mate"] == plain["mate"], (case, letters, dag)
             if out["mate"]:
@@ -362,8 +362,8 @@ def test_proof_pieces_keep_the_verdicts(seed):
 def test_yaneuraou_samples_shortest_mate_is_the_stated_length():
     for r in read_rows("yaneuraou_mate_samples.csv"):
         pos = Position.from_sfen(r["sfen"])
-        out = solve_tsume(pos, max_nodes=300_000, shortest_up_to=21, shorten_nodes=0)
-        assert out["status"] == "mate"
+        out = solve_tsume(pos, max_nodes=300_000, shortest=True, shorten_nodes=0)
+        assert out["status"] == "mate" and out["shortest"]
         replay_ok(pos, out["pv"])
         assert out["shortest_plies"] == int(r["stated_length"]), r
 
@@ -398,11 +398,65 @@ def test_solve_tells_its_phases_and_the_whole_time():
     assert out["status"] == "mate" and len(phases) == 2
     assert phases[0].startswith("mate proven, a line of 17 plies")
     assert "looking for shorter mates with up to 2,000 more nodes" in phases[0]
-    assert "bounded df-pn looks for the exact shortest" in phases[1]
+    # then bounded df-pn, below the best line the shortening left
+    assert phases[1].startswith("a line of ") and "with up to 20,000 nodes" in phases[1]
+    assert "bounded df-pn looks for a mate within" in phases[1]
     assert out["total_s"] >= out["time_s"] and "stopped" not in out
 
 
-@pytest.mark.parametrize("phase", ["shorten", "shortest_line"])
+def test_a_mate_in_1_is_answered_at_once():
+    # the shortening used to spend 50,000 nodes on the other checks of a mate in 1
+    out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
+    assert out["length"] == 1 and out["shortest"] is True
+    assert out["shorten_nodes"] == 0 and out["after_nodes"] == 0
+
+
+def test_by_default_the_search_for_a_shorter_line_has_a_share_of_the_proofs_work():
+    for r in read_rows("yaneuraou_mate_samples.csv")[:3]:  # mates in 3, proven in a few nodes
+        pos = Position.from_sfen(r["sfen"])
+        out = solve_tsume(pos)
+        # the shortening spent 50,000 nodes after a proof of 3 to 9 nodes before
+        assert out["nodes"] < 100 and out["shorten_nodes"] <= 10_000 + 1
+        assert out["after_nodes"] == out["shorten_nodes"] + out["bounded_nodes"]
+        assert out["bounded_nodes"] <= 20_000 + 1
+        # bounded df-pn decided that no mate in 1 exists: the answer is the shortest
+        assert out["shortest"] is True and out["length"] == out["shortest_plies"] == 3
+        assert replay_ok(pos, out["pv"]) == "ok"
+
+
+def test_the_answer_says_whether_it_is_the_exact_shortest(monkeypatch):
+    import tsumeqbf.dfpn.solve as solve_module
+
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    exact = solve_tsume(pos, shorten_nodes=0, shortest=True)
+    assert exact["shortest"] is True and exact["first_plies"] == 17
+    assert exact["length"] == exact["shortest_plies"] == minimal_mate_length(pos, 17)
+    # a budget too small for bounded df-pn (it needs about 12,000 nodes here): the answer
+    # is the proofs' line, and says that it may not be the shortest
+    monkeypatch.setattr(solve_module, "AFTER_FLOOR_BOUNDED", 100)
+    budgeted = solve_tsume(pos, shorten_nodes=0)
+    assert budgeted["shortest"] is False  # as many nodes as the proof's 748
+    assert budgeted["bounded_nodes"] <= budgeted["nodes"] + 1 < 12_000
+    assert budgeted["length"] == 17 and "shortest_plies" not in budgeted
+    replay_ok(pos, budgeted["pv"])
+
+
+def test_solve_prints_whether_the_answer_is_the_shortest(capsys, monkeypatch):
+    import tsumeqbf.dfpn.solve as solve_module
+
+    assert main(["solve", "2k/3/1GP b - 1", "--zone", "2"]) == 0
+    assert "shortest: exact (a mate in 1)" in capsys.readouterr().out
+    sfen = ["solve", "4R/P4/1L3/2k2/5 b GSP 1", "--zone", "2", "--quiet", "--shorten-nodes", "0"]
+    assert main(sfen + ["--shortest"]) == 0
+    assert "shortest: exact (bounded df-pn: no mate within 9 plies" in capsys.readouterr().out
+    monkeypatch.setattr(solve_module, "AFTER_FLOOR_BOUNDED", 100)
+    assert main(sfen + ["--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shortest"] is False
+    assert main(sfen) == 0
+    assert "shortest: not proven" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("phase", ["shorten", "shorter_mate"])
 def test_a_stop_while_looking_for_a_shorter_line_keeps_the_answer(monkeypatch, capsys, phase):
     import signal
 
@@ -629,8 +683,8 @@ class PlayingGame(TsumeGame):
     """TsumeGame without the shortcuts: every child is played to read its key and to
     count its replies."""
 
-    child_dominance = None
-    reply_count_after = None
+    child_dominance = Game.child_dominance
+    reply_count_after = Game.reply_count_after
 
 
 @pytest.mark.parametrize("heuristics", ["", "ABCDEF"])
@@ -650,8 +704,9 @@ def test_mate_probes_keep_the_verdicts_and_the_answers(probe, seed):
     probed = 0
     for case in generated(40, seed=seed):
         pos = Position.from_sfen(case["sfen"], zone=case["zone"])
-        plain = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0)
-        out = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0, mate_probe=probe)
+        plain = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0, shortest=True)
+        out = solve_tsume(pos, max_nodes=200_000, shorten_nodes=0, mate_probe=probe,
+                          shortest=True)
         assert out["mate"] == plain["mate"], (case, probe)
         probed += out["probes"]
         if out["mate"]:

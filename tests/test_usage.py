@@ -109,4 +109,4 @@ def test_batch_rows_carry_cpu_seconds_limits_and_provenance(tmp_path):
     for r in rows.values():
         assert r["measured_by"] == "rusage" and r["encoder_version"].isdigit()
         assert {"commit", "clean", "solver", "solver_version", "dfpn_backend", "pyqbf", "pysat",
-                "cshogi", "cpu_model", "cores", "load"} <= set(r)
+                "cshogi", "cpu_model", "cores", "load"} <= set(r) and r["jobs"] == 1

@@ -52,7 +52,8 @@ def solve_pv(capsys, sfen, *options) -> str:
 def test_handshake_lists_the_options(engine):
     assert engine.name.startswith("tsumeqbf")
     lines = engine.usi()
-    for name in ("Engine", "MaxPlies", "TableEntries", "Heuristics", "Backend", "ShortenNodes"):
+    for name in ("Engine", "MaxPlies", "TableEntries", "Heuristics", "Backend", "ShortenNodes",
+                 "Shortest", "USI_Hash", "Threads"):
         assert any(ln.startswith(f"option name {name} type") for ln in lines)
     engine.isready()
 
@@ -71,11 +72,65 @@ def test_go_mate_answers_as_solve_does(engine, capsys, key):
     assert info and info[-1].endswith("pv " + answer)  # the last info line carries the answer
 
 
-@pytest.mark.slow  # at the defaults both spend 50,000 nodes looking for shorter mates
 def test_default_options_answer_as_solve_does(engine, capsys):
+    # the same budget after the proof as solve's default (it spent 50,000 nodes on this
+    # mate in 3 before), and the same word on whether the answer is the shortest
     sfen = PROBLEMS["yaneuraou-0"]
     engine.position(sfen="sfen " + sfen)
-    assert engine.go_mate(byoyomi=120_000) == solve_pv(capsys, sfen)
+    lines = []
+    assert engine.go_mate(byoyomi=120_000, listener=lines.append) == solve_pv(capsys, sfen)
+    assert "info string shortest: exact (bounded df-pn: no mate within 1 plies, every ply " \
+           "counted)" in lines
+    nodes = [int(ln.split(" nodes ")[1].split()[0]) for ln in lines if " nodes " in ln]
+    assert nodes[-1] <= 10_000 + 20_000 + 100
+
+
+def test_usi_hash_sizes_the_table(engine, capsys):
+    # USI_Hash was ignored: the table stayed at 1,000,000 entries whatever the GUI sent
+    sfen = PROBLEMS["musou-077"]
+    entries = (1 << 20) // 330  # 1 MB at the measured 330 bytes an entry
+    for name, value in (("USI_Hash", 1), ("ShortenNodes", 0)):
+        engine.setoption(name, value)
+    engine.position(sfen="sfen " + sfen)
+    lines = []
+    engine.go_mate(byoyomi=120_000, listener=lines.append)
+    assert main(["solve", sfen, "--quiet", "--json", "--shorten-nodes", "0",
+                 "--tt-entries", str(entries)]) == 0
+    size = json.loads(capsys.readouterr().out)["tt_size"]
+    full = [ln for ln in lines if " hashfull " in ln][-1]
+    assert f" hashfull {min(1000, size * 1000 // entries)} " in full and size * 1000 >= entries
+
+
+def test_usi_hash_and_threads_set_the_request():
+    engine = UsiEngine(lambda line: None)
+    for command in ("setoption name USI_Hash value 64", "setoption name Threads value 3",
+                    "setoption name Shortest value true"):
+        engine.handle(command)
+    assert engine.request.tt_entries == (64 << 20) // 330
+    assert engine.request.threads == 3 and engine.request.shortest is True
+    out = _talk("setoption name USI_Hash value 0", "setoption name Threads value x", wait=False)
+    assert "USI_Hash must be at least 1" in out[0] and "Threads must be a whole" in out[1]
+
+
+def test_threads_is_the_portfolios_members_at_once(monkeypatch):
+    import tsumeqbf.engines as engines
+    from tsumeqbf.usi.search import MateRequest, answer_mate
+
+    asked = []
+
+    def run_engine(name, pos, n, timeout=None, options=None):
+        asked.append((name, dict(options or {})))
+        return {"status": "unknown", "mate": None}
+
+    monkeypatch.setattr(engines, "run_engine", run_engine)
+    for threads, jobs in ((3, {"jobs": 3}), (None, {})):
+        asked.clear()
+        answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], engine="portfolio", threads=threads),
+                    lambda *a: None)
+        assert asked == [("portfolio", jobs)]
+    out = _talk("setoption name Threads value 2", f"position sfen {PROBLEMS['yaneuraou-0']}",
+                "go mate 1000")
+    assert any("Threads: engine dfpn uses one core" in line for line in out)
 
 
 def test_backend_option_cshogi(engine, capsys):
@@ -109,9 +164,14 @@ def test_bounded_engines_give_a_shortest_line(engine, name):
     assert len(answer) == int(row["stated_length"])
     assert replay_answer(Position.from_sfen(row["sfen"]), answer) == "ok"
     assert any("no mate within 1 plies" in ln for ln in lines)
+    # none within MaxPlies is no 'nomate' (a mate in 3 exists): the search is unfinished
     engine.setoption("MaxPlies", 1)
+    assert engine.go_mate(byoyomi=60_000, listener=lines.append) == "timeout"
+    assert ("info string no mate within 1 plies (option MaxPlies); a longer one is not "
+            "ruled out") in lines
+    engine.position(sfen="sfen 4k4/9/9/9/9/9/9/9/9 b - 1")  # no check at all: no mate
     assert engine.go_mate(byoyomi=60_000, listener=lines.append) == "nomate"
-    assert "info string no mate within 1 plies (option MaxPlies)" in lines
+    assert "info string no check: no mate" in lines
 
 
 def _read_until(proc, prefix, lines, limit_s=60):
@@ -157,11 +217,13 @@ def test_stop_answers_within_a_second_with_info_lines(engine_cmd):
 
 
 def test_stop_after_the_proof_answers_with_the_mate(engine_cmd):
-    # zukou-030 is proven in about 0.3 s; the searches for a shorter line then take over a
-    # minute. A stop during them answers with the line found, not with a timeout.
+    # zukou-030 is proven in about 0.3 s; with Shortest the searches for a shorter line
+    # then take over a minute. A stop during them answers with the line found, not with a
+    # timeout.
     sfen = EDO["zukou-030"]["sfen"]
     with _engine_process(engine_cmd) as proc:
-        _send(proc, f"usi\nisready\nposition sfen {sfen}\ngo mate infinite\n")
+        _send(proc, "usi\nsetoption name Shortest value true\nisready\n"
+                    f"position sfen {sfen}\ngo mate infinite\n")
         lines = []
         _read_until(proc, "info time", lines)  # "... string mate found, looking for ..."
         assert lines[-1].endswith("string mate found, looking for a shorter one")
@@ -238,8 +300,9 @@ def test_info_lines_after_the_proof_show_no_searched_line_as_pv():
     out = answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], shorten_nodes=5000,
                                   info_every_s=0.0), lambda kind, text: lines.append(text))
     assert out["pv"] == ["B*5g", "4h5h", "7i6i"]
-    assert lines[-1].endswith(" pv B*5g 4h5h 7i6i")
-    during = lines[:-1]
+    assert lines[-2].endswith(" pv B*5g 4h5h 7i6i")
+    assert lines[-1].startswith("info string shortest: exact")
+    during = lines[:-2]
     assert len(during) >= 3
     assert all(line.endswith(" string mate found, looking for a shorter one")
                and " pv " not in line and " depth " not in line for line in during)

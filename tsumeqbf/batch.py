@@ -115,10 +115,10 @@ def _qbf_versions(options: dict) -> dict:
             "solver_version": version}
 
 
-def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:
-    """Ids already answered in an output file under ``config`` (any line when None), and
-    the ids of the other lines by their configuration's canonical JSON ("null" for lines
-    written before configurations were recorded). A torn last line is ignored."""
+def finished_ids(path: str, config: dict) -> tuple[set, dict]:
+    """Ids already answered in an output file under ``config``, and the ids of the other
+    lines by their configuration's canonical JSON ("null" for lines written before
+    configurations were recorded). A torn last line is ignored."""
     done, others = set(), {}
     if path == "-" or not os.path.exists(path):
         return done, others
@@ -130,7 +130,9 @@ def finished_ids(path: str, config: dict | None = None) -> tuple[set, dict]:
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue
             theirs = row.get("config")
-            if config is None or theirs == config:
+            if not isinstance(theirs, dict):  # none recorded (or not one we wrote)
+                theirs = None
+            if theirs == config:
                 done.add(case_id)
             else:
                 others.setdefault(json.dumps(theirs, sort_keys=True), set()).add(case_id)
@@ -355,6 +357,7 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
                         "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
                         **row_fields(engine, options)})
                 row["config"] = config
+                row["jobs"] = jobs  # cases at once: with cores and load, how busy the machine was
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()
                 counts[row["status"]] = counts.get(row["status"], 0) + 1

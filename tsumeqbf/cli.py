@@ -9,9 +9,10 @@ Sub-packages add their own commands (``encode``, ``solve``, ``experiment``, ``us
 through a ``register(subparsers)`` function in their ``command`` module. SFEN may also
 name a problem file (``rules/problem_files.py``); a FILE written is standard output when
 it is ``-`` (:mod:`tsumeqbf.arguments`). Every user error is one line on stderr and exit
-status 2; a question left undecided (``unknown``, ``error``) exits 1. SIGTERM, SIGHUP and SIGINT stop a command the way Ctrl-C does
-(:mod:`tsumeqbf.stop`): its clean-up runs (no solver outlives it, finished results are
-kept) and it exits with 128 + the signal's number.
+status 2; a question left undecided (``unknown``, ``error``) exits 1. SIGTERM, SIGHUP
+and SIGINT stop a command the way Ctrl-C does (:mod:`tsumeqbf.stop`): its clean-up runs
+(no solver outlives it, finished results are kept) and it exits with 128 + the signal's
+number.
 """
 
 from __future__ import annotations

@@ -14,8 +14,10 @@ seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the search alo
 the answer extraction). It also adds the call's CPU seconds ``cpu_s`` (the solvers' own
 among them as ``solver_cpu_s``) and peak resident ``peak_mb`` by the kernel's accounting
 (:mod:`tsumeqbf.usage`); option ``cpu_limit`` bounds those CPU seconds (``unknown`` past
-it, the kernel's RLIMIT_CPU). Engines are imported lazily so that ``brute`` never pays for the
-QBF or df-pn packages.
+it, the kernel's RLIMIT_CPU). Each engine's package is imported by its loader, a function
+of a few lines beside :data:`ENGINES`, when the engine is first asked for, so that
+``brute`` never pays for the QBF or df-pn packages; a new engine is a loader and a line in
+:data:`ENGINES` (docs/layout.md shows one).
 
 :data:`ENGINES` is the one list of engines that the command line and the experiment
 configurations read; its QBF solvers are :data:`tsumeqbf.solvers.SOLVERS`, which also says
@@ -31,7 +33,6 @@ stands above the packages that answer questions (``rules``, ``encoder``, ``solve
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -50,25 +51,52 @@ class UnknownEngine(TsumeError):
 
 @dataclass(frozen=True)
 class EngineSpec:
-    target: str  # "module:function", imported on first use
+    #: the engine's function; a loader imports the engine's package only when it is asked
+    #: for, so that ``brute`` never pays for the QBF or df-pn packages
+    load: Callable[[], EngineFn]
     fixed: dict = field(default_factory=dict)  # options the engine always gets
     #: the limit of an experiment's [limits] that becomes this engine's option of that name:
     #: the QBF engines' memory, the searches' node count
     limit: str = "max_nodes"
+    #: answers through a QBF solver (so its verdicts can be certified)
+    qbf: bool = False
 
 
-_QBF = "tsumeqbf.solvers.engine:solve_mate"
-_PORTFOLIO = "tsumeqbf.solvers.portfolio:solve_mate"
+def _brute_engine() -> EngineFn:
+    return _brute
+
+
+def _dfpn_engine() -> EngineFn:
+    from .dfpn.engine import solve_mate
+    return solve_mate
+
+
+def _tsume_engine() -> EngineFn:
+    from .dfpn.solve import solve_engine
+    return solve_engine
+
+
+def _qbf_engine() -> EngineFn:
+    from .solvers.engine import solve_mate
+    return solve_mate
+
+
+def _portfolio_engine() -> EngineFn:
+    from .solvers.portfolio import solve_mate
+    return solve_mate
+
+
 #: every engine by name, in the order the command line's help lists them
 ENGINES: dict[str, EngineSpec] = {
-    "brute": EngineSpec("tsumeqbf.engines:_brute"),
-    "dfpn": EngineSpec("tsumeqbf.dfpn.engine:solve_mate"),
+    "brute": EngineSpec(_brute_engine),
+    "dfpn": EngineSpec(_dfpn_engine),
     # unbounded df-pn: n is not a bound, the verdict says whether any mate exists
-    "tsume": EngineSpec("tsumeqbf.dfpn.solve:solve_engine"),
-    **{solver: EngineSpec(_QBF, {"solver": solver}, "memory_mb") for solver in SOLVERS},
-    "qbf": EngineSpec(_QBF, limit="memory_mb"),  # --solver NAME or PATH
+    "tsume": EngineSpec(_tsume_engine),
+    **{solver: EngineSpec(_qbf_engine, {"solver": solver}, "memory_mb", qbf=True)
+       for solver in SOLVERS},
+    "qbf": EngineSpec(_qbf_engine, limit="memory_mb", qbf=True),  # --solver NAME or PATH
     # QBF configurations side by side, the first verdict wins (--members, --jobs)
-    "portfolio": EngineSpec(_PORTFOLIO, limit="memory_mb"),
+    "portfolio": EngineSpec(_portfolio_engine, limit="memory_mb", qbf=True),
 }
 
 
@@ -91,7 +119,7 @@ def is_qbf_engine(name: str) -> bool:
     >>> is_qbf_engine("portfolio"), is_qbf_engine("dfpn")
     (True, False)
     """
-    return name in ENGINES and ENGINES[name].target in (_QBF, _PORTFOLIO)
+    return name in ENGINES and ENGINES[name].qbf
 
 
 def get_engine(name: str) -> tuple[EngineFn, dict]:
@@ -99,10 +127,9 @@ def get_engine(name: str) -> tuple[EngineFn, dict]:
     if name not in ENGINES:
         raise UnknownEngine(f"unknown engine {name!r}; choose one of {', '.join(sorted(ENGINES))}")
     spec = ENGINES[name]
-    module, func = spec.target.split(":")
     try:
-        return getattr(importlib.import_module(module), func), spec.fixed
-    except (ModuleNotFoundError, AttributeError) as exc:
+        return spec.load(), spec.fixed
+    except ModuleNotFoundError as exc:
         raise UnknownEngine(f"engine {name!r} is not available in this build ({exc})") from None
 
 

@@ -1,10 +1,10 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,lengths,along,certify,bloqqer,undecided,formulacheck} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck} [options]``."""
 
 import importlib
 import sys
 
-BENCHMARKS = ("movegen", "qbf", "dfpn", "lengths", "along", "certify", "bloqqer", "undecided",
-              "formulacheck")
+BENCHMARKS = ("movegen", "qbf", "dfpn", "answers", "lengths", "along", "certify", "bloqqer",
+              "undecided", "formulacheck")
 
 
 def main(argv: list[str]) -> int:

@@ -36,12 +36,13 @@ from ..data import read_rows
 from ..dfpn.core import INF
 from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..dfpn.tsume import TsumeSearch
+from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position, TsumeError
 from .dfpn import _cshogi_dfpn
 
 CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
 FIELDS = ("id", "plies", "next", "status", "nodes", "time_s", "pn", "dn", "recorded_share",
-          "busiest", "busiest_line", "cshogi_proven", "cshogi_nodes", "after")
+          "busiest", "busiest_line", "cshogi_proven", "cshogi_nodes", "after", *PROVENANCE)
 
 
 def recorded_lines() -> dict[str, list[str]]:
@@ -265,6 +266,7 @@ def main(argv: list[str]) -> int:
         with open(args.csv, "w", newline="", encoding="utf-8") as fh:
             out = csv.DictWriter(fh, fieldnames=FIELDS, extrasaction="ignore")
             out.writeheader()
-            out.writerows(rows)
+            made = row_fields("tsume", {"backend": args.backend})
+            out.writerows({**row, **made} for row in rows)
         print(f"rows: {args.csv}")
     return 0

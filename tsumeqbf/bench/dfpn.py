@@ -1,7 +1,8 @@
 """df-pn speed and strength on real problems, beside cshogi's DfPn when it is installed.
 
     python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K | --ids ID,...] [--heuristics ABC] [--csv FILE]
-                                  [--resume] [--backend rules|cshogi] [--no-bounded]
+                                  [--resume] [--backend rules|cshogi|native] [--no-bounded] [--repeat K]
+                                  [--beside rules|cshogi|none]
 
 1. Bounded df-pn on the YaneuraOu mate-3..11 samples at their stated length.
 2. Unbounded df-pn (``tsumeqbf solve``) on the first K problems of 将棋図巧 and 将棋無双
@@ -14,7 +15,13 @@ cshogi's ``DfPn`` runs on the same positions with the same node budget (its own 
 an oracle, see tsumeqbf/data/SOURCES.md); the ratio is our nodes over cshogi's where both
 solve. ``--csv`` writes one row per Edo problem as it finishes; ``--resume`` keeps the rows
 already there and solves the rest, and the closing summary (:func:`summary`) counts them all. ``--backend cshogi`` generates our solver's moves with
-cshogi's generator (same search, faster; see tsumeqbf/dfpn/cshogi_backend.py).
+cshogi's generator (same search, faster; see tsumeqbf/dfpn/cshogi_backend.py). Each row
+also has the search's CPU seconds (``cpu_s``) and what made it
+(:data:`tsumeqbf.provenance.FIELDS`); ``--repeat K`` solves each problem K times (rounds,
+column ``repeat``) and the summary gives the spread of the seconds and the problems solved
+in some rounds only.
+``--backend native`` runs the native core instead, beside the Python search and cshogi's
+DfPn (:mod:`tsumeqbf.bench.dfpn_native`).
 """
 
 from __future__ import annotations
@@ -27,9 +34,11 @@ from pathlib import Path
 
 from ..data import read_rows
 from ..dfpn import DfPn, ShogiGame
-from ..dfpn.cshogi_backend import BACKENDS
+from ..dfpn.solve import SOLVE_BACKENDS
 from ..dfpn.solve import replay_answer, solve_tsume
+from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
+from ..usage import measured
 
 
 def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
@@ -76,45 +85,51 @@ def bounded(rows, max_nodes, cshogi) -> None:
 
 
 FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "nodes",
-          "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes", "probes"]
+          "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes", "probes",
+          "repeat", "cpu_s", *PROVENANCE]
 
 
 def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
-    """The CSV sink and the ids it holds already (``resume``: keep them and append)."""
+    """The CSV's file and a DictWriter on it (both None without a path), and the (id,
+    repeat) it holds already (``resume``: keep them and append). A CSV written before the
+    later columns (repeat, CPU seconds, provenance) resumes with its own columns."""
+    if not csv_path:
+        return None, None, set()
     path = Path(csv_path)
     done = set()
     if resume and path.exists() and path.stat().st_size:
         with open(path, encoding="utf-8") as fh:
             header = fh.readline().strip().split(",")
-            if header != fields:
+            if header != fields[:len(header)]:
                 raise SystemExit(f"bench {bench}: {path} has other columns; cannot resume it")
             fh.seek(0)
-            done = {row["id"] for row in csv.DictReader(fh)}
-        return open(path, "a", newline="", encoding="utf-8"), done
+            done = {(row["id"], int(row.get("repeat") or 1)) for row in csv.DictReader(fh)}
+        sink = open(path, "a", newline="", encoding="utf-8")
+        return sink, csv.DictWriter(sink, fieldnames=header, extrasaction="ignore"), done
     sink = open(path, "w", newline="", encoding="utf-8")
-    csv.DictWriter(sink, fieldnames=fields).writeheader()
-    return sink, done
+    writer = csv.DictWriter(sink, fieldnames=fields)
+    writer.writeheader()
+    return sink, writer, done
 
 
 def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
               backend="rules", resume=False, tt_limit=1_000_000, mate_probe=0,
-              inherit=True, group_interpositions=False) -> None:
+              inherit=True, group_interpositions=False, repeat=1) -> None:
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
-    sink, done = open_rows(csv_path, resume) if csv_path else (None, set())
-    writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
+    sink, writer, done = open_rows(csv_path, resume)
     if done:
         print(f"resuming: {len(done)} problems already in {csv_path}")
-        rows = [r for r in rows if r["id"] not in done]
     our_nodes = our_s = 0.0
     finished = []
     print(f"{'problem':10s} {'stated':>6s} {'status':8s} {'length':>6s} {'nodes':>9s} {'s':>7s} "
           f"{'replay':10s}" + (f" | {'cshogi':7s} {'nodes':>9s}" if cshogi else ""))
-    for r in rows:
+    for k, r in ((k, r) for k in range(1, repeat + 1) for r in rows if (r["id"], k) not in done):
         pos = Position.from_sfen(r["sfen"])
-        out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
-                          shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit,
-                          mate_probe=mate_probe, inherit=inherit,
-                          group_interpositions=group_interpositions)
+        with measured() as used:
+            out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
+                              shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit,
+                              mate_probe=mate_probe, inherit=inherit,
+                              group_interpositions=group_interpositions)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
@@ -125,7 +140,9 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
                "shorten_nodes": out.get("shorten_nodes"),
                "time_s": round(out["time_s"], 3), "replay": check,
                "cshogi_proven": theirs[0] if theirs else None,
-               "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"]}
+               "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"],
+               "repeat": k, "cpu_s": round(used.cpu_s, 3),
+               **row_fields("tsume", {"backend": backend})}
         if writer:
             writer.writerow(row)
             sink.flush()
@@ -160,6 +177,8 @@ def summary(rows: list[dict]) -> list[str]:
     def proven(r):
         return str(r.get("cshogi_proven")) == "True"
 
+    spread = repeat_lines(rows)
+    rows = [r for r in rows if int(r.get("repeat") or 1) == 1]  # the first round's
     groups: dict[str, list] = {}
     for r in rows:
         groups.setdefault(r["id"].split("-")[0], []).append(r)
@@ -184,7 +203,40 @@ def summary(rows: list[dict]) -> list[str]:
     diff = [int(r["length"]) - int(r["stated_length"]) for r in ours]
     out.append(f"lengths against the stated ones: {sum(d == 0 for d in diff)} equal, "
                f"{sum(d > 0 for d in diff)} longer, {sum(d < 0 for d in diff)} shorter")
-    return out
+    return out + spread
+
+
+def repeat_lines(rows: list[dict]) -> list[str]:
+    """With repeats: each round's solved count, the spread of a problem's seconds over
+    the rounds, and the problems solved in some rounds only (none without repeats).
+
+    >>> rows = [dict(id="a", status="mate", time_s="1.0", repeat="1"), dict(id="a", status="mate", time_s="3.0", repeat="2"),
+    ...         dict(id="b", status="mate", time_s="2.0", repeat="1"), dict(id="b", status="unknown", time_s="9.0", repeat="2")]
+    >>> repeat_lines(rows)
+    ['repeats 2: solved 2, 1 (min / median / max 1 / 1.5 / 2); seconds of the problems solved every time, (max - min) / median: median 100%, largest 100% (a)', 'solved in some repeats only: b']
+    """
+    rounds = sorted({int(r.get("repeat") or 1) for r in rows})
+    if len(rounds) < 2:
+        return []
+    solved = [sum(r["status"] == "mate" for r in rows if int(r.get("repeat") or 1) == k)
+              for k in rounds]
+    by_id: dict[str, list] = {}
+    for r in rows:
+        by_id.setdefault(r["id"], []).append(r)
+    spreads = {}
+    for pid, group in by_id.items():
+        times = [float(r["time_s"]) for r in group if r["status"] == "mate"]
+        if len(times) == len(group) > 1 and statistics.median(times) > 0:
+            spreads[pid] = (max(times) - min(times)) / statistics.median(times)
+    line = (f"repeats {len(rounds)}: solved {', '.join(map(str, solved))} (min / median / max "
+            f"{min(solved)} / {statistics.median(solved):g} / {max(solved)})")
+    if spreads:
+        worst = max(spreads, key=spreads.get)
+        line += (f"; seconds of the problems solved every time, (max - min) / median: median "
+                 f"{statistics.median(spreads.values()):.0%}, largest {spreads[worst]:.0%} ({worst})")
+    borderline = sorted(pid for pid, group in by_id.items()
+                        if len({r["status"] == "mate" for r in group}) > 1)
+    return [line] + ([f"solved in some repeats only: {', '.join(borderline)}"] if borderline else [])
 
 
 def pick_edo(rows: list[dict], first: int, ids: str | None) -> list[dict]:
@@ -203,6 +255,33 @@ def pick_edo(rows: list[dict], first: int, ids: str | None) -> list[dict]:
         raise SystemExit(f"bench dfpn: unknown problem id(s) {', '.join(unknown)} "
                          f"(ids look like zukou-001 or musou-100)")
     return [by_id[i] for i in wanted]
+
+
+def _native(args, cshogi) -> int:
+    """``--backend native``: see :mod:`tsumeqbf.bench.dfpn_native`; exit 1 on a
+    disagreement with the Python search or a line that does not replay."""
+    from .. import native
+    from . import dfpn_native
+
+    ignored = [flag for flag, off in (("--heuristics", args.heuristics == ""),
+                                      ("--shorten-nodes", args.shorten_nodes is None),
+                                      ("--mate-probe", args.mate_probe == 0),
+                                      ("--group-interpositions", not args.group_interpositions),
+                                      ("--no-inherit", not args.no_inherit),
+                                      ("--repeat", args.repeat == 1), ("--plot", not args.plot))
+               if not off]
+    if ignored:
+        raise SystemExit(f"bench dfpn: --backend native does not take {', '.join(ignored)}")
+    native.require()
+    bad = 0
+    if not args.no_bounded:
+        bad += dfpn_native.bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
+    if args.edo or args.ids:
+        rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
+        bad += dfpn_native.unbounded(rows, args.max_nodes, cshogi,
+                                     None if args.beside == "none" else args.beside,
+                                     args.csv, args.resume, args.tt_entries)
+    return 1 if bad else 0
 
 
 def main(argv: list[str]) -> int:
@@ -227,9 +306,15 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--csv", default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
-    ap.add_argument("--backend", choices=BACKENDS, default="rules",
+    ap.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
                     help="move generator for the unbounded runs (cshogi: faster, 9x9 only)")
     ap.add_argument("--no-bounded", action="store_true", help="skip the YaneuraOu bounded set")
+    ap.add_argument("--beside", choices=("rules", "cshogi", "none"), default="cshogi",
+                    help="with --backend native: the Python search's move generator on the "
+                         "same problems (none: not run)")
+    ap.add_argument("--repeat", type=int, default=1, metavar="K",
+                    help="solve each Edo problem K times (rounds); the summary gives the "
+                         "spread of the seconds and the problems solved in some rounds only")
     ap.add_argument("--plot", default=None, metavar="PNG",
                     help="draw nodes and seconds against the stated length, ours beside "
                          "cshogi's DfPn, from every row of --csv once the run ends (with "
@@ -245,13 +330,17 @@ def main(argv: list[str]) -> int:
         raise SystemExit("bench dfpn: --plot draws the rows of --csv; give --csv")
     if args.tt_entries < 2:
         raise SystemExit("bench dfpn: --tt-entries must be at least 2")
+    if args.backend == "native":
+        return _native(args, cshogi)
+    if args.repeat < 1:
+        raise SystemExit("bench dfpn: --repeat must be at least 1")
     if not args.no_bounded:
         bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
     if args.edo or args.ids:
         rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
         unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
                   args.backend, args.resume, args.tt_entries, args.mate_probe,
-                  not args.no_inherit, args.group_interpositions)
+                  not args.no_inherit, args.group_interpositions, args.repeat)
     if args.plot:
         draw(args.csv, args.plot, args.max_nodes, summed=bool(args.edo or args.ids))
     return 0

@@ -28,12 +28,14 @@ from ..data import read_rows
 from ..dfpn import DfPn
 from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..rules import Position
+from ..provenance import FIELDS as PROVENANCE, row_fields
+from ..usage import measured
 from .dfpn import open_rows, pick_edo
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ROWS = "results/runs/dfpn-edo/dfpn-edo-1m.csv,results/runs/dfpn-edo/dfpn-zukou-10m.csv"
 FIELDS = ["id", "stated_length", "length", "plies", "max_nodes", "stated_mate", "stated_nodes",
-          "shorter_n", "shorter_mate", "shorter_nodes", "finding"]
+          "shorter_n", "shorter_mate", "shorter_nodes", "finding", "cpu_s", *PROVENANCE]
 _WORD = {True: "mate", False: "nomate", None: "unknown"}
 
 
@@ -112,9 +114,8 @@ def main(argv: list[str]) -> int:
     todo = [p for p in problems if p["id"] in rows]
     if args.resume and not args.csv:
         raise SystemExit("bench lengths: --resume needs --csv")
-    sink, done = (open_rows(args.csv, args.resume, FIELDS, "lengths") if args.csv
-                  else (None, set()))
-    writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
+    sink, writer, done = open_rows(args.csv, args.resume, FIELDS, "lengths")
+    done = {problem for problem, _ in done}
     print(f"{len(todo)} solved problems whose length differs from the stated one"
           + (f", {len(done)} already in {args.csv}" if done else ""), flush=True)
     try:
@@ -123,10 +124,12 @@ def main(argv: list[str]) -> int:
                 continue
             r = rows[p["id"]]
             stated, length, plies = int(r["stated_length"]), int(r["length"]), int(r["plies"])
-            out = audit(Position.from_sfen(p["sfen"]), stated, plies, length, args.max_plies,
-                        args.max_nodes, args.backend)
+            with measured() as used:
+                out = audit(Position.from_sfen(p["sfen"]), stated, plies, length, args.max_plies,
+                            args.max_nodes, args.backend)
             row = {"id": p["id"], "stated_length": stated, "length": length, "plies": plies,
-                   "max_nodes": args.max_nodes, **out}
+                   "max_nodes": args.max_nodes, **out, "cpu_s": round(used.cpu_s, 3),
+                   **row_fields("tsume", {"backend": args.backend})}
             if writer:
                 writer.writerow(row)
                 sink.flush()

@@ -33,7 +33,6 @@ import time
 
 from ..rules.moves import move_to
 from .core import deep_recursion
-from .game import dominance_of
 
 
 class AnswerError(Exception):
@@ -46,7 +45,7 @@ def principal_variation(search, game, muda: bool = True, rank: dict | None = Non
     :func:`rank_proven`) orders the proven nodes by their distance to mate, so every
     proven check can be used; without it the proofs' sequence numbers order them."""
     if rank is None:
-        order = lambda: search.proof_seq(dominance_of(game))  # noqa: E731
+        order = lambda: search.proof_seq(game.dominance())  # noqa: E731
     else:
         order = lambda: rank.get(game.key())  # noqa: E731
     with deep_recursion():
@@ -65,7 +64,7 @@ def principal_variation(search, game, muda: bool = True, rank: dict | None = Non
 
 
 def _hand_size(game) -> int:
-    return sum(dominance_of(game)[1])
+    return sum(game.dominance()[1])
 
 
 class _OnStack(Exception):
@@ -216,7 +215,7 @@ def _expand(search, game, key, parents, is_or, waiting, mated) -> list:
     follow, children = [], []
     for m in moves:
         with game.played(m):
-            proven = search.proof_seq(dominance_of(game)) is not None
+            proven = search.proof_seq(game.dominance()) is not None
             child = game.key()
         if proven:
             follow.append(m)
@@ -313,7 +312,7 @@ def _candidates(search, game, rank, reach: int) -> list:
                     if m == step:
                         continue
                     with game.played(m):
-                        key, dom = game.key(), dominance_of(game)
+                        key, dom = game.key(), game.dominance()
                         if search.proof_seq(dom) is None:
                             if not search.is_disproven(dom):
                                 out.append((key, prefix + line[:i] + [m]))
@@ -331,83 +330,21 @@ def _without_useless_interpositions(game, scored, capture_length):
     """The replies that count: ``scored`` without the useless interpositions;
     ``capture_length(m)`` is the length after interposition ``m`` when its piece is
     captured at once (None: no such proven line)."""
-    is_inter = getattr(game, "is_interposition", None)
-    if is_inter is None:
-        return scored
-    inter = [s for s in scored if is_inter(s[0])]
+    inter = [s for s in scored if game.is_interposition(s[0])]
     if not inter:
         return scored
-    others = [s for s in scored if not is_inter(s[0])]
+    others = [s for s in scored if not game.is_interposition(s[0])]
     base = max((s[1] for s in others), default=0)
     kept = list(others)
-    near_king = getattr(game, "next_to_king", lambda sq: False)
     for s in inter:
         m = s[0]
-        if near_king(move_to(m)):
+        if game.next_to_king(move_to(m)):
             kept.append(s)
             continue
         onto = capture_length(m)
         if onto is None or onto > base + 2:
             kept.append(s)
     return kept
-
-
-def shortest_line(pos, bound: int, max_nodes: int | None = None, deadline: float | None = None,
-                  backend: str = "rules"):
-    """The shortest mate counting every ply (every interposition too), by bounded df-pn:
-    the smallest odd n <= bound with Mate(pos, n), then a line where the attacker keeps to
-    that length and the defender takes the reply with the longest shortest mate. Returns
-    the list of moves, or None when the budget ran out or no mate within ``bound``.
-    ``backend`` names the move generator (``cshogi_backend.make_game``)."""
-    from .core import DfPn
-    from .cshogi_backend import make_game
-
-    game = make_game(pos.copy(), backend)
-    search = DfPn(game, max_nodes=max_nodes, deadline=deadline)
-
-    def mate(k):
-        res = search.solve(k)
-        if res.proven is None:
-            raise _OutOfBudget
-        return res.proven
-
-    try:
-        n = next((k for k in range(1, bound + 1, 2) if mate(k)), None)
-        if n is None:
-            return None
-        line = []
-        while True:
-            moves = game.moves()
-            if not moves:
-                break
-            if game.is_or():
-                # Mate(node, n) is proven, so the table holds a reply proven within n - 1
-                # (proofs are never dropped): take it rather than try every check, which
-                # costs a failed search per check that does not mate in time
-                res = search.solve(n)
-                if res.proven is None:
-                    raise _OutOfBudget
-                choice = res.best_move
-                if choice is None:
-                    raise AnswerError(f"no check proven within {n - 1} plies below a proven node")
-                n -= 1
-            else:
-                longest = -1
-                for m in moves:
-                    with game.played(m):
-                        k = next(k for k in range(1, n, 2) if mate(k))
-                    if k > longest:
-                        choice, longest = m, k
-                n = longest
-            line.append(choice)
-            game.play(choice)
-        return line
-    except _OutOfBudget:
-        return None
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def shortest_check(pos, length: int, max_nodes: int | None = None, deadline: float | None = None,

@@ -1,4 +1,4 @@
-"""``tsumeqbf solve SFEN [--max-nodes N] [--timeout S] [--heuristics ABC] [--checkpoint FILE] [--seed FILE] [--json]``:
+"""``tsumeqbf solve SFEN [--max-nodes N] [--timeout S] [--shortest] [--heuristics ABC] [--checkpoint FILE] [--seed FILE] [--json]``:
 unbounded df-pn with the answer a tsume-shogi reader expects."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ..arguments import STDOUT, non_negative_int, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
-from .cshogi_backend import BACKENDS
+from .solve import SOLVE_BACKENDS
 from .options import check_heuristics
 
 
@@ -49,11 +49,19 @@ def register(sub) -> None:
                         "count), not from the same board's numbers with other hands")
     p.add_argument("--simulation", action="store_true",
                    help="Kawano's simulation: replay a proven sibling's proof on a similar reply")
+    p.add_argument("--shortest", action="store_true",
+                   help="answer with the exact shortest mate: after the proof, bounded df-pn runs "
+                        "until it knows whether a shorter mate exists (within --max-nodes and "
+                        "--timeout; default: the searches for a shorter line get as many nodes as "
+                        "the proof took, at least 20,000 and 10,000, and its time, at least 30 s)")
     p.add_argument("--shorten-nodes", type=non_negative_int, default=None,
-                   help="nodes spent after a proof looking for shorter mates (default: as many as "
-                        "the proof took, at least 50,000; 0: none)")
-    p.add_argument("--backend", choices=BACKENDS, default="rules",
-                   help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster)")
+                   help="nodes the search for shorter mates along the proof's lines spends after "
+                        "the proof (default: as many as the proof took, at least 10,000, or "
+                        "50,000 with --shortest; 0: none)")
+    p.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
+                   help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster); "
+                        "native: the compiled search (standard 9x9 only; its own line, every "
+                        "ply counted: docs/dfpn.md)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
     p.add_argument("--checkpoint", metavar="FILE", default=None,
@@ -104,7 +112,7 @@ def cmd_solve(args) -> int:
                           progress=progress if show else None, checkpoint=args.checkpoint,
                           checkpoint_every=args.checkpoint_every, seeds=tuple(args.seed),
                           on_phase=lambda text: bar.phase(f"solve: {text}"),
-                          answer_on_stop=True)
+                          answer_on_stop=True, shortest=args.shortest)
     if args.kif:  # the diagram alone when there is no answer: the problem still imports
         write_kif(args.kif, pos, out["pv"] or [])
     if args.kif == STDOUT:  # standard output holds the record alone: the answer goes to stderr
@@ -126,6 +134,7 @@ def _report(args, pos, out: dict) -> int:
         if out["pv"]:
             print("USI: " + " ".join(out["pv"]))
             print("    " + " ".join(out["pv_ja"]))
+            print(shortest_note(out))
         if out.get("answer") == "bounded":
             print(f"note: the exact shortest line (bounded df-pn, every ply counted); the "
                   f"proofs' line had {out['proof_length']}")
@@ -146,3 +155,20 @@ def _report(args, pos, out: dict) -> int:
               f"answer is the line found so far", file=sys.stderr)
         return out["exit_status"]
     return 0 if out["status"] in ("mate", "nomate") else 1
+
+
+def shortest_note(out: dict) -> str:
+    """The line that says whether a mate's answer is the exact shortest.
+
+    >>> shortest_note({"shortest": True, "length": 7, "plies": 7})
+    'shortest: exact (bounded df-pn: no mate within 5 plies, every ply counted)'
+    >>> shortest_note({"shortest": False, "length": 17, "plies": 17})[:45]
+    'shortest: not proven (the shortest line found'
+    """
+    if out.get("shortest"):
+        if out["length"] <= 1:
+            return "shortest: exact (a mate in 1)"
+        return (f"shortest: exact (bounded df-pn: no mate within {out['length'] - 2} plies, "
+                f"every ply counted)")
+    return ("shortest: not proven (the shortest line found within the budget; --shortest "
+            "asks bounded df-pn until it knows)")

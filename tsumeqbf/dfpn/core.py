@@ -123,6 +123,10 @@ class DfPn:
     epsilon: float = 0.25
     mobility: bool = True  # a new check starts with pn = its number of replies
     group_drops: bool = True  # an AND node counts its drops onto one square once (the largest)
+    # no_mate(game): True when the game's node is known to have no mate at all (an
+    # unbounded search's disproofs, see shortest.py); asked for the children of an
+    # expanded node that the table holds no proof or disproof of
+    no_mate: object = None
     nodes: int = 0
     tt_hits: int = 0
     table: dict = field(default_factory=dict)  # (key, depth) -> _Entry, unsolved numbers
@@ -195,11 +199,7 @@ class DfPn:
         """Numbers of a check not seen before (the game is at it, an AND node with
         ``depth`` plies left), from its replies: none is mate, any with no plies left is
         no mate (both stored, as the node's own search would), else pn = their number."""
-        count_replies = getattr(self.game, "reply_count", None)
-        if count_replies is not None:
-            replies = count_replies(self.group_drops)
-        else:
-            replies = len(self.game.moves())
+        replies = self.game.reply_count(self.group_drops)
         if not replies:
             self.store(key, 0, 0, INF, 0)  # mate holds at any depth
             return 0, INF
@@ -231,11 +231,13 @@ class DfPn:
             game.play(m)
             ck = game.key()
             child_keys.append(ck)
+            if (self.no_mate is not None and ck not in self.disproofs
+                    and ck not in self.proofs and self.no_mate(game)):
+                self.disproofs[ck] = INF  # no mate within any number of plies
             if is_or and self.mobility and self._find(ck, child_depth) is None:
                 local[i] = self._start_check(ck, child_depth)
             game.undo()
-        drop_group = getattr(game, "drop_group", None)
-        groups = ([drop_group(m) for m in moves] if not is_or and self.group_drops and drop_group
+        groups = ([game.drop_group(m) for m in moves] if not is_or and self.group_drops
                   else [None] * len(moves))
         nodes_before = self.nodes
         while True:

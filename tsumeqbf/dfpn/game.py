@@ -1,9 +1,12 @@
-"""The small game protocol df-pn runs on, with shogi and graph implementations.
+"""The game df-pn runs on (:class:`Game`: every capability with its default), with shogi
+and graph implementations.
 
 A game has a current node and answers ``key()`` (hashable, different for OR and AND
 nodes), ``is_or()``, ``moves()`` (an OR node's attacking moves, an AND node's replies),
 ``play(move)`` and ``undo()``; ``with game.played(move):`` plays a move for the block and
-undoes it on leaving, however the block ends.
+undoes it on leaving, however the block ends. The rest (dominance, reply counts, the
+groups and facts behind Nagai's heuristics) has a default in :class:`Game` that a game
+overrides when it can serve it.
 
 >>> from tsumeqbf.rules import Position
 >>> g = ShogiGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))
@@ -27,7 +30,7 @@ def grouped_count(moves, group_drops: bool, drop_base: int = DROP_BASE) -> int:
 
 
 class Played:
-    """The context manager of :meth:`Moves.played` (a class, not a generator: searches
+    """The context manager of :meth:`Game.played` (a class, not a generator: searches
     enter one per expanded node)."""
 
     __slots__ = ("game", "move")
@@ -43,32 +46,119 @@ class Played:
         self.game.undo()
 
 
-class Moves:
-    """What every game adds to its ``play`` and ``undo``."""
+class Game:
+    """Everything df-pn asks of a game. A game implements the first six methods; each
+    of the others has a default that is right for any game, which a game overrides when
+    it can do better (a heuristic it can serve, a shortcut it can take). The searches
+    call these methods and ask nothing else of a game.
+
+    >>> import networkx as nx
+    >>> g = GraphGame(nx.DiGraph([("a", "b")]), "a")
+    >>> g.dominance(), g.child_dominance("b"), g.drop_group("b"), g.check_directions()
+    (('a', (), ()), ('b', ('b', (), ())), None, 0)
+    """
+
+    # -- what every game implements --------------------------------------------------------
+    def key(self):
+        """A hashable key of the current node (different for OR and AND nodes)."""
+        raise NotImplementedError
+
+    def is_or(self) -> bool:
+        """Whether the current node is the attacker's."""
+        raise NotImplementedError
+
+    def moves(self) -> list:
+        """An OR node's attacking moves, an AND node's replies."""
+        raise NotImplementedError
+
+    def play(self, move) -> None:
+        raise NotImplementedError
+
+    def undo(self) -> None:
+        raise NotImplementedError
+
+    def clone(self) -> "Game":
+        """An independent game at the current node (for simulation)."""
+        raise NotImplementedError
 
     def played(self, move) -> Played:
         """``with game.played(move):`` the game is at the node ``move`` leads to."""
         return Played(self, move)
 
+    # -- dominance and shortcuts -----------------------------------------------------------
+    def dominance(self) -> tuple:
+        """(board key, attacker's hand, defender's hand) of the current node: a proof with
+        hand H also proves the same board when the attacker holds more and the defender
+        less. A game without hands gives (key, (), ())."""
+        return self.key(), (), ()
 
-def dominance_of(game):
-    """(board key, attacker's hand, defender's hand) of a game's current node; games
-    without hands (graphs) give (key, (), ())."""
-    dominance = getattr(game, "dominance", None)
-    return dominance() if dominance else (game.key(), (), ())
+    def child_dominance(self, m) -> tuple:
+        """(key, dominance) of the node move ``m`` leads to; the game is left at its node
+        (by default the move is played to read them)."""
+        with self.played(m):
+            return self.key(), self.dominance()
+
+    def reply_count(self, group_drops: bool = True, group_interpositions: bool = False) -> int:
+        """How many moves the side to move has, grouped as :meth:`drop_group` and
+        :meth:`interposition_group` group them (by default there are no groups)."""
+        return len(self.moves())
+
+    def reply_count_after(self, m, group_drops: bool = True,
+                          group_interpositions: bool = False) -> int:
+        """:meth:`reply_count` at the node move ``m`` leads to (the game is left as it is)."""
+        with self.played(m):
+            return self.reply_count(group_drops, group_interpositions)
+
+    def mate_in_1(self):
+        """A move of the current OR node that leaves the defender no reply, else None.
+
+        >>> from tsumeqbf.rules import Position
+        >>> g = TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))
+        >>> g.pos.usi(g.mate_in_1())
+        '2c1b'
+        """
+        for c in self.moves():
+            if not self.reply_count_after(c, False):
+                return c
+        return None
+
+    # -- reply groups and Nagai's heuristics (by default none applies) ---------------------
+    def drop_group(self, m):
+        """The group of drops onto one square that reply ``m`` is in (None: none)."""
+        return None
+
+    def interposition_group(self, m):
+        """The group of every interposition, when reply ``m`` is one (None: it is not)."""
+        return None
+
+    def promotion_group(self, m):
+        """Shared by a reply and its promoting twin (by default each move is its own)."""
+        return m
+
+    def capture_group(self, m):
+        """Heuristic B: the group of captures of the checker that reply ``m`` is in."""
+        return None
+
+    def promotion_twin(self, m, moves_set):
+        """Heuristic A: the promoting twin of reply ``m`` in ``moves_set`` (None: none)."""
+        return None
+
+    def check_directions(self) -> int:
+        """Heuristic F: the current OR node's checks counted once per direction towards
+        the defender's king (0: the game cannot tell; a check then starts at 1)."""
+        return 0
+
+    # -- the answer's useless interpositions (by default no reply is one) ------------------
+    def is_interposition(self, m) -> bool:
+        """A reply that puts a piece between the king and a distant checker."""
+        return False
+
+    def next_to_king(self, sq) -> bool:
+        """Whether square ``sq`` touches the defender's king."""
+        return False
 
 
-def peek_child(game, m):
-    """(key, dominance triple) of the node move ``m`` leads to; the game is left at its
-    node (games that can tell it without playing the move do)."""
-    peek = getattr(game, "child_dominance", None)
-    if peek is not None:
-        return peek(m)
-    with game.played(m):
-        return game.key(), dominance_of(game)
-
-
-class ShogiGame(Moves):
+class ShogiGame(Game):
     """A tsume position: OR nodes are the attacker's turns (moves: legal checks), AND
     nodes the defender's (moves: every legal reply)."""
 
@@ -117,14 +207,17 @@ class ShogiGame(Moves):
             return len(rest) + (len(rest) < len(moves))
         return grouped_count(moves, group_drops)
 
+    def promotion_group(self, m):
+        """A board move and its promoting twin share this (a drop or a plain move is its own)."""
+        return m if is_drop(m) else ("board", move_from(m), move_to(m))
+
     def clone(self):
-        """An independent game at the current node (for simulation)."""
         twin = type(self).__new__(type(self))
         twin.pos, twin.attacker = self.pos.copy(), self.attacker
         return twin
 
 
-class GraphGame(Moves):
+class GraphGame(Game):
     """An AND/OR graph: a networkx DiGraph whose nodes carry ``kind`` "or" or "and"; an
     OR node without successors is a failure for the attacker, an AND node without
     successors a success (the defender has no move)."""
@@ -185,19 +278,6 @@ class TsumeGame(ShogiGame):
             return self.reply_count(group_drops, group_interpositions)
         finally:
             self.undo()
-
-    def mate_in_1(self):
-        """A check of the current OR node that leaves the defender no reply, else None.
-
-        >>> from tsumeqbf.rules import Position
-        >>> g = TsumeGame(Position.from_sfen("2k/3/1GP b - 1", zone=2))
-        >>> g.pos.usi(g.mate_in_1())
-        '2c1b'
-        """
-        for c in self.moves():
-            if not self.reply_count_after(c, False):
-                return c
-        return None
 
     def last_to(self) -> int:
         """Destination of the previous move (the checker's square at an AND node)."""

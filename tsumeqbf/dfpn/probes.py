@@ -12,17 +12,14 @@ proof).
 
 from __future__ import annotations
 
-from .game import peek_child
-
 
 class MateProbes:
     """The probes of one search: its ``game`` and ``tables``, the set of positions on its
-    current path (``on_path``, shared, not copied), the probe ``depth`` (1 or 3) and
-    ``replies_after(m)``, the search's count of a check's replies (0: a mate)."""
+    current path (``on_path``, shared, not copied) and the probe ``depth`` (1 or 3)."""
 
-    def __init__(self, game, tables, on_path: set, depth: int, replies_after):
+    def __init__(self, game, tables, on_path: set, depth: int):
         self.game, self.tables, self.on_path = game, tables, on_path
-        self.depth, self.replies_after = depth, replies_after
+        self.depth = depth
         self.count = 0  # positions asked for a mate in 1
 
     def prove_new_node(self, key, dom, is_or: bool, moves) -> bool:
@@ -34,7 +31,7 @@ class MateProbes:
             return False
         tables, game = self.tables, self.game
         for m in moves:
-            ck, cdom = peek_child(game, m)
+            ck, cdom = game.child_dominance(m)
             if ck in self.on_path or tables.proof_seq(cdom) is not None:
                 continue
             with game.played(m):
@@ -49,7 +46,7 @@ class MateProbes:
         game, tables = self.game, self.tables
         proven = []
         for m in game.moves() if moves is None else moves:
-            ck, cdom = peek_child(game, m)
+            ck, cdom = game.child_dominance(m)
             if tables.proof_seq(cdom) is None:
                 if ck in self.on_path:
                     return False
@@ -64,14 +61,10 @@ class MateProbes:
         """Prove the current OR node when one of its checks leaves no reply."""
         self.count += 1
         game, tables = self.game, self.tables
-        find = getattr(game, "mate_in_1", None)
-        if find is not None:
-            mate = find()
-        else:
-            mate = next((c for c in game.moves() if not self.replies_after(c)), None)
+        mate = game.mate_in_1()
         if mate is None:
             return False
-        mk, mdom = peek_child(game, mate)
+        mk, mdom = game.child_dominance(mate)
         tables.store_proof(mk, mdom, tables.proof_pieces(mdom, False, []))
         tables.store_proof(key, dom, tables.proof_pieces(dom, True, [mdom]))
         return True

@@ -19,19 +19,11 @@ only when every reply is proven.
 
 from __future__ import annotations
 
-from ..rules.moves import is_drop, move_from, move_to
-
-
-def promotion_group(m):
-    """A board move and its promoting twin share this (a drop or a plain move is its own)."""
-    return m if is_drop(m) else ("board", move_from(m), move_to(m))
-
-
-def promotion_pairs(moves, groups) -> list:
+def promotion_pairs(game, moves, groups) -> list:
     """``groups`` with each reply made with and without promotion (both legal) put in one
     group, unless it is in a group already: the defender's choice to promote seldom
     changes the attacker's answer, so the pair counts once in the proof-number sum."""
-    keys = [promotion_group(m) for m in moves]
+    keys = [game.promotion_group(m) for m in moves]
     seen, paired = set(), set()
     for k in keys:
         (paired if k in seen else seen).add(k)
@@ -41,22 +33,22 @@ def promotion_pairs(moves, groups) -> list:
 def reply_groups(game, moves, options) -> list:
     """Per reply of the current AND node, the group it counts in (None: on its own)."""
     groups = [None] * len(moves)
-    if "B" in options.heuristics and hasattr(game, "capture_group"):
+    if "B" in options.heuristics:
         groups = [game.capture_group(m) for m in moves]
-    if options.group_interpositions and hasattr(game, "interposition_group"):
+    if options.group_interpositions:
         # every drop is an interposition: this grouping takes in the one below
         groups = [game.interposition_group(m) or g for m, g in zip(moves, groups)]
-    elif options.group_drops and hasattr(game, "drop_group"):
+    elif options.group_drops:
         groups = [game.drop_group(m) or g for m, g in zip(moves, groups)]
-    if options.group_promotions and hasattr(game, "drop_group"):
-        groups = promotion_pairs(moves, groups)
+    if options.group_promotions:
+        groups = promotion_pairs(game, moves, groups)
     return groups
 
 
 def promotion_twins(game, moves, options) -> list:
     """Heuristic A: per reply of the current AND node, the index of its promoting twin
     (None: it has none, or the heuristic is off)."""
-    if "A" not in options.heuristics or not hasattr(game, "promotion_twin"):
+    if "A" not in options.heuristics:
         return [None] * len(moves)
     index = {m: i for i, m in enumerate(moves)}
     return [index.get(game.promotion_twin(m, index)) for m in moves]
@@ -65,24 +57,18 @@ def promotion_twins(game, moves, options) -> list:
 def count_replies(game, options) -> int:
     """The current AND node's replies, grouped as :func:`reply_groups` groups them
     (heuristic B aside)."""
-    drop_group = getattr(game, "drop_group", None)
-    if drop_group is not None and not options.group_promotions:
+    if not options.group_promotions:
         return game.reply_count(options.group_drops, options.group_interpositions)
     replies = game.moves()
-    interposition = options.group_interpositions and getattr(game, "interposition_group", None)
-    if replies and drop_group and (options.group_drops or options.group_promotions
-                                   or interposition):
-        replies = {(interposition and interposition(r))
-                   or (options.group_drops and drop_group(r))
-                   or (promotion_group(r) if options.group_promotions else r)
-                   for r in replies}
-    return len(replies)
+    return len({(options.group_interpositions and game.interposition_group(r))
+                or (options.group_drops and game.drop_group(r))
+                or game.promotion_group(r) for r in replies})
 
 
 def count_replies_after(game, m, options) -> int:
     """:func:`count_replies` at the node check ``m`` of the current node leads to (the
     starting proof number of that check); the game is left at its node."""
-    if not options.group_promotions and hasattr(game, "reply_count_after"):
+    if not options.group_promotions:
         return game.reply_count_after(m, options.group_drops, options.group_interpositions)
     with game.played(m):
         return count_replies(game, options)

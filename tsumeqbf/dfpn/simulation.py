@@ -10,8 +10,6 @@ line plays only moves its own node lists), so a success is a genuine proof.
 
 from __future__ import annotations
 
-from .game import dominance_of
-
 
 class Simulation:
     """The simulations of one search: its ``tables``, ``tick()`` (count a node, as the
@@ -42,7 +40,7 @@ class Simulation:
     def _step(self, new, budget):
         """(done, dom): done is True when ``new`` is proven already, False when the budget
         is spent, None to go on."""
-        dom = dominance_of(new)
+        dom = new.dominance()
         if self.tables.proof_seq(dom) is not None:
             return True, dom
         budget[0] -= 1
@@ -67,12 +65,12 @@ class Simulation:
     def _first_proven_check(self, old):
         """The first check of ``old``'s proven OR node proven before the node itself."""
         proof_seq = self.tables.proof_seq
-        seq = proof_seq(dominance_of(old))
+        seq = proof_seq(old.dominance())
         if seq is None:
             return None
         for m in old.moves():
             with old.played(m):
-                s = proof_seq(dominance_of(old))
+                s = proof_seq(old.dominance())
             if s is not None and s < seq:
                 return m
         return None

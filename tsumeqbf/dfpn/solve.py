@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 
 from ..rules import Position, TsumeError, line_to_japanese
-from .answer import AnswerError, principal_variation, shorten, shortest_check, shortest_line
-from .cshogi_backend import make_game
+from .answer import AnswerError, principal_variation, shorten, shortest_check
+from .cshogi_backend import BACKENDS, make_game
+from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
+from .native_solve import refuse_unsupported, solve_native
 from .tsume import TsumeSearch
+
+#: the move generators (and, native, the compiled search) that ``backend`` chooses from
+SOLVE_BACKENDS = BACKENDS + ("native",)
 
 
 def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
@@ -29,18 +35,27 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 inherit: bool = True, group_interpositions: bool = False,
                 checkpoint: str | None = None, checkpoint_every: int = 10_000_000,
                 seeds: tuple = (), progress_every: int = 100_000, on_phase=None,
-                answer_on_stop: bool = False) -> dict:
+                answer_on_stop: bool = False, shortest: bool = False) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
 
-    After a proof, up to ``shorten_nodes`` more nodes (default: as many as the proof took,
-    at least 50,000)
-    look for shorter mates along the main line (:func:`answer.shorten`; ``shorten_nodes``
-    in the output); ``first_plies`` is the length of the first proof's line. When the
-    line has at most ``shortest_up_to`` plies, bounded df-pn also finds the exact shortest
-    mate counting every ply (``shortest_plies``, ``pv_shortest``); when that is shorter
-    than the line read off the proofs, it becomes the answer (``answer``: "bounded",
+    After a proof (``first_plies``: its line's plies), two searches look for a shorter
+    line. First more nodes of the unbounded search try the open checks along the main
+    line (:func:`answer.shorten`; ``shorten_nodes`` in the output); then, when the best
+    line read off the proofs has L plies (every ply counted) and L is at most
+    ``shortest_up_to``, bounded df-pn, its table started from the proofs
+    (:mod:`.shortest`), asks for a mate within 1, 3, ... L - 2 plies. ``shortest`` says
+    whether the answer is the exact shortest: bounded df-pn has shown that no mate within
+    ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
+    the shortest line counting every ply). By default the two get a share of the proof's
+    work (:class:`_AfterProof`: each as many nodes as the proof took, at least 10,000 and
+    20,000, and together as much time, at least 30 s); with ``shortest=True`` bounded
+    df-pn runs on a line of any length until it knows, within ``max_nodes`` and
+    ``timeout``, and the shortening gets the proof's nodes, at least 50,000.
+    ``shorten_nodes`` sets the shortening's nodes either way; ``after_nodes`` counts the
+    nodes of both. When the bounded line is shorter than the
+    line read off the proofs, it becomes the answer (``answer``: "bounded",
     otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
     in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
     positions the probes asked for a mate in 1. ``inherit`` starts a new position from the
@@ -66,6 +81,16 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     during the searches for a shorter line ends them and the answer is the line found so
     far, with ``stopped`` (the signal's name) and ``exit_status``; without it, or during
     the proof itself, the stop goes on up to the caller."""
+    if backend == "native":
+        refuse_unsupported(dict(heuristics=heuristics, simulation=simulation,
+                                mate_probe=mate_probe, checkpoint=checkpoint, seeds=seeds,
+                                group_interpositions=group_interpositions,
+                                group_promotions=group_promotions, proof_pieces=proof_pieces,
+                                check_shortest=check_shortest))
+        out = solve_native(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=tt_limit,
+                           mobility=mobility, group_drops=group_drops)
+        out.setdefault("shortest", False)  # its first line: no search for a shorter one
+        return out
     started = time.monotonic()
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
@@ -124,40 +149,53 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     if res.proven:
         try:
             first = principal_variation(search, game, muda=False)
-            budget = max(res.nodes, 50_000) if shorten_nodes is None else shorten_nodes
-            if on_phase is not None and budget:
-                on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
-                         f"{res.time_s:.2f} s); looking for shorter mates with up to "
-                         f"{budget:,} more nodes")
-            before = search.nodes
-            rank, spent = refine(shorten, search, game, budget) or (None, search.nodes - before)
+            after = _AfterProof(res, shortest, shorten_nodes, max_nodes, deadline)
+            rank, spent = None, 0
+            if len(first) > 1:  # a mate in 1 is the shortest
+                if on_phase is not None and after.shorten_nodes:
+                    on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
+                             f"{res.time_s:.2f} s); looking for shorter mates with up to "
+                             f"{after.shorten_nodes:,} more nodes{after.time_text()}")
+                before = search.nodes
+                with after.limits(search):
+                    rank, spent = (refine(shorten, search, game, after.shorten_nodes)
+                                   or (None, search.nodes - before))
             # the answer walks the whole proof tree (every reply of every defender node);
             # with another move generator it walks it with ours, an independent check
             reader = game if backend == "rules" else TsumeGame(pos.copy())
             line = principal_variation(search, reader, rank=rank)
             raw = principal_variation(search, reader, muda=False, rank=rank)
+            found, short = (False, None) if len(raw) <= 1 else (None, None)
+            if (len(raw) > 1 and stopped is None
+                    and (shortest or len(raw) <= shortest_up_to)):
+                if on_phase is not None:
+                    on_phase(f"a line of {len(raw)} plies; bounded df-pn looks for a mate "
+                             f"within {len(raw) - 2} plies{after.bounded_text()}")
+                bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
+                                      deadline=after.deadline)
+                found, short = (refine(shorter_mate, bounded, game, len(raw) - 2)
+                                or (None, None))
+                out["bounded_nodes"] = bounded.nodes
         except AnswerError as exc:  # a bug: say so rather than print a wrong line
             out.update(status="error", error=f"answer extraction failed: {exc}")
             return out
         out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
                    length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
-                   answer="proof")
-        if len(raw) <= shortest_up_to and stopped is None:
-            budget = min(max_nodes or 1_000_000, 1_000_000)
-            if on_phase is not None:
-                on_phase(f"a line of {len(raw)} plies; bounded df-pn looks for the exact "
-                         f"shortest with up to {budget:,} nodes")
-            best = refine(shortest_line, pos, len(raw), max_nodes=budget, deadline=deadline,
-                          backend=backend)
-            if best is not None:
-                out.update(shortest_plies=len(best), pv_shortest=[pos.usi(m) for m in best])
-                if len(best) < out["length"]:
-                    # the proofs hold no line this short (zukou-036: 19 plies found, 13
-                    # exact): answer with the exact one; every ply of it counts, so its
-                    # length can only overstate the tsume length
-                    out.update(pv=out["pv_shortest"], pv_ja=line_to_japanese(pos, best),
-                               proof_length=out["length"], length=len(best), plies=len(best),
-                               answer="bounded")
+                   answer="proof", shortest=found is not None)
+        out["after_nodes"] = spent + out.get("bounded_nodes", 0)
+        if found:
+            out["pv_shortest"] = [pos.usi(m) for m in short] if short else None
+            out["shortest_plies"] = len(short) if short else None
+            out["shortest"] = short is not None
+            if short and len(short) < out["length"]:
+                # the proofs hold no line this short (zukou-036: 19 plies found, 13
+                # exact): answer with the exact one; every ply of it counts, so its
+                # length can only overstate the tsume length
+                out.update(pv=out["pv_shortest"], pv_ja=line_to_japanese(pos, short),
+                           proof_length=out["length"], length=len(short), plies=len(short),
+                           answer="bounded")
+        elif found is False:
+            out.update(shortest_plies=len(raw), pv_shortest=[pos.usi(m) for m in raw])
         if check_shortest and stopped is None:
             left = deadline - time.monotonic() if deadline else None
             shorter = refine(shortest_check, pos, len(line), max_nodes=max_nodes,
@@ -170,6 +208,67 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                    exit_status=getattr(stopped, "exit_status", 130))
     out["total_s"] = round(time.monotonic() - started, 6)
     return out
+
+
+#: without ``shortest``, the searches after a proof get this share of the proof's nodes
+#: (each) and of its time (together), at least the floors: bounded df-pn decides most
+#: short mates within its floor (the YaneuraOu mate-in-11 samples in up to 18,272 nodes).
+#: The seconds are wall clock, a guard: on an idle machine the nodes bind first; at 10 s
+#: they bound the YaneuraOu answers on this 2-core machine run at load 17 (mate11-4 19
+#: plies instead of 11), see docs/dfpn-notebook.md
+AFTER_SHARE = 1.0
+AFTER_FLOOR_BOUNDED = 20_000
+AFTER_FLOOR_SHORTEN = 10_000
+AFTER_FLOOR_S = 30.0
+
+
+class _AfterProof:
+    """The limits of the searches for a shorter line after a proof. With ``shortest``
+    bounded df-pn runs until it knows (within the caller's limits) and the shortening
+    gets the proof's nodes, at least 50,000; without it each gets the proof's nodes (at
+    least AFTER_FLOOR_BOUNDED and AFTER_FLOOR_SHORTEN) and both together the proof's
+    time (at least AFTER_FLOOR_S), the shortening the first half of it. ``shorten_nodes`` sets the
+    shortening's nodes either way, and then its only limit besides the caller's time."""
+
+    def __init__(self, res, shortest: bool, shorten_nodes, max_nodes, deadline):
+        self.start = time.monotonic()
+        self.shared = not shortest
+        if shortest:
+            self.shorten_nodes = max(res.nodes, 50_000)
+            self.bounded_nodes = max_nodes
+            self.deadline = deadline
+        else:
+            share = int(res.nodes * AFTER_SHARE)
+            self.shorten_nodes = max(share, AFTER_FLOOR_SHORTEN)
+            bounded = max(share, AFTER_FLOOR_BOUNDED)
+            self.bounded_nodes = bounded if max_nodes is None else min(bounded, max_nodes)
+            end = self.start + max(res.time_s * AFTER_SHARE, AFTER_FLOOR_S)
+            self.deadline = end if deadline is None else min(end, deadline)
+        # the shortening the first half of the time, bounded df-pn the rest
+        self.shorten_deadline = (self.start + (self.deadline - self.start) / 2
+                                 if self.shared and self.deadline is not None else self.deadline)
+        if shorten_nodes is not None:  # the caller's budget: nodes alone
+            self.shorten_nodes, self.shorten_deadline = shorten_nodes, deadline
+
+
+    def bounded_text(self) -> str:
+        return f" with up to {self.bounded_nodes:,} nodes" if self.bounded_nodes else ""
+
+    def time_text(self) -> str:
+        end = self.shorten_deadline
+        left = end - time.monotonic() if end is not None else None
+        return f" and {max(left, 0):.1f} s" if self.shared and left is not None else ""
+
+    @contextmanager
+    def limits(self, search):
+        """The unbounded search with this phase's deadline for the shortening."""
+        saved, end = search.deadline, self.shorten_deadline
+        if end is not None:
+            search.deadline = end if saved is None else min(saved, end)
+        try:
+            yield
+        finally:
+            search.deadline = saved
 
 
 def _add_seeds(search, seeds, pos) -> int:

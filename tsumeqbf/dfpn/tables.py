@@ -49,6 +49,13 @@ def _dominates(big: tuple, small: tuple) -> bool:
     return all(map(ge, big, small))
 
 
+#: bytes an unsolved entry takes with what the tables keep beside it (measured with
+#: tracemalloc: an unbounded search of zukou-001 stopped at 60,000 nodes held 27,827
+#: unsolved entries and 6,883 proofs and disproofs in 9.19 MB, 330 bytes per entry);
+#: the USI engine's USI_Hash (MB) is turned into a table size with it
+ENTRY_BYTES = 330
+
+
 @dataclass(slots=True)  # millions of these on long runs: about 330 bytes each with the tables
 class Entry:
     """The numbers of an unsolved position."""

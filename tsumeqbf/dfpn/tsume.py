@@ -76,7 +76,6 @@ from dataclasses import dataclass, replace
 from . import checkpoint, report
 from .checkpoint import CHECKPOINT_FORMAT, read_checkpoint
 from .core import INF, SearchAborted, capped_sum, child_thresholds, count_node, deep_recursion
-from .game import dominance_of
 from .options import HEURISTICS, TsumeOptions, check_heuristics
 from .probes import MateProbes
 from .replies import count_replies, count_replies_after, promotion_twins, reply_groups
@@ -137,12 +136,11 @@ class TsumeSearch:
         self.answers: dict = {}  # heuristic C: previous move -> move
         self.root_numbers: tuple = (1, 1)
         self.tables = self.tables_type(self.options.tt_limit, self.options.proof_pieces)
-        self._dom = getattr(game, "dominance", None) or (lambda: dominance_of(game))
+        self._dom = game.dominance
         self._on_path: set = set()
         self._line: list = []  # (board key, move played) along the current line, heuristic D
         self._simulation = Simulation(self.tables, self._tick, self.options.simulation_budget)
-        self._probes = MateProbes(game, self.tables, self._on_path, self.options.mate_probe,
-                                  self._replies_after)
+        self._probes = MateProbes(game, self.tables, self._on_path, self.options.mate_probe)
 
     # -- what the tables hold ------------------------------------------------------------
     table = property(lambda self: self.tables.table, doc="key -> unsolved numbers")
@@ -269,20 +267,16 @@ class TsumeSearch:
         if self.progress is not None and self.nodes % self.progress_every == 0:
             self.progress(self)
 
-    def _replies_after(self, m) -> int:
-        return count_replies_after(self.game, m, self.options)
-
     def _children(self, moves, is_or: bool, store: bool = True):
         """Per move: key, dominance triple, repetition flag, initial numbers. A check
         without reply is stored as proven, unless ``store`` is False (a report)."""
         game = self.game
-        use_f = ("F" in self.options.heuristics and not is_or
-                 and hasattr(game, "check_directions"))
-        # games that can tell a child's key without playing the move save two makes and
-        # unmakes per child (most children are never searched)
-        peek = None if use_f else getattr(game, "child_dominance", None)
-        if peek is not None:
-            return [self._child(m, *peek(m), is_or, False, False, store) for m in moves]
+        use_f = "F" in self.options.heuristics and not is_or
+        if not use_f:
+            # games that can tell a child's key without playing the move save two makes
+            # and unmakes per child (most children are never searched)
+            return [self._child(m, *game.child_dominance(m), is_or, False, False, store)
+                    for m in moves]
         out = []
         for m in moves:
             with game.played(m):

@@ -21,10 +21,15 @@ position lets us leave out left out.
 from __future__ import annotations
 
 from ..rules.position import Position
-from .game import Encoded, build
+from .game import Encoded, PlyGame
+
+
+class Compact(PlyGame):
+    """The loop with its default steps: guarded, last ply expanded, escapes as circuits."""
+
+    name = "compact"
 
 
 def encode(pos: Position, n: int, **choices) -> Encoded:
     """Mate(pos, n) as a QBF; ``choices``: ``attacker_moves``, ``defender_moves``."""
-    return build(pos, n, "compact", grounded=False, expand_last=True, guarded=True,
-                 expand_escapes=True, **choices)
+    return Compact(pos, n, **choices).encode()

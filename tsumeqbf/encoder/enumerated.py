@@ -15,15 +15,39 @@ formula is a fraction of ``compact``'s.
 
 from __future__ import annotations
 
+from ..progress import phase
 from ..rules.position import Position
-from .game import Encoded, build
+from .game import Encoded, PlyGame
+from .lines import enumerate_plies
+from .reach import Cand, Reach
 
 #: at most this many positions per ply are enumerated (a ply's legal moves are listed
 #: from them in about 0.1 ms each)
 POSITIONS_CAP = 10_000
 
 
+class Enumerated(PlyGame):
+    """``compact`` whose first plies' candidates and reach are the enumerated ones."""
+
+    name = "enumerated"
+
+    def initial_state(self):
+        # the enumeration is part of the encoding's time, so it is made here
+        phase("listing")
+        self.planned = enumerate_plies(self.pos, self.n, POSITIONS_CAP)
+        return super().initial_state()
+
+    def candidates(self, t: int, state) -> list[Cand]:
+        if t <= len(self.planned):
+            return self.planned[t - 1][0]
+        return super().candidates(t, state)
+
+    def next_reach(self, t: int, state, cands: list[Cand]) -> Reach:
+        if t <= len(self.planned):
+            return self.planned[t - 1][1]
+        return super().next_reach(t, state, cands)
+
+
 def encode(pos: Position, n: int, **choices) -> Encoded:
     """Mate(pos, n) as a QBF; ``choices``: ``attacker_moves``, ``defender_moves``."""
-    return build(pos, n, "enumerated", grounded=False, expand_last=True, guarded=True,
-                 expand_escapes=True, positions_cap=POSITIONS_CAP, **choices)
+    return Enumerated(pos, n, **choices).encode()

@@ -9,10 +9,10 @@ expanded last ply on a 9x9 board.
 from __future__ import annotations
 
 from ..rules.geometry import Geometry
-from ..rules.pieces import KING, KNIGHT, PAWN, piece_code
+from ..rules.pieces import KING, KNIGHT, PAWN, piece_code, piece_color
 from .choice import MoveChoice
 from .formula import Formula, neg
-from .reach import Cand, _color
+from .reach import Cand
 from .states import MovedView
 
 
@@ -43,7 +43,7 @@ class Rules:
 
     def own(self, st, s, c):
         return self._memo((st, "own", s, c), lambda: self.f.or_(
-            st.piece(s, p) for p in st.reach.codes[s] if _color(p) == c))
+            st.piece(s, p) for p in st.reach.codes[s] if piece_color(p) == c))
 
     def attacked(self, st, s, by):
         """Square ``s`` is attacked by colour ``by`` in state ``st``."""
@@ -65,7 +65,7 @@ class Rules:
         # the terms depend on the move's squares alone, and on the arriving piece only
         # when it is ``by``'s: the replies that share them (a piece's moves with and
         # without promotion, the pieces that may stand on one square) get the same gates
-        key = (view.st, m.frm, m.to, m.result if _color(m.result) == by else -1, s, by)
+        key = (view.st, m.frm, m.to, m.result if piece_color(m.result) == by else -1, s, by)
         terms = self._after.get(key)
         if terms is None:
             seen = self._seen_from(s, by)
@@ -103,7 +103,7 @@ class Rules:
         """The base state of ``view`` with only its move's arrival: the piece on the target
         square and nothing vacated. The piece counts only when it is ``by``'s."""
         m = view.m
-        key = (view.st, "arrival", m.to, m.result if _color(m.result) == by else -1)
+        key = (view.st, "arrival", m.to, m.result if piece_color(m.result) == by else -1)
         v = self._cache.get(key)
         if v is None:
             v = self._cache[key] = view if m.frm < 0 else MovedView(
@@ -152,7 +152,7 @@ class Rules:
             shared = self._shared_view(st, ray, by) if isinstance(st, MovedView) else st
             if shared is not st:
                 pairs = self._ray_pairs(shared, s, by, d)
-            elif isinstance(st, MovedView) and st.m.frm < 0 and _color(st.m.result) != by:
+            elif isinstance(st, MovedView) and st.m.frm < 0 and piece_color(st.m.result) != by:
                 cut = ray.index(st.m.to)
                 pairs = [(i, lit) for i, lit in self._ray_pairs(st.st, s, by, d) if i < cut]
             else:

@@ -206,7 +206,7 @@ class Formula:
         """
         clauses = self._needed_clauses() if self.polarity else self.clauses
         occurring: set[int] = set()
-        for chunk in _chunks(clauses):
+        for chunk in chunks(clauses):
             if not all(chunk):  # an empty clause
                 return [("e", [1])], [[1], [-1]], [0, 0]
             occurring.update(abs(x) for c in chunk for x in c)
@@ -219,7 +219,7 @@ class Formula:
         if prefix and prefix[-1][0] == "a":
             dropped = set(prefix.pop()[1])
             clauses = [[x for x in c if abs(x) not in dropped]
-                       for chunk in _chunks(clauses) for c in chunk]
+                       for chunk in chunks(clauses) for c in chunk]
         return self._finish(prefix, clauses, used)
 
     def blocks(self, order: list[int], new_of: dict, words=("e", "a")) -> list:
@@ -237,7 +237,7 @@ class Formula:
 
     def renumbered(self, new_of, clauses=None) -> list[list[int]]:
         return [[new_of[x] if x > 0 else -new_of[-x] for x in c]
-                for chunk in _chunks(self.clauses if clauses is None else clauses) for c in chunk]
+                for chunk in chunks(self.clauses if clauses is None else clauses) for c in chunk]
 
     def _needed_clauses(self) -> list[list[int]]:
         """The clauses that are not gate definitions, and of each definition the
@@ -286,7 +286,7 @@ def neg(lit):
     return (not lit) if isinstance(lit, bool) else -lit
 
 
-def _chunks(items: list, size: int = CHECK_EVERY * 16):
+def chunks(items: list, size: int = CHECK_EVERY * 16):
     """Slices of ``items``, the budget checked before each (a pass over millions of
     clauses takes seconds and, when it builds a copy, memory)."""
     for i in range(0, len(items), size):
@@ -302,7 +302,7 @@ def qdimacs_pieces(prefix, clauses, comments=()):
     lines.append(f"p cnf {num_vars} {len(clauses)}")
     lines += [f"{q} {' '.join(map(str, vs))} 0" for q, vs in prefix]
     yield "\n".join(lines) + "\n"
-    for chunk in _chunks(clauses):
+    for chunk in chunks(clauses):
         yield "".join(" ".join(map(str, c)) + " 0\n" for c in chunk)
 
 

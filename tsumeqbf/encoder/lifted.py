@@ -48,8 +48,8 @@ Choices made, and why:
   decoded from them. ``--attacker-moves`` applies; ``--defender-moves`` does not.
 * Uchifuzume asks whether the side a pawn drop checks has a legal move. For the
   attacker's drops the defender's escape stays an existential witness, a candidate list
-  of board moves (:func:`.game._has_legal_move`); for the defender's drops the attacker's
-  escape is a circuit over its candidate moves (:func:`.game._can_move`), as in
+  of board moves (:meth:`.game.PlyGame.has_legal_move`); for the defender's drops the
+  attacker's escape is a circuit over its candidate moves (:meth:`.game.PlyGame.can_move`), as in
   ``compact``, so that no universal witness sits beside the defender's reply.
 * ``lifted`` expands the last ply n+1 as ``compact`` does (every listed reply illegal,
   each tested on the state that one known move changes): that removes the innermost
@@ -58,27 +58,24 @@ Choices made, and why:
   lifted ply; the defender's plies 2..n-1 are lifted.
 
 >>> from tsumeqbf.rules import Position
->>> enc = encode_lifted(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
+>>> enc = encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
 >>> enc.encoding, enc.formula.num_vars > 0, len(enc.first_moves) >= 2
 ('lifted', True, True)
 """
 
 from __future__ import annotations
 
-import time
-
 from ..rules.geometry import DIRECTIONS, SLIDE_VECTORS, STEP_VECTORS, Geometry
 from ..rules.moves import board_move, drop_move
 from ..rules.pieces import (BASE_KIND, BLACK, HAND_KINDS, KING, KNIGHT, LANCE, PAWN,
                             PROMOTED, UNPROMOTED, piece_code)
 from ..rules.position import Position
-from .choice import make_choice
-from .formula import Formula, neg
 from .facts import Rules
+from .formula import Formula, neg
 from .game import VERSION as GAME_VERSION
-from .game import Encoded, _can_move, _no_legal_reply, attacker_ply
-from .reach import Reach, advance, generate, initial_reach, piece_totals
-from .states import AfterMove, InitialState, NextState
+from .game import Encoded, PlyGame
+from .reach import Reach
+from .states import AfterMove
 
 VERSION = f"lifted-1/{GAME_VERSION}"
 
@@ -363,69 +360,42 @@ class LiftedState(AfterMove):
         return self.move.dropped(k)
 
 
-def encode_lifted(pos: Position, n: int, *, attacker_moves: str = "binary",
-                  expand_last: bool = True) -> Encoded:
-    """The QBF that is true exactly when Mate(pos, n) holds, the defender's moves lifted;
-    with ``expand_last`` the last ply's replies are expanded as in ``compact`` (encoding
-    ``lifted``), without it lifted too (``lifted-nested``)."""
-    start = time.perf_counter()
-    geo = pos.geo
-    f = Formula()
-    rules = Rules(f, geo)
-    attacker, defender = pos.turn, 1 - pos.turn
-    totals = {} if pos.no_hands else piece_totals(pos)  # no hands: nothing reaches a hand
-    state = InitialState(f, pos, initial_reach(pos), fold=True)
-    act = True
-    first_choice = None
-    king_a = piece_code(KING, attacker)
-    for t in range(1, n + 2):
-        f.guard = act  # every gate first built from here on is used only while act
-        if t % 2:  # the attacker: a legal move that gives check (a candidate list)
-            cands = generate(geo, state.reach, attacker, check_filter=True)
-            choice = make_choice(f, cands, t - 1, f"m{t}", attacker_moves)
-            first_choice = first_choice or choice
-            nxt = NextState(f, state, choice, attacker,
-                            advance(state.reach, cands, attacker, totals))
-            attacker_ply(f, rules, geo, state, nxt, choice, act, t, totals, False)
-        else:  # the defender: a legal reply, any assignment of its fields
-            # the evasions that any reachable state allows bound the next state's gates
-            # (the defender is in check here, so every legal reply is among them)
-            cands = generate(geo, state.reach, defender, evasion_filter=True)
-            if t == n + 1 and expand_last:
-                _no_legal_reply(f, rules, geo, state, cands, defender, act, t - 1, totals,
-                                expand_escapes=True)
-                break
-            if not cands:
-                legal = False
-            else:
-                move = LiftedMove(f, rules, state, defender, t - 1, f"m{t}",
-                                  advance(state.reach, cands, defender, totals), cands)
-                nxt = move.next
-                parts = [move.legal_move, neg(rules.in_check(nxt, defender))]
-                pdc = move.pawn_drop_check(king_a)
-                if pdc is not False:
-                    parts.append(f.or_([neg(pdc), _can_move(f, rules, geo, nxt, attacker)]))
-                legal = f.and_(parts)
-            if t == n + 1:
-                f.add_clause([neg(act), neg(legal)])
-                break
-            act = f.and_([act, legal])
-            if act is False:
-                break  # no legal reply can reach the later plies: they ask nothing
-        state = nxt
-    name = "lifted" if expand_last else "lifted-nested"
-    f.comments += [f"tsumeqbf encoding={name} version={VERSION}",
-                   f"sfen={pos.sfen()}", f"n={n} zone={geo.zone}",
-                   f"board={geo.width}x{geo.height}"]
-    return Encoded(f, first_choice.cands, first_choice, name, time.perf_counter() - start)
+class Lifted(PlyGame):
+    """``compact`` whose defender plies are :class:`LiftedMove` fields; the last ply
+    expanded as ``compact``'s."""
+
+    name = "lifted"
+    version = VERSION
+
+    def defender_ply(self, t: int, state, cands):
+        # the evasions that any reachable state allows bound the next state's gates (the
+        # defender is in check here, so every legal reply is among them)
+        if not cands:
+            return False, None
+        f, rules, defender = self.f, self.rules, self.defender
+        move = LiftedMove(f, rules, state, defender, t - 1, f"m{t}",
+                          self.next_reach(t, state, cands), cands)
+        nxt = move.next
+        parts = [move.legal_move, neg(rules.in_check(nxt, defender))]
+        pdc = move.pawn_drop_check(piece_code(KING, self.attacker))
+        if pdc is not False:
+            parts.append(f.or_([neg(pdc), self.can_move(nxt, self.attacker)]))
+        return f.and_(parts), nxt
+
+
+class LiftedNested(Lifted):
+    """``lifted`` with the last ply lifted too."""
+
+    name = "lifted-nested"
+    expand_last = False
 
 
 def encode(pos: Position, n: int, *, attacker_moves: str = "binary", **_ignored) -> Encoded:
     """Encoding ``lifted``: the registry's entry (:mod:`tsumeqbf.encoder.registry`)."""
-    return encode_lifted(pos, n, attacker_moves=attacker_moves, expand_last=True)
+    return Lifted(pos, n, attacker_moves=attacker_moves).encode()
 
 
 def encode_nested(pos: Position, n: int, *, attacker_moves: str = "binary",
                   **_ignored) -> Encoded:
     """Encoding ``lifted-nested``: the last ply lifted too."""
-    return encode_lifted(pos, n, attacker_moves=attacker_moves, expand_last=False)
+    return LiftedNested(pos, n, attacker_moves=attacker_moves).encode()

@@ -12,9 +12,18 @@ choice, not expanded into clauses.
 from __future__ import annotations
 
 from ..rules.position import Position
-from .game import Encoded, build
+from .game import Encoded, PlyGame
+
+
+class Nested(PlyGame):
+    """``compact`` without its solver aids (and the uchifuzume escape as a witness move)."""
+
+    name = "nested"
+    guarded = False
+    expand_last = False
+    expand_escapes = False
 
 
 def encode(pos: Position, n: int, **choices) -> Encoded:
     """Mate(pos, n) as a QBF; ``choices``: ``attacker_moves``, ``defender_moves``."""
-    return build(pos, n, "nested", grounded=False, expand_last=False, guarded=False, **choices)
+    return Nested(pos, n, **choices).encode()

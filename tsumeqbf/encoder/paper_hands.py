@@ -15,12 +15,45 @@ get state variables.
 
 from __future__ import annotations
 
+from ..rules.pieces import HAND_KINDS
 from ..rules.position import Position
-from .game import Encoded, build
+from .game import Encoded, PlyGame
+from .reach import Cand, Reach, full_reach, generate
+from .states import InitialState
+
+
+class PaperHands(PlyGame):
+    """Every state grounded over one reach, every move of a ply a candidate."""
+
+    name = "paper-hands"
+    grounded = True
+    expand_last = False
+    expand_escapes = False
+
+    def initial_state(self):
+        self.reach = full_reach(self.pos, self.totals, self.used_kinds_only)
+        state = InitialState(self.f, self.pos, self.reach, fold=False)
+        self.settle(state)
+        return state
+
+    def settle(self, state) -> None:
+        """Every (square, piece) and hand fact of ``state``."""
+        for s in range(self.geo.size):
+            for p in state.reach.codes[s]:
+                state.piece(s, p)
+        for c in (0, 1):
+            for k in HAND_KINDS:
+                for j in range(1, state.reach.hand_max[c][k] + 1):
+                    state.hand(c, k, j)
+
+    def candidates(self, t: int, state) -> list[Cand]:
+        return generate(self.geo, state.reach, self.mover(t))
+
+    def next_reach(self, t: int, state, cands: list[Cand]) -> Reach:
+        return self.reach
 
 
 def encode(pos: Position, n: int, **choices) -> Encoded:
     """Mate(pos, n) as a QBF; ``choices``: ``used_kinds_only``, ``attacker_moves``,
     ``defender_moves``."""
-    return build(pos, n, "paper-hands", grounded=True, expand_last=False, guarded=True,
-                 **choices)
+    return PaperHands(pos, n, **choices).encode()

@@ -25,7 +25,7 @@ output(5)
 
 from __future__ import annotations
 
-from .formula import CHECK_EVERY, Formula, _chunks
+from .formula import CHECK_EVERY, Formula, chunks
 
 #: clauses gone through between two budget checks (each run is matched with its own slice
 #: of the definition marks)
@@ -41,7 +41,7 @@ def circuit(f: Formula):
     for g, (start, k) in f._defs.items():
         in_def[start:start + k + 1] = b"\1" * (k + 1)
         inputs_of[g] = [c[1] for c in f.clauses[start:start + k]]
-    top = [c for k, chunk in enumerate(_chunks(f.clauses, _CHUNK))
+    top = [c for k, chunk in enumerate(chunks(f.clauses, _CHUNK))
            for c, d in zip(chunk, in_def[k * _CHUNK:(k + 1) * _CHUNK]) if not d]
     used_gates, used_inputs = _reached(top, inputs_of)
     order = sorted(used_inputs, key=lambda v: (f.levels[v], v))
@@ -90,7 +90,7 @@ def qcir_pieces(prefix, gates, comments=()):
     head += [f"{q}({', '.join(map(str, vs))})" for q, vs in prefix]
     head.append(f"output({gates[-1][0]})")
     yield "\n".join(head) + "\n"
-    for chunk in _chunks(gates):
+    for chunk in chunks(gates):
         yield "".join(f"{g} = {op}({', '.join(map(str, lits))})\n" for g, op, lits in chunk)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..rules.geometry import Geometry
 from ..rules.moves import board_move, drop_move
 from ..rules.pieces import (BASE_KIND, HAND_KINDS, KING, KNIGHT, LANCE, PAWN, PROMOTED,
-                            piece_code)
+                            piece_code, piece_color)
 from ..rules.position import Position
 
 
@@ -39,10 +39,6 @@ class Cand:
         return board_move(self.frm, self.to, self.result != self.code)
 
 
-def _color(code: int) -> int:
-    return code >> 4
-
-
 @dataclass
 class Reach:
     """An over-approximation of the states a ply can hold."""
@@ -57,11 +53,11 @@ def generate(geo: Geometry, reach: Reach, c: int, *, check_filter: bool = False,
     R, E = reach.codes, reach.may_empty
     n = geo.size
     opp = 1 - c
-    target_ok = [E[t] or any(_color(q) == opp for q in R[t]) for t in range(n)]
+    target_ok = [E[t] or any(piece_color(q) == opp for q in R[t]) for t in range(n)]
     out: list[Cand] = []
     for f in range(n):
         for p in R[f]:
-            if _color(p) != c:
+            if piece_color(p) != c:
                 continue
             kind = p & 15
             targets = list(geo.steps[p][f])
@@ -109,7 +105,7 @@ def _line_squares(geo: Geometry, reach: Reach, by: int, kings: list[int]) -> set
     out: set[int] = set()
     for x, codes in enumerate(reach.codes):
         for q in codes:
-            if _color(q) != by or not geo.rays[q][x]:
+            if piece_color(q) != by or not geo.rays[q][x]:
                 continue
             for ks in kings:
                 if any(ks in ray for ray in geo.rays[q][x]):
@@ -128,7 +124,7 @@ def _may_check(geo, reach, c, cands):
 def _may_evade(geo, reach, c, cands):
     opp = 1 - c
     kings = _king_squares(reach, c)
-    capture = {s for s, codes in enumerate(reach.codes) if any(_color(q) == opp for q in codes)}
+    capture = {s for s, codes in enumerate(reach.codes) if any(piece_color(q) == opp for q in codes)}
     block = _line_squares(geo, reach, opp, kings)
     king = piece_code(KING, c)
     return [m for m in cands if m.code == king or (m.to in block)
@@ -145,7 +141,7 @@ def advance(reach: Reach, cands: list[Cand], c: int, totals: dict[int, int]) -> 
         if m.frm >= 0:
             empty[m.frm] = True
             for q in reach.codes[m.to]:
-                if _color(q) != c and q & 15 != KING:
+                if piece_color(q) != c and q & 15 != KING:
                     captures.add(BASE_KIND[q & 15])
     for k in captures:
         hand[c][k] = min(totals.get(k, 0), hand[c][k] + 1)

@@ -10,8 +10,10 @@
 | ``lifted-nested`` | :mod:`.lifted` | the same with the last ply lifted too |
 | ``enumerated`` (default) | :mod:`.enumerated` | ``compact`` offering the legal moves of the positions lines reach |
 
-:func:`encode` picks the module; the move-choice axes (:mod:`.choice`) are keyword
-arguments that :func:`encoding_options` checks against the encoding.
+:func:`encode` calls the encoding's function from :data:`ENCODERS`; the move-choice axes
+(:mod:`.choice`) are keyword arguments that :func:`encoding_options` checks against the
+encoding. A new encoding is a module with its ``encode`` (most are a small subclass of
+:class:`.game.PlyGame`) and a line in :data:`ENCODERS` (see docs/layout.md).
 
 >>> from tsumeqbf.rules import Position
 >>> enc = encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
@@ -24,18 +26,21 @@ ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, pa
 
 from __future__ import annotations
 
-from importlib import import_module
+from typing import Callable
 
 from ..rules.position import Position
+from . import compact, enumerated, lifted, nested, paper, paper_hands
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .game import VERSION, Encoded
 
-#: encoding name -> (its module in this package, the module's function)
-MODULES = {"compact": ("compact", "encode"), "nested": ("nested", "encode"),
-           "paper": ("paper", "encode"), "paper-hands": ("paper_hands", "encode"),
-           "lifted": ("lifted", "encode"), "lifted-nested": ("lifted", "encode_nested"),
-           "enumerated": ("enumerated", "encode")}
-ENCODINGS = tuple(MODULES)
+#: encoding name -> its function (pos, n, **choices) -> Encoded
+ENCODERS: dict[str, Callable[..., Encoded]] = {
+    "compact": compact.encode, "nested": nested.encode, "paper": paper.encode,
+    "paper-hands": paper_hands.encode, "lifted": lifted.encode,
+    "lifted-nested": lifted.encode_nested, "enumerated": enumerated.encode}
+ENCODINGS = tuple(ENCODERS)
+#: the encodings whose formulas carry a version of their own, not the game loop's
+VERSIONS = {"paper": paper.VERSION, "lifted": lifted.VERSION, "lifted-nested": lifted.VERSION}
 #: the encoding of ``mate``, ``encode`` and ``batch`` when none is named: the one that
 #: decides the most real problems in results/qbf-real.md
 DEFAULT_ENCODING = "enumerated"
@@ -50,9 +55,9 @@ def encoding_version(encoding: str) -> str:
     >>> encoding_version("paper"), encoding_version("compact") == VERSION
     ('paper-2', True)
     """
-    if encoding not in MODULES:
+    if encoding not in ENCODERS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    return getattr(import_module(f".{MODULES[encoding][0]}", __package__), "VERSION", VERSION)
+    return VERSIONS.get(encoding, VERSION)
 
 
 def encoding_options(encoding: str, options: dict) -> dict:
@@ -80,7 +85,6 @@ def encode(pos: Position, n: int, encoding: str = DEFAULT_ENCODING, **choices) -
     """The QBF that is true exactly when Mate(pos, n) holds, by the encoding named;
     ``choices`` as :func:`encoding_options` gives them (``used_kinds_only``,
     ``attacker_moves``, ``defender_moves``)."""
-    if encoding not in MODULES:
+    if encoding not in ENCODERS:
         raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    module, function = MODULES[encoding]
-    return getattr(import_module(f".{module}", __package__), function)(pos, n, **choices)
+    return ENCODERS[encoding](pos, n, **choices)

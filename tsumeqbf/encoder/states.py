@@ -12,11 +12,11 @@ Every state answers ``piece(s, p)`` (code ``p`` stands on square ``s``), ``hand(
 
 from __future__ import annotations
 
-from ..rules.pieces import BASE_KIND, KING
+from ..rules.pieces import BASE_KIND, KING, piece_color
 from ..rules.position import Position
 from .choice import MoveChoice
 from .formula import Formula, neg
-from .reach import Cand, Reach, _color
+from .reach import Cand, Reach
 
 
 class InitialState:
@@ -119,7 +119,7 @@ class NextState(AfterMove):
             terms = []
             for s in self.by_to:
                 for q in prev.reach.codes[s]:
-                    if _color(q) != self.c and q & 15 != KING and BASE_KIND[q & 15] == k:
+                    if piece_color(q) != self.c and q & 15 != KING and BASE_KIND[q & 15] == k:
                         terms.append(f.and_([self.entered(s), prev.piece(s, q)]))
             return f.or_(terms)
         return self._memo(("cap", k), build)

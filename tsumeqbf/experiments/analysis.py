@@ -198,6 +198,15 @@ def code_mix(rows: list[dict]) -> list[tuple[tuple[str, str], int]]:
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+def limit_seconds(row: dict) -> float | None:
+    """A cell's seconds as its limit counts them: CPU seconds under a CPU limit, else wall.
+
+    >>> limit_seconds({"time_s": 2.0, "cpu_s": 1.5}), limit_seconds({"time_s": 2.0, "cpu_s": 1.5, "cpu_limit": 60.0})
+    (2.0, 1.5)
+    """
+    return row.get("cpu_s") if row.get("cpu_limit") else row.get("time_s")
+
+
 def repeat_of(row: dict) -> int:
     """Which repeat a row is (1 for rows written before repeats existed)."""
     return row.get("repeat") or 1
@@ -213,8 +222,9 @@ def by_cell(rows: list[dict]) -> dict[tuple, list[dict]]:
 
 
 def median_repeats(rows: list[dict]) -> list[dict]:
-    """One row per cell: of its repeats, the one whose seconds are the median (the lower
-    of the two middle ones for an even count), so tables of one row per cell still hold.
+    """One row per cell: of its repeats, the one whose seconds (:func:`limit_seconds`) are
+    the median (the lower of the two middle ones for an even count), so tables of one row
+    per cell still hold.
 
     >>> [r["time_s"] for r in median_repeats([{"instance": "q", "label": "a", "time_s": t, "repeat": i}
     ...                                       for i, t in enumerate([3.0, 1.0, 2.0], 1)])]
@@ -222,7 +232,7 @@ def median_repeats(rows: list[dict]) -> list[dict]:
     """
     out = []
     for group in by_cell(rows).values():
-        ranked = sorted(group, key=lambda r: (r.get("time_s") is None, r.get("time_s") or 0.0,
+        ranked = sorted(group, key=lambda r: (limit_seconds(r) is None, limit_seconds(r) or 0.0,
                                               repeat_of(r)))
         out.append(ranked[(len(ranked) - 1) // 2])
     order = {id(r): i for i, r in enumerate(rows)}

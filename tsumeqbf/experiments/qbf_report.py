@@ -25,21 +25,12 @@ from __future__ import annotations
 import json
 import statistics
 
-from .analysis import by_question, disagreements, fastest, meta, verdict
+from .analysis import by_question, disagreements, fastest, limit_seconds as seconds, meta, verdict
 from .cells import fmt, fmt_s
 
 #: option keys that say how the formula is built (the solver and the limits do not)
 ENCODING_KEYS = ("encoding", "attacker_moves", "defender_moves", "used_kinds_only",
                  "no_hands")
-
-
-def seconds(row: dict) -> float | None:
-    """A cell's seconds as its limit counts them: CPU seconds under a CPU limit, else wall.
-
-    >>> seconds({"time_s": 2.0, "cpu_s": 1.5}), seconds({"time_s": 2.0, "cpu_s": 1.5, "cpu_limit": 60.0})
-    (2.0, 1.5)
-    """
-    return row.get("cpu_s") if row.get("cpu_limit") else row.get("time_s")
 
 
 def par2(rows: list[dict]) -> float | None:

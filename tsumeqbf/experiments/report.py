@@ -26,7 +26,8 @@ from pathlib import Path
 from ..rules import TsumeError
 from .analysis import (borderline, by_cell, certificate_errors, certification_counts,
                        code_mix, disagreements, expected_mismatches, fastest, labels_in,
-                       median_repeats, meta, pair_counts, repeat_of, status_counts, verdict)
+                       limit_seconds, median_repeats, meta, pair_counts, repeat_of,
+                       status_counts, verdict)
 from .config import Experiment
 from .nagai import nagai_context, nagai_rows, nodes_panels
 from .cells import board_order, fmt, no_paths
@@ -55,6 +56,7 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
         "code_versions": sorted({r["code_version"] for r in rows if r.get("code_version")}),
         "machines": sorted({r["machine"] for r in rows if r.get("machine")}),
         "mix": "", "repeats": None, "measurement": measurement(rows),
+        "cpu_limited": any(r.get("cpu_limit") for r in rows),
         "plots": [{"file": f"{exp.name}-{axis}.png", "axis": axis, "x": x} for axis, x in PLOTS],
         "report_command": report_command(exp),
         "errors": error_groups(rows),
@@ -131,6 +133,7 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
         return f"{values[0]:.3f} / {statistics.median(values):.3f} / {values[-1]:.3f}"
 
     rounds = range(1, count + 1)
+    unit = "CPU s" if any(r.get("cpu_limit") for r in rows) else "s"
     decided = []
     for label in labels:
         per = [sum(r.get("mate") is not None for r in rows if r["label"] == label
@@ -143,8 +146,8 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
         for label in labels:
             medians = []
             for k in rounds:
-                times = [r["time_s"] for r in rows if r["label"] == label and r["n"] == n
-                         and repeat_of(r) == k and r.get("time_s") is not None]
+                times = [limit_seconds(r) for r in rows if r["label"] == label and r["n"] == n
+                         and repeat_of(r) == k and limit_seconds(r) is not None]
                 if times:
                     medians.append(statistics.median(times))
             line.append(three(medians))
@@ -153,18 +156,22 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
                three(r["time_s"] for r in group if r.get("time_s") is not None),
                three(r["cpu_s"] for r in group if r.get("cpu_s") is not None)]
               for (inst, label, _), group in borderline(rows)]
-    spreads = []
+    spreads, cpu_spreads = [], []
     for group in by_cell(rows).values():
-        times = [r["time_s"] for r in group if r.get("mate") is not None and r.get("time_s")]
-        if len(times) == len(group) > 1:
-            spreads.append((max(times) - min(times)) / statistics.median(times))
+        for key, out in (("time_s", spreads), ("cpu_s", cpu_spreads)):
+            times = [r[key] for r in group if r.get("mate") is not None and r.get(key)]
+            if len(times) == len(group) > 1:
+                out.append((max(times) - min(times)) / statistics.median(times))
     return {"count": count, "cells": len(by_cell(rows)),
             "decided_header": ["engine", *(f"repeat {k}" for k in rounds), "min / median / max"],
             "decided": decided,
-            "timing_header": ["plies", *(f"{fmt(label)} s" for label in labels)], "timing": timing,
+            "timing_header": ["plies", *(f"{fmt(label)} {unit}" for label in labels)],
+            "timing": timing,
             "borderline": border,
             "spread": f"{statistics.median(spreads):.0%}" if spreads else "",
-            "spread_max": f"{max(spreads):.0%}" if spreads else ""}
+            "spread_max": f"{max(spreads):.0%}" if spreads else "",
+            "cpu_spread": (f"median {statistics.median(cpu_spreads):.0%}, largest {max(cpu_spreads):.0%}"
+                           if cpu_spreads else "")}
 
 
 def report_command(exp: Experiment) -> str:
@@ -371,7 +378,8 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
                         "paper's DepQBF 6.0 seconds", "our seconds", paper_time_points(ctx))
         if exp.report["kind"] == "qbf":
             cactus_plot(results / ctx["cactus_file"], f"{exp.title}: questions decided against time",
-                        ctx["cactus"], max((r["timeout"] for r in rows if r.get("timeout")), default=None))
+                        ctx["cactus"], max((r.get("cpu_limit") or r["timeout"] for r in rows
+                                            if r.get("cpu_limit") or r.get("timeout")), default=None))
             sizes = ctx["sizes_by_plies"]
             line_plot(results / ctx["formula_file"], f"{exp.title}: formula size against plies",
                       "plies", sizes["xs"], sizes["series"], ylabel="median clauses (log scale)")

@@ -52,10 +52,11 @@ def _question_position(q: dict) -> Position:
     return pos
 
 
-def _configurations(spec: FamilySpec, pos: Position):
-    """(encoding, axes, choices) for each encoding x axes that applies to ``pos``:
-    ``paper`` only under the no-hands rules, each axis only where the encoding has it."""
-    for encoding in spec.encodings:
+def _configurations(spec: FamilySpec, pos: Position, encodings=None):
+    """(encoding, axes, choices) for each encoding (``encodings``, else the SPEC's) x axes
+    that applies to ``pos``: ``paper`` only under the no-hands rules, each axis only where
+    the encoding has it."""
+    for encoding in encodings or spec.encodings:
         if encoding == "paper" and not pos.no_hands:
             continue
         for axes in spec.axes:
@@ -73,6 +74,9 @@ def build_family(spec: FamilySpec, out_dir: str, log=None) -> FamilyReport:
     question. Raises TsumeError (a bad question, a disagreement, a failed check)."""
     questions = spec_questions(spec)
     os.makedirs(out_dir, exist_ok=True)
+    for stale in os.listdir(out_dir):  # what a run killed outright (SIGKILL) left unfinished
+        if stale.endswith(".part"):
+            os.unlink(os.path.join(out_dir, stale))
     report = FamilyReport()
     done: set = set()  # (sfen, zone, rules, n, encoding, axes) of each formula written
     for q in questions:
@@ -89,7 +93,7 @@ def build_family(spec: FamilySpec, out_dir: str, log=None) -> FamilyReport:
             continue
         written, at = 0, []
         for k in depths:
-            for encoding, axes, choices in _configurations(spec, pos):
+            for encoding, axes, choices in _configurations(spec, pos, q["encodings"]):
                 key = (pos.sfen(), pos.geo.zone, pos.no_hands, k, encoding, axes)
                 if key in done:  # an earlier question asked the same (a pair's depth)
                     continue

@@ -1,6 +1,7 @@
 """A family's questions: each ``[[questions]]`` source of the SPEC as a list of questions.
 
-A question is ``{"id", "sfen", "n", "zone", "no_hands"}``; its id becomes part of file
+A question is ``{"id", "sfen", "n", "zone", "no_hands", "encodings"}`` (its source's own
+encodings, or None for the SPEC's); its id becomes part of file
 names, so it is kept to letters, digits, ``.``, ``_`` and ``-``.
 
 >>> from tsumeqbf.family.spec import Source
@@ -53,7 +54,8 @@ def source_questions(source: Source) -> list[dict]:
         if source.max_n is not None and case["n"] > source.max_n:
             continue
         out.append({"id": safe_id(source.prefix + str(case["id"])), "sfen": case["sfen"],
-                    "n": int(case["n"]), "zone": case.get("zone"), "no_hands": source.no_hands})
+                    "n": int(case["n"]), "zone": case.get("zone"), "no_hands": source.no_hands,
+                    "encodings": source.encodings})
         if source.limit is not None and len(out) == source.limit:
             break
     if source.ids is not None:

@@ -14,6 +14,7 @@
     [[questions]]                             # one table per source, in order
     collection = "figures.jsonl"              # or file = "cases.jsonl", or [questions.generate]
     max_n = 5
+    encodings = ["enumerated"]                # this source's own (optional)
 
 docs/cli.md describes every key.
 
@@ -40,7 +41,7 @@ SOURCE_KINDS = ("collection", "file", "generate")
 _TOP = ("title", "description", "encodings", "formats", "axes", "pairs", "used_kinds_only",
         "truth", "questions")
 _TRUTH = ("brute_max_nodes", "dfpn_max_nodes", "min_engines", "strategy_check")
-_SOURCE = (*SOURCE_KINDS, "ids", "max_n", "limit", "no_hands", "prefix")
+_SOURCE = (*SOURCE_KINDS, "ids", "max_n", "limit", "no_hands", "prefix", "encodings")
 _GENERATE = ("seed", "count", "sizes", "plies", "attacker_pieces", "defender_pieces",
              "attacker_hand", "defender_hand")
 
@@ -55,6 +56,7 @@ class Source:
     limit: int | None = None
     no_hands: bool = False
     prefix: str = ""
+    encodings: tuple | None = None  # this source's own, in place of the SPEC's
 
 
 @dataclass(frozen=True)
@@ -164,10 +166,13 @@ def _source(where: str, table, k: int, base: str) -> Source:
     prefix = table.get("prefix", "")
     if not isinstance(prefix, str):
         raise _fail(where, f"{name}.prefix", "must be a string")
+    encodings = (_names(where, table["encodings"], f"{name}.encodings", ENCODINGS)
+                 if "encodings" in table else None)
     return Source(kind, value, tuple(ids) if ids is not None else None,
                   _int(where, table["max_n"], f"{name}.max_n", 1) if "max_n" in table else None,
                   _int(where, table["limit"], f"{name}.limit", 1) if "limit" in table else None,
-                  _bool(where, table.get("no_hands", False), f"{name}.no_hands"), prefix)
+                  _bool(where, table.get("no_hands", False), f"{name}.no_hands"), prefix,
+                  encodings)
 
 
 def parse_spec(doc: dict, base: str = ".", where: str = "SPEC") -> FamilySpec:

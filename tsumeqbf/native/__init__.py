@@ -95,3 +95,20 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
         -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}
+
+
+def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
+          tt_limit: int = 1_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
+    """Unbounded df-pn (the sound core of :class:`tsumeqbf.dfpn.TsumeSearch`: repetition a
+    failure, path-dependent disproofs as twin entries, proof and disproof pieces; none of
+    the heuristics that only steer it): ``proven`` True/False, None at a limit
+    (``reason``), and for a mate a ``line`` read off the proofs (every ply counted; not
+    the answer convention of :func:`tsumeqbf.dfpn.solve_tsume`, and to be replayed)."""
+    check_supported(pos)
+    start = time.perf_counter()
+    proven, line, nodes, tt_hits, tt_size, proofs, disproofs, twins, reason = _core.tsume(
+        *_args(pos), -1 if max_nodes is None else max_nodes,
+        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
+    return {"proven": proven, "line": line, "nodes": nodes, "tt_hits": tt_hits,
+            "tt_size": tt_size, "proofs": proofs, "disproofs": disproofs, "twins": twins,
+            "reason": reason, "time_s": time.perf_counter() - start}

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -94,6 +95,10 @@ struct Tables {
     std::vector<int> between[N][N];
     // check_from[code][k]: squares from which `code` attacks k on an empty board
     bool check_from[32][N][N];
+    // can_check[code][frm][k]: the piece on frm could, on an empty board, move to a square
+    // from which it (or its promoted self) attacks k: else only a discovered check is
+    // possible for it
+    bool can_check[32][N][N];
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
@@ -168,6 +173,19 @@ struct Tables {
                 }
             }
         }
+        std::memset(can_check, 0, sizeof can_check);
+        for (int code = 0; code < 32; ++code) {
+            if (!kind_of(code) || kind_of(code) > 14) continue;
+            int promoted = promote_code[code];
+            for (int frm = 0; frm < N; ++frm) {
+                std::vector<int> reach(steps[code][frm]);
+                for (int d : slide_dirs[code]) reach.insert(reach.end(), ray[frm][d].begin(), ray[frm][d].end());
+                for (int t : reach)
+                    for (int k = 0; k < N; ++k)
+                        if (check_from[code][k][t] || (promoted && check_from[promoted][k][t]))
+                            can_check[code][frm][k] = true;
+            }
+        }
         uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: fixed keys, same every run
         auto next = [&state]() {
             uint64_t z = (state += 0x9E3779B97F4A7C15ull);
@@ -185,7 +203,7 @@ const Tables* T = nullptr;
 
 struct Undo {
     int move, captured;
-    uint64_t key;
+    uint64_t bkey, hkey;
 };
 
 // A position with make/undo and legal move generation, as rules/position.py's Position.
@@ -194,8 +212,12 @@ struct Position {
     int hands[2][8];
     int turn;
     int kings[2];
-    uint64_t key;  // Zobrist: board, hands (additive per piece) and side to move
+    // Zobrist keys kept apart, as Position's: bkey of the board and the side to move
+    // (XOR), hkey of the hands (a key added per piece in hand, so counts need no bound)
+    uint64_t bkey, hkey;
     std::vector<Undo> stack;
+
+    uint64_t key() const { return bkey ^ hkey; }
 
     void init(const uint8_t* b, const uint8_t* h, int side) {
         std::memcpy(board, b, N);
@@ -203,48 +225,53 @@ struct Position {
             for (int k = 0; k < 8; ++k) hands[c][k] = h[c * 8 + k];
         turn = side;
         kings[0] = kings[1] = -1;
-        key = side ? T->zturn : 0;
+        bkey = side ? T->zturn : 0;
+        hkey = 0;
         for (int s = 0; s < N; ++s)
             if (board[s]) {
-                key ^= T->zb[board[s]][s];
+                bkey ^= T->zb[board[s]][s];
                 if (kind_of(board[s]) == KING) kings[color_of(board[s])] = s;
             }
         for (int c = 0; c < 2; ++c)
-            for (int k = 1; k < 8; ++k) key += T->zh[c][k] * (uint64_t)hands[c][k];
+            for (int k = 1; k < 8; ++k) hkey += T->zh[c][k] * (uint64_t)hands[c][k];
         stack.clear();
+    }
+
+    static int base_kind(int code) {
+        int k = kind_of(code);
+        return k < PRO_PAWN ? k : k == HORSE ? BISHOP : k == DRAGON ? ROOK : k - 8;
     }
 
     void push(int m) {
         int to = move_to(m), frm = move_from(m), c = turn;
-        stack.push_back({m, board[to], key});
+        stack.push_back({m, board[to], bkey, hkey});
         if (frm >= DROP_BASE) {
             int kind = frm - DROP_BASE, code = code_of(kind, c);
             hands[c][kind] -= 1;
-            key -= T->zh[c][kind];
+            hkey -= T->zh[c][kind];
             board[to] = code;
-            key ^= T->zb[code][to];
+            bkey ^= T->zb[code][to];
         } else {
             int code = board[frm], captured = board[to];
-            key ^= T->zb[code][frm];
+            bkey ^= T->zb[code][frm];
             if (captured) {
-                int hk = kind_of(captured);
-                if (hk >= PRO_PAWN) hk = hk == HORSE ? BISHOP : hk == DRAGON ? ROOK : hk - 8;
-                key ^= T->zb[captured][to];
+                int hk = base_kind(captured);
+                bkey ^= T->zb[captured][to];
                 if (hk == KING) {
                     kings[c ^ 1] = -1;
                 } else {
                     hands[c][hk] += 1;
-                    key += T->zh[c][hk];
+                    hkey += T->zh[c][hk];
                 }
             }
             if (is_promotion(m)) code = T->promote_code[code];
             board[frm] = 0;
             board[to] = code;
-            key ^= T->zb[code][to];
+            bkey ^= T->zb[code][to];
             if (kind_of(code) == KING) kings[c] = to;
         }
         turn = c ^ 1;
-        key ^= T->zturn;
+        bkey ^= T->zturn;
     }
 
     void pop() {
@@ -258,22 +285,18 @@ struct Position {
             board[to] = 0;
         } else {
             int code = board[to];
-            if (is_promotion(m)) {
-                int k = kind_of(code);
-                k = k == HORSE ? BISHOP : k == DRAGON ? ROOK : k - 8;
-                code = code_of(k, c);
-            }
+            if (is_promotion(m)) code = code_of(base_kind(code), c);
             board[frm] = code;
             board[to] = u.captured;
             if (u.captured) {
-                int hk = kind_of(u.captured);
-                if (hk >= PRO_PAWN) hk = hk == HORSE ? BISHOP : hk == DRAGON ? ROOK : hk - 8;
+                int hk = base_kind(u.captured);
                 if (hk == KING) kings[c ^ 1] = to;
                 else hands[c][hk] -= 1;
             }
             if (kind_of(code) == KING) kings[c] = frm;
         }
-        key = u.key;
+        bkey = u.bkey;
+        hkey = u.hkey;
     }
 
     // -- attacks ----------------------------------------------------------------------
@@ -330,37 +353,49 @@ struct Position {
     bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
 
     // whether colour c's king is unattacked after `m` (played and undone here)
+    // (a board move of colour c; only the board is touched, not the keys or the hands,
+    // as Position._safe_after does)
     bool safe_after(int m, int c) {
-        push(m);
-        bool safe = kings[c] < 0 || !attacked(kings[c], c ^ 1);
-        pop();
+        int frm = move_from(m), to = move_to(m);
+        int code = board[frm], captured = board[to];
+        int moved = is_promotion(m) ? T->promote_code[code] : code;
+        board[to] = (uint8_t)moved;
+        board[frm] = 0;
+        int k = kind_of(code) == KING ? to : kings[c];
+        bool safe = k < 0 || !attacked(k, c ^ 1);
+        board[frm] = (uint8_t)code;
+        board[to] = (uint8_t)captured;
         return safe;
     }
 
     // -- pseudo-legal moves -----------------------------------------------------------
     // (frm, to) with its promotion variants, obeying the forced-promotion rule
-    static void add_board_move(std::vector<int>& out, int frm, int to, int code, int c) {
-        int kind = kind_of(code);
+    static int board_moves(int* out, int frm, int to, int code, int c) {
+        int kind = kind_of(code), n = 0;
         if (T->promote_code[code]) {
-            if (T->in_zone[c][frm] || T->in_zone[c][to]) out.push_back(to | frm << 7 | 16384);
-            if ((kind == PAWN || kind == LANCE) && T->last_rank[c][to]) return;
-            if (kind == KNIGHT && T->last_two[c][to]) return;
+            if (T->in_zone[c][frm] || T->in_zone[c][to]) out[n++] = to | frm << 7 | 16384;
+            if ((kind == PAWN || kind == LANCE) && T->last_rank[c][to]) return n;
+            if (kind == KNIGHT && T->last_two[c][to]) return n;
         }
-        out.push_back(to | frm << 7);
+        out[n++] = to | frm << 7;
+        return n;
     }
 
-    void targets(int frm, int code, int c, std::vector<int>& out) const {
+    // the squares c's piece `code` on frm can move to, king safety aside (at most 20)
+    int targets(int frm, int code, int c, int* out) const {
+        int n = 0;
         for (int t : T->steps[code][frm])
-            if (!board[t] || color_of(board[t]) != c) out.push_back(t);
+            if (!board[t] || color_of(board[t]) != c) out[n++] = t;
         for (int d : T->slide_dirs[code])
             for (int t : T->ray[frm][d]) {
                 int x = board[t];
                 if (x) {
-                    if (color_of(x) != c) out.push_back(t);
+                    if (color_of(x) != c) out[n++] = t;
                     break;
                 }
-                out.push_back(t);
+                out[n++] = t;
             }
+        return n;
     }
 
     // dead-square and nifu rules of a drop onto an empty square (not uchifuzume)
@@ -400,41 +435,66 @@ struct Position {
     void legal_moves(std::vector<int>& out) {
         out.clear();
         int c = turn, k = kings[c];
-        bool check = k >= 0 && attacked(k, c ^ 1);
-        // in check: a non-king move must capture the only checker or block its line
-        bool allowed[N];
-        int n_checkers = 0;
-        if (check) {
-            int checkers[16];
-            n_checkers = attackers(k, c ^ 1, checkers);
-            for (int s = 0; s < N; ++s) allowed[s] = false;
-            if (n_checkers == 1) {
-                allowed[checkers[0]] = true;
-                for (int s : T->between[k][checkers[0]]) allowed[s] = true;
-            }
+        if (k >= 0 && attacked(k, c ^ 1)) {
+            evasions(out);
+            return;
         }
-        std::vector<int> tg;
-        std::vector<int> cands;
-        tg.reserve(32);
+        int tg[32], cands[2];
         for (int frm = 0; frm < N; ++frm) {
             int code = board[frm];
             if (!code || color_of(code) != c) continue;
-            bool king = kind_of(code) == KING;
-            if (check && !king && n_checkers != 1) continue;
-            tg.clear();
-            targets(frm, code, c, tg);
-            // outside check only king moves and moves off a line through the king can
-            // expose it
-            bool test = check || king || (k >= 0 && T->line[k][frm] >= 0);
-            for (int t : tg) {
-                if (check && !king && !allowed[t]) continue;
-                cands.clear();
-                add_board_move(cands, frm, t, code, c);
-                for (int m : cands)
-                    if (!test || safe_after(m, c)) out.push_back(m);
+            int nt = targets(frm, code, c, tg);
+            // only king moves and moves off a line through the king can expose it
+            bool test = kind_of(code) == KING || (k >= 0 && T->line[k][frm] >= 0);
+            for (int i = 0; i < nt; ++i) {
+                int nc = board_moves(cands, frm, tg[i], code, c);
+                for (int j = 0; j < nc; ++j)
+                    if (!test || safe_after(cands[j], c)) out.push_back(cands[j]);
             }
         }
-        add_drops(out, c, check, check ? allowed : nullptr);
+        add_drops(out, c, false, nullptr);
+    }
+
+    // the legal moves of the side to move, in check: king moves, and captures of the only
+    // checker or blocks of its line (a piece off every line through the king cannot be
+    // pinned, so only those on one are tested)
+    void evasions(std::vector<int>& out) {
+        const std::vector<int>* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
+        if (!blocks || blocks->empty()) return;
+        bool allowed[N] = {};
+        for (int t : *blocks) allowed[t] = true;
+        add_drops(out, turn, true, allowed);
+    }
+
+    // emit(m) for every legal board move of the side to move, in check: its king's moves,
+    // and the captures of the only checker and the blocks of its line (a piece off every
+    // line through the king cannot be pinned, so only those on one are tested); returns
+    // the squares between king and checker, nullptr when there is more than one checker
+    template <class Emit>
+    const std::vector<int>* evasion_board_moves(Emit&& emit) {
+        int c = turn, k = kings[c], king = board[k];
+        for (int t : T->steps[king][k]) {
+            if (board[t] && color_of(board[t]) == c) continue;
+            int m = t | k << 7;
+            if (safe_after(m, c)) emit(m);
+        }
+        int checkers[16];
+        if (attackers(k, c ^ 1, checkers) != 1) return nullptr;
+        int checker = checkers[0];
+        const auto& blocks = T->between[k][checker];
+        int froms[16], cands[2];
+        for (size_t b = 0; b <= blocks.size(); ++b) {
+            int t = b < blocks.size() ? blocks[b] : checker;
+            int nf = attackers(t, c, froms);
+            for (int i = 0; i < nf; ++i) {
+                int frm = froms[i];
+                if (frm == k) continue;
+                int nc = board_moves(cands, frm, t, board[frm], c);
+                for (int j = 0; j < nc; ++j)
+                    if (T->line[k][frm] < 0 || safe_after(cands[j], c)) emit(cands[j]);
+            }
+        }
+        return &blocks;
     }
 
     // legal drops; in check only onto `allowed` squares (a drop never captures the checker,
@@ -465,26 +525,39 @@ struct Position {
         if (ek < 0) return;
         int k = kings[c];
         bool check = k >= 0 && attacked(k, opp);
-        std::vector<int> tg, cands;
-        tg.reserve(32);
+        int tg[32], cands[2];
         for (int frm = 0; frm < N; ++frm) {
             int code = board[frm];
             if (!code || color_of(code) != c) continue;
-            tg.clear();
-            targets(frm, code, c, tg);
             // a move that does not land on a checking square can only check by uncovering
             // a line through its origin
-            bool discover = T->line[ek][frm] >= 0;
-            for (int t : tg) {
-                cands.clear();
-                add_board_move(cands, frm, t, code, c);
-                for (int m : cands) {
+            // (only when a slider of ours stands right behind it on a line from the king)
+            bool discover = false;
+            int d = T->line[ek][frm];
+            if (d >= 0)
+                for (int t : T->ray[frm][d])
+                    if (board[t]) {
+                        discover = color_of(board[t]) == c && (T->far_mask[c][d] >> board[t] & 1);
+                        break;
+                    }
+            if (!discover && !T->can_check[code][frm][ek]) continue;
+            int nt = targets(frm, code, c, tg);
+            for (int i = 0; i < nt; ++i) {
+                int t = tg[i];
+                int nc = board_moves(cands, frm, t, code, c);
+                for (int j = 0; j < nc; ++j) {
+                    int m = cands[j];
                     int moved = is_promotion(m) ? T->promote_code[code] : code;
                     if (!discover && !T->check_from[moved][ek][t]) continue;
-                    push(m);
-                    bool ok = kings[opp] >= 0 && attacked(kings[opp], c) &&
-                              (kings[c] < 0 || !attacked(kings[c], opp));
-                    pop();
+                    // the board alone: a capture of the defender's king is no legal move
+                    int captured = board[t];
+                    if (captured && kind_of(captured) == KING) continue;
+                    board[t] = (uint8_t)moved;
+                    board[frm] = 0;
+                    int own = kind_of(code) == KING ? t : k;
+                    bool ok = attacked(ek, c) && (own < 0 || !attacked(own, opp));
+                    board[frm] = (uint8_t)code;
+                    board[t] = (uint8_t)captured;
                     if (ok) out.push_back(m);
                 }
             }
@@ -512,17 +585,35 @@ struct Position {
         }
     }
 
-    // the defender's replies, drops onto one square counted once
+    // the replies of the side to move, drops onto one square counted once when
+    // `group_drops`: a new check's starting proof number, counted for every check of every
+    // expanded OR node, so in check it is counted as evasions() lists them, without a list
     int grouped_reply_count(bool group_drops) {
-        std::vector<int> moves;
-        legal_moves(moves);
-        if (!group_drops) return (int)moves.size();
-        bool seen[N] = {};
-        int n = 0;
-        for (int m : moves) {
-            if (!is_drop(m)) { ++n; continue; }
-            if (!seen[move_to(m)]) { seen[move_to(m)] = true; ++n; }
+        int c = turn, k = kings[c];
+        if (!group_drops || k < 0 || !attacked(k, c ^ 1)) {
+            std::vector<int> moves;
+            legal_moves(moves);
+            if (!group_drops) return (int)moves.size();
+            bool seen[N] = {};
+            int n = 0;
+            for (int m : moves) {
+                if (!is_drop(m)) { ++n; continue; }
+                if (!seen[move_to(m)]) { seen[move_to(m)] = true; ++n; }
+            }
+            return n;
         }
+        int n = 0;
+        const std::vector<int>* blocks = evasion_board_moves([&n](int) { ++n; });
+        if (!blocks || blocks->empty()) return n;
+        bool files[W];
+        if (!can_drop(c, files)) return n;
+        for (int t : *blocks)  // a square counts once whatever drops it takes
+            for (int kind = PAWN; kind <= ROOK; ++kind) {
+                if (!hands[c][kind] || !drop_allowed(kind, t, c, files)) continue;
+                if (kind == PAWN && is_uchifuzume(t, c)) continue;
+                ++n;
+                break;
+            }
         return n;
     }
 };
@@ -541,31 +632,133 @@ inline int64_t share(int64_t th, int64_t total, int64_t child) {
     return th >= INF ? INF : std::min(INF - 1, th - total + child);
 }
 
-struct NumKey {
-    uint64_t key;
-    int depth;
-    bool operator==(const NumKey& o) const { return key == o.key && depth == o.depth; }
-};
-struct NumKeyHash {
-    size_t operator()(const NumKey& k) const {
-        return (size_t)(k.key ^ ((uint64_t)k.depth * 0x9E3779B97F4A7C15ull));
+// Open-addressing hash tables (linear probing, power-of-two sizes, grown at half load):
+// std::unordered_map's node per entry cost a quarter of the search's time.
+inline uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    return x ^ (x >> 33);
+}
+
+// position key -> smallest depth proven, largest depth disproven
+struct SolvedTable {
+    struct Slot { uint64_t key; int proof, disproof; bool used; };
+    static constexpr int NO_PROOF = 1 << 30, NO_DISPROOF = -1;
+    std::vector<Slot> slots = std::vector<Slot>(1 << 12);
+    size_t count = 0;
+
+    Slot* find(uint64_t key) {
+        size_t mask = slots.size() - 1;
+        for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+            if (!slots[i].used) return nullptr;
+            if (slots[i].key == key) return &slots[i];
+        }
+    }
+    Slot& get(uint64_t key) {
+        if (Slot* s = find(key)) return *s;
+        if (2 * (count + 1) > slots.size()) grow();
+        ++count;
+        size_t mask = slots.size() - 1, i = mix(key) & mask;
+        while (slots[i].used) i = (i + 1) & mask;
+        slots[i] = Slot{key, NO_PROOF, NO_DISPROOF, true};
+        return slots[i];
+    }
+    void grow() {
+        std::vector<Slot> old(slots.size() * 2);
+        old.swap(slots);
+        size_t mask = slots.size() - 1;
+        for (const Slot& s : old)
+            if (s.used) {
+                size_t i = mix(s.key) & mask;
+                while (slots[i].used) i = (i + 1) & mask;
+                slots[i] = s;
+            }
     }
 };
-struct Numbers { int64_t pn, dn, work; };
 
-struct BoundedSearch {
+// (position key, depth) -> unsolved numbers and the work behind them; at `limit` entries
+// the half with the least work goes
+struct NumbersTable {
+    struct Slot { uint64_t key; int64_t pn, dn, work; int depth; bool used; };
+    std::vector<Slot> slots = std::vector<Slot>(1 << 12);
+    size_t count = 0, limit = 2000000;
+
+    static uint64_t hash(uint64_t key, int depth) {
+        return mix(key ^ ((uint64_t)(depth + 1) * 0x9E3779B97F4A7C15ull));
+    }
+    Slot* find(uint64_t key, int depth) {
+        size_t mask = slots.size() - 1;
+        for (size_t i = hash(key, depth) & mask;; i = (i + 1) & mask) {
+            if (!slots[i].used) return nullptr;
+            if (slots[i].key == key && slots[i].depth == depth) return &slots[i];
+        }
+    }
+    void put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
+        if (Slot* s = find(key, depth)) {
+            s->pn = pn;
+            s->dn = dn;
+            s->work += work;
+            return;
+        }
+        if (count >= limit) drop_least_work();
+        if (2 * (count + 1) > slots.size()) rebuild(slots.size() * 2, -1);
+        insert(Slot{key, pn, dn, work, depth, true});
+    }
+    void insert(const Slot& s) {
+        size_t mask = slots.size() - 1, i = hash(s.key, s.depth) & mask;
+        while (slots[i].used) i = (i + 1) & mask;
+        slots[i] = s;
+        ++count;
+    }
+    // the table again at `size` slots, keeping the entries with more work than `cut`
+    // (all when cut < 0) and, of those with exactly `cut`, only as many as `room` allows
+    void rebuild(size_t size, int64_t cut, size_t room = 0) {
+        std::vector<Slot> old(size);
+        old.swap(slots);
+        count = 0;
+        for (const Slot& s : old) {
+            if (!s.used) continue;
+            if (cut >= 0 && s.work < cut) continue;
+            if (cut >= 0 && s.work == cut) {
+                if (!room) continue;
+                --room;
+            }
+            insert(s);
+        }
+    }
+    void drop_least_work() {
+        std::vector<int64_t> works;
+        works.reserve(count);
+        for (const Slot& s : slots)
+            if (s.used) works.push_back(s.work);
+        size_t drop = works.size() / 2;
+        std::nth_element(works.begin(), works.begin() + drop, works.end());
+        int64_t cut = works[drop];
+        size_t below = 0;
+        for (int64_t w : works) below += w < cut;
+        size_t at_cut = 0;
+        for (int64_t w : works) at_cut += w == cut;
+        // keep the upper half: everything above the cut and enough entries at it
+        size_t keep_at_cut = at_cut - std::min(at_cut, drop - std::min(drop, below));
+        rebuild(slots.size(), cut, keep_at_cut);
+    }
+};
+
+// what both searches share: the position, the node and time limits, Ctrl-C
+struct Search {
     Position pos;
     int attacker = 0;
     int64_t max_nodes = -1;  // -1: no limit
     double seconds = -1;     // -1: no limit
-    size_t tt_limit = 2000000;
     double epsilon = 0.25;
     bool mobility = true, group_drops = true;
     int64_t nodes = 0, tt_hits = 0;
     std::chrono::steady_clock::time_point deadline;
-    std::unordered_map<NumKey, Numbers, NumKeyHash> table;
-    std::unordered_map<uint64_t, int> proofs;     // key -> smallest depth proven
-    std::unordered_map<uint64_t, int> disproofs;  // key -> largest depth disproven
+
+    void start_clock() {
+        deadline = std::chrono::steady_clock::now() +
+                   std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
+    }
 
     void count_node() {
         ++nodes;
@@ -576,52 +769,44 @@ struct BoundedSearch {
         if ((nodes & 4095) == 0 && PyErr_CheckSignals() < 0) throw Aborted{"", true};
     }
 
+    // the thresholds a node gives its most promising child (the 1+ε trick)
+    void child_thresholds(bool is_or, int64_t th_pn, int64_t th_dn, int64_t pn, int64_t dn,
+                          int64_t cpn, int64_t cdn, int64_t second, int64_t& c_th_pn,
+                          int64_t& c_th_dn) const {
+        int64_t grow = second < INF ? (int64_t)(second * (1 + epsilon)) + 1 : INF;
+        if (is_or) { c_th_pn = std::min(th_pn, grow); c_th_dn = share(th_dn, dn, cdn); }
+        else { c_th_pn = share(th_pn, pn, cpn); c_th_dn = std::min(th_dn, grow); }
+    }
+};
+
+struct BoundedSearch : Search {
+    NumbersTable table;
+    SolvedTable solved;
+
     bool find(uint64_t key, int depth, int64_t& pn, int64_t& dn) {
-        auto p = proofs.find(key);
-        if (p != proofs.end() && p->second <= depth) { ++tt_hits; pn = 0; dn = INF; return true; }
-        auto d = disproofs.find(key);
-        if (d != disproofs.end() && d->second >= depth) { ++tt_hits; pn = INF; dn = 0; return true; }
-        auto e = table.find(NumKey{key, depth});
-        if (e == table.end()) return false;
+        if (const SolvedTable::Slot* s = solved.find(key)) {
+            if (s->proof <= depth) { ++tt_hits; pn = 0; dn = INF; return true; }
+            if (s->disproof >= depth) { ++tt_hits; pn = INF; dn = 0; return true; }
+        }
+        const NumbersTable::Slot* e = table.find(key, depth);
+        if (!e) return false;
         ++tt_hits;
-        pn = e->second.pn;
-        dn = e->second.dn;
+        pn = e->pn;
+        dn = e->dn;
         return true;
     }
 
-    void drop_least_work() {
-        std::vector<int64_t> works;
-        works.reserve(table.size());
-        for (auto& kv : table) works.push_back(kv.second.work);
-        auto mid = works.begin() + works.size() / 2;
-        std::nth_element(works.begin(), mid, works.end());
-        int64_t cut = *mid;
-        size_t target = table.size() / 2, dropped = 0;
-        for (auto it = table.begin(); it != table.end() && dropped < target;) {
-            if (it->second.work <= cut) { it = table.erase(it); ++dropped; }
-            else ++it;
-        }
-    }
-
+    // a proof at depth d holds at every larger depth, a disproof at every smaller one; a
+    // solved node's numbers are never read again (the solved table is asked first)
     void store(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
         if (pn == 0) {
-            auto p = proofs.find(key);
-            if (p == proofs.end() || p->second > depth) proofs[key] = depth;
-            table.erase(NumKey{key, depth});
+            auto& s = solved.get(key);
+            s.proof = std::min(s.proof, depth);
         } else if (dn == 0) {
-            auto d = disproofs.find(key);
-            if (d == disproofs.end() || d->second < depth) disproofs[key] = depth;
-            table.erase(NumKey{key, depth});
+            auto& s = solved.get(key);
+            s.disproof = std::max(s.disproof, depth);
         } else {
-            auto e = table.find(NumKey{key, depth});
-            if (e == table.end()) {
-                if (table.size() >= tt_limit) drop_least_work();
-                table.emplace(NumKey{key, depth}, Numbers{pn, dn, work});
-            } else {
-                e->second.pn = pn;
-                e->second.dn = dn;
-                e->second.work += work;
-            }
+            table.put(key, depth, pn, dn, work);
         }
     }
 
@@ -636,7 +821,7 @@ struct BoundedSearch {
 
     void mid(int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn, int64_t& out_dn) {
         count_node();
-        uint64_t key = pos.key;
+        uint64_t key = pos.key();
         bool is_or = pos.turn == attacker;
         std::vector<int> moves;
         if (is_or) pos.checks(moves); else pos.legal_moves(moves);
@@ -658,10 +843,10 @@ struct BoundedSearch {
         std::vector<int> groups(n, -1);
         for (size_t i = 0; i < n; ++i) {
             pos.push(moves[i]);
-            child_keys[i] = pos.key;
+            child_keys[i] = pos.key();
             int64_t a, b;
-            if (is_or && mobility && !find(pos.key, child_depth, a, b))
-                start_check(pos.key, child_depth, lpn[i], ldn[i]);
+            if (is_or && mobility && !find(pos.key(), child_depth, a, b))
+                start_check(pos.key(), child_depth, lpn[i], ldn[i]);
             pos.pop();
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
@@ -701,10 +886,8 @@ struct BoundedSearch {
             }
             store(key, depth, pn, dn, 0);
             int64_t cpn = lpn[best_i], cdn = ldn[best_i];
-            int64_t grow = second < INF ? (int64_t)(second * (1 + epsilon)) + 1 : INF;
             int64_t c_th_pn, c_th_dn;
-            if (is_or) { c_th_pn = std::min(th_pn, grow); c_th_dn = share(th_dn, dn, cdn); }
-            else { c_th_pn = share(th_pn, pn, cpn); c_th_dn = std::min(th_dn, grow); }
+            child_thresholds(is_or, th_pn, th_dn, pn, dn, cpn, cdn, second, c_th_pn, c_th_dn);
             pos.push(moves[best_i]);
             try {
                 mid(child_depth, c_th_pn, c_th_dn, lpn[best_i], ldn[best_i]);
@@ -719,10 +902,9 @@ struct BoundedSearch {
     // 1 mate, 0 no mate; throws Aborted at a limit
     int solve(int n, int& best_move) {
         best_move = -1;
-        deadline = std::chrono::steady_clock::now() +
-                   std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
+        start_clock();
         int64_t pn = 1, dn = 1;
-        if (!find(pos.key, n, pn, dn)) { pn = 1; dn = 1; }
+        if (!find(pos.key(), n, pn, dn)) { pn = 1; dn = 1; }
         while (pn != 0 && dn != 0) mid(n, INF, INF, pn, dn);
         if (pn != 0) return 0;
         std::vector<int> moves;
@@ -730,11 +912,444 @@ struct BoundedSearch {
         for (int m : moves) {
             pos.push(m);
             int64_t a, b;
-            bool ok = find(pos.key, n - 1, a, b) && a == 0;
+            bool ok = find(pos.key(), n - 1, a, b) && a == 0;
             pos.pop();
             if (ok) { best_move = m; break; }
         }
         return 1;
+    }
+};
+
+// -- the unbounded df-pn search (tsumeqbf/dfpn/tsume.py's TsumeSearch) -------------------
+//
+// Without heuristics, simulation, probes, inherited numbers or the DAG correction (those
+// only steer the Python search); with what keeps it sound, as there:
+// * repetition is a failure for the attacker; a disproof that depends on a repetition is
+//   a twin entry keyed by the position and the path that led to it (GHI);
+// * proofs and path-independent disproofs are kept per board with the hands they need
+//   (proof and disproof pieces, TsumeTables.proof_pieces/disproof_pieces) and cover the
+//   same board with dominated hands; proofs carry a sequence number, so that a walk
+//   through proven children towards smaller numbers never goes round a cycle.
+
+constexpr int MANY = 99;  // "any number" of a kind in an allowed hand
+constexpr int KINDS = 7;  // hand kinds PAWN..ROOK at indexes 0..6
+
+struct Hand {
+    uint8_t n[KINDS];
+};
+
+inline bool dominates(const Hand& big, const Hand& small) {
+    for (int i = 0; i < KINDS; ++i)
+        if (big.n[i] < small.n[i]) return false;
+    return true;
+}
+
+struct Dom {
+    uint64_t board;  // board and side to move
+    Hand att, dfn;
+};
+
+// dist: the plies of the longest line through the proof tree it stands for (the attacker
+// taking the check it was proven by, the defender any reply): the line printer's guide
+struct ProofEntry { Hand att, dfn; int64_t seq; int dist; };
+struct DisproofEntry { Hand att, dfn; };
+
+struct TwinKey {
+    uint64_t key, path;
+    bool operator==(const TwinKey& o) const { return key == o.key && path == o.path; }
+};
+struct TwinHash {
+    size_t operator()(const TwinKey& k) const { return (size_t)mix(k.key ^ mix(k.path)); }
+};
+struct KeyHash {
+    size_t operator()(uint64_t k) const { return (size_t)mix(k); }
+};
+
+struct Child {
+    uint64_t key;
+    Dom dom;
+    bool repeated;
+    int64_t pn, dn;  // the last known numbers
+    bool dep;        // a path-dependent disproof
+};
+
+inline uint64_t path_step(uint64_t path, uint64_t key) {
+    return (path ^ mix(key)) * 0x9E3779B97F4A7C15ull + 1;
+}
+
+struct UnboundedSearch : Search {
+    NumbersTable table;  // unsolved numbers, keyed (position key, 0)
+    // per board: the proofs and the path-independent disproofs (one lookup for both)
+    struct Solved {
+        std::vector<ProofEntry> proofs;
+        std::vector<DisproofEntry> disproofs;
+    };
+    std::vector<Solved> solved_pool;
+    // board key -> index in solved_pool (open addressing: std::unordered_map's lookups
+    // were a tenth of the search's time)
+    struct Index { uint64_t board; uint32_t at; bool used; };
+    std::vector<Index> index = std::vector<Index>(1 << 12);
+
+    const Solved* solved_of(uint64_t board) const {
+        size_t mask = index.size() - 1;
+        for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
+            if (!index[i].used) return nullptr;
+            if (index[i].board == board) return &solved_pool[index[i].at];
+        }
+    }
+
+    Solved& solved_for(uint64_t board) {
+        size_t mask = index.size() - 1;
+        size_t i = mix(board) & mask;
+        for (;; i = (i + 1) & mask) {
+            if (!index[i].used) break;
+            if (index[i].board == board) return solved_pool[index[i].at];
+        }
+        if (2 * (solved_pool.size() + 1) > index.size()) {
+            std::vector<Index> old(index.size() * 2);
+            old.swap(index);
+            mask = index.size() - 1;
+            for (const Index& e : old)
+                if (e.used) {
+                    size_t j = mix(e.board) & mask;
+                    while (index[j].used) j = (j + 1) & mask;
+                    index[j] = e;
+                }
+            i = mix(board) & mask;
+            while (index[i].used) i = (i + 1) & mask;
+        }
+        index[i] = Index{board, (uint32_t)solved_pool.size(), true};
+        solved_pool.emplace_back();
+        return solved_pool.back();
+    }
+    std::unordered_set<TwinKey, TwinHash> twins;
+    std::unordered_set<uint64_t, KeyHash> on_path;
+    size_t twin_limit = 1000000;
+    int64_t seq = 0;
+    int64_t n_proofs = 0, n_disproofs = 0;
+
+    Dom dom() const {
+        Dom d;
+        d.board = pos.bkey;
+        for (int i = 0; i < KINDS; ++i) {
+            d.att.n[i] = (uint8_t)pos.hands[attacker][i + 1];
+            d.dfn.n[i] = (uint8_t)pos.hands[attacker ^ 1][i + 1];
+        }
+        return d;
+    }
+
+    // -- what the tables hold -------------------------------------------------------------
+    const ProofEntry* proof_covering(const Dom& d) const {
+        const Solved* s = solved_of(d.board);
+        return s ? proof_in(*s, d) : nullptr;
+    }
+
+    static const ProofEntry* proof_in(const Solved& s, const Dom& d) {
+        const ProofEntry* best = nullptr;
+        for (const ProofEntry& e : s.proofs)
+            if (dominates(d.att, e.att) && dominates(e.dfn, d.dfn) && (!best || e.seq < best->seq))
+                best = &e;
+        return best;
+    }
+
+    const DisproofEntry* disproof_covering(const Dom& d) const {
+        const Solved* s = solved_of(d.board);
+        return s ? disproof_in(*s, d) : nullptr;
+    }
+
+    static const DisproofEntry* disproof_in(const Solved& s, const Dom& d) {
+        for (const DisproofEntry& e : s.disproofs)
+            if (dominates(e.att, d.att) && dominates(d.dfn, e.dfn)) return &e;
+        return nullptr;
+    }
+
+    // (pn, dn, dep) of a child reached on path `path`; false when nothing is stored
+    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep) {
+        if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
+        if (const Solved* s = solved_of(c.dom.board)) {
+            if (proof_in(*s, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
+            if (disproof_in(*s, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
+        }
+        if (!twins.empty() && twins.count(TwinKey{c.key, path})) {
+            ++tt_hits; pn = INF; dn = 0; dep = true; return true;
+        }
+        if (const NumbersTable::Slot* e = table.find(c.key, 0)) {
+            ++tt_hits;
+            pn = e->pn; dn = e->dn; dep = false;
+            return true;
+        }
+        return false;
+    }
+
+    // -- proof and disproof pieces (TsumeTables.proof_pieces / disproof_pieces) -----------
+    // a child's hand bound in its parent's terms: the move changed the hand from `here`
+    // to `there`
+    static int back(int bound, int here, int there) { return bound - (there - here); }
+
+    // the smallest attacker's hand and the largest defender's hand for which the proof
+    // through `proven` (a mate: none) holds; false: keep the node's own hands
+    bool proof_pieces(const Dom& d, bool is_or, const std::vector<const Dom*>& proven,
+                      Hand& need_out, Hand& allow_out) const {
+        int need[KINDS], allow[KINDS];
+        for (int i = 0; i < KINDS; ++i) { need[i] = 0; allow[i] = MANY; }
+        if (!is_or && proven.empty()) {
+            for (int i = 0; i < KINDS; ++i) allow[i] = d.dfn.n[i] ? MANY : 0;
+        } else {
+            for (const Dom* c : proven) {
+                const ProofEntry* cover = proof_covering(*c);
+                if (!cover) return false;
+                for (int i = 0; i < KINDS; ++i) {
+                    need[i] = std::max({need[i], back(cover->att.n[i], d.att.n[i], c->att.n[i]), 0});
+                    allow[i] = std::min(allow[i], back(cover->dfn.n[i], d.dfn.n[i], c->dfn.n[i]));
+                }
+            }
+            if (!is_or)  // the defender may not gain a kind it does not hold: a new reply
+                for (int i = 0; i < KINDS; ++i) if (!d.dfn.n[i]) allow[i] = 0;
+        }
+        for (int i = 0; i < KINDS; ++i)
+            if (need[i] > d.att.n[i] || allow[i] < d.dfn.n[i]) return false;
+        for (int i = 0; i < KINDS; ++i) {
+            need_out.n[i] = (uint8_t)need[i];
+            allow_out.n[i] = (uint8_t)std::min(allow[i], MANY);
+        }
+        return true;
+    }
+
+    // the largest attacker's hand and the smallest defender's hand for which the disproof
+    // through `disproven` (an OR node without a check: none) holds
+    bool disproof_pieces(const Dom& d, bool is_or, const std::vector<const Dom*>& disproven,
+                         Hand& allow_out, Hand& need_out) const {
+        int allow[KINDS], need[KINDS];
+        for (int i = 0; i < KINDS; ++i) { allow[i] = MANY; need[i] = 0; }
+        if (is_or && disproven.empty()) {
+            for (int i = 0; i < KINDS; ++i) allow[i] = d.att.n[i] ? MANY : 0;
+        } else {
+            for (const Dom* c : disproven) {
+                const DisproofEntry* cover = disproof_covering(*c);
+                if (!cover) return false;
+                for (int i = 0; i < KINDS; ++i) {
+                    allow[i] = std::min(allow[i], back(cover->att.n[i], d.att.n[i], c->att.n[i]));
+                    need[i] = std::max({need[i], back(cover->dfn.n[i], d.dfn.n[i], c->dfn.n[i]), 0});
+                }
+            }
+            if (is_or)  // the attacker may not gain a kind it does not hold: a new check
+                for (int i = 0; i < KINDS; ++i) if (!d.att.n[i]) allow[i] = 0;
+        }
+        for (int i = 0; i < KINDS; ++i)
+            if (allow[i] < d.att.n[i] || need[i] > d.dfn.n[i]) return false;
+        for (int i = 0; i < KINDS; ++i) {
+            allow_out.n[i] = (uint8_t)std::min(allow[i], MANY);
+            need_out.n[i] = (uint8_t)need[i];
+        }
+        return true;
+    }
+
+    void store_proof(const Dom& d, bool is_or, const std::vector<const Dom*>& proven) {
+        Hand att = d.att, dfn = d.dfn;
+        proof_pieces(d, is_or, proven, att, dfn);  // unchanged when there are none
+        int dist = 0;
+        for (const Dom* c : proven)
+            if (const ProofEntry* e = proof_covering(*c)) dist = std::max(dist, e->dist + 1);
+        solved_for(d.board).proofs.push_back(ProofEntry{att, dfn, ++seq, dist});
+        ++n_proofs;
+    }
+
+    void store_disproof(uint64_t key, const Dom& d, uint64_t path, bool dep, bool is_or,
+                        const std::vector<const Dom*>& disproven, bool pieces) {
+        if (dep) {
+            if (twins.size() >= twin_limit) twins.clear();  // path-bound results: a cache
+            twins.insert(TwinKey{key, path});
+            return;
+        }
+        Hand att = d.att, dfn = d.dfn;
+        if (pieces) disproof_pieces(d, is_or, disproven, att, dfn);
+        solved_for(d.board).disproofs.push_back(DisproofEntry{att, dfn});
+        ++n_disproofs;
+    }
+
+    // -- the search -------------------------------------------------------------------------
+    void mid(uint64_t path, int64_t th_pn, int64_t th_dn, int64_t& out_pn, int64_t& out_dn,
+             bool& out_dep) {
+        count_node();
+        uint64_t key = pos.key();
+        Dom here = dom();
+        bool is_or = pos.turn == attacker;
+        std::vector<int> moves;
+        if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+        out_dep = false;
+        if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
+            std::vector<const Dom*> none;
+            if (is_or) {
+                store_disproof(key, here, path, false, true, none, true);
+                out_pn = INF; out_dn = 0;
+            } else {
+                store_proof(here, false, none);
+                out_pn = 0; out_dn = INF;
+            }
+            return;
+        }
+        size_t n = moves.size();
+        std::vector<Child> children(n);
+        std::vector<int> groups(n, -1);
+        for (size_t i = 0; i < n; ++i) {
+            Child& c = children[i];
+            pos.push(moves[i]);
+            c.key = pos.key();
+            c.dom = dom();
+            c.repeated = on_path.count(c.key) > 0;
+            c.pn = 1; c.dn = 1; c.dep = false;
+            if (is_or && mobility && !c.repeated && !table.find(c.key, 0) &&
+                !proof_covering(c.dom)) {
+                // a check starts with as many proof-number units as it has replies; one
+                // without reply is mate, proven at once
+                int replies = pos.grouped_reply_count(group_drops);
+                if (replies) c.pn = replies;
+                else store_proof(c.dom, false, {});
+            }
+            pos.pop();
+            if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
+        }
+        uint64_t own_path = path_step(path, key);
+        on_path.insert(key);
+        int64_t nodes_before = nodes;
+        try {
+            for (;;) {
+                // the children's numbers, the node's, and the most promising child
+                int best_i = -1;
+                int64_t best = INF + 1, second = INF + 1, total = 0;
+                bool infinite = false, any_dep = false, all_dep = true;
+                int64_t group_max[N];
+                bool group_used[N] = {};
+                for (size_t i = 0; i < n; ++i) {
+                    Child& c = children[i];
+                    int64_t cpn, cdn;
+                    bool dep;
+                    // a proof or a path-independent disproof is never taken back: a child
+                    // known to have one is not looked up again
+                    bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
+                    if (!settled && lookup(c, own_path, cpn, cdn, dep)) {
+                        c.pn = cpn; c.dn = cdn; c.dep = dep;
+                    }
+                    int64_t small = is_or ? c.pn : c.dn, large = is_or ? c.dn : c.pn;
+                    if (small < best) { best_i = (int)i; second = best; best = small; }
+                    else if (small < second) second = small;
+                    if (c.dn == 0) { any_dep = any_dep || c.dep; all_dep = all_dep && c.dep; }
+                    if (large == 0) continue;
+                    if (large >= INF) infinite = true;
+                    int g = groups[i];
+                    if (g < 0) total += large;
+                    else if (!group_used[g]) { group_used[g] = true; group_max[g] = large; }
+                    else group_max[g] = std::max(group_max[g], large);
+                }
+                for (int g = 0; g < N; ++g)
+                    if (group_used[g]) total += group_max[g];
+                total = capped_sum(total, infinite);
+                int64_t pn = is_or ? best : total, dn = is_or ? total : best;
+                bool dep = dn == 0 && (is_or ? any_dep : all_dep);
+                if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) {
+                    store_result(key, here, is_or, path, pn, dn, dep, children, best_i,
+                                 nodes - nodes_before + 1);
+                    on_path.erase(key);
+                    out_pn = pn; out_dn = dn; out_dep = dep;
+                    return;
+                }
+                table.put(key, 0, pn, dn, 0);
+                Child& c = children[best_i];
+                int64_t c_th_pn, c_th_dn;
+                child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
+                pos.push(moves[best_i]);
+                try {
+                    mid(own_path, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
+                } catch (...) {
+                    pos.pop();
+                    throw;
+                }
+                pos.pop();
+            }
+        } catch (...) {
+            on_path.erase(key);
+            throw;
+        }
+    }
+
+    void store_result(uint64_t key, const Dom& here, bool is_or, uint64_t path, int64_t pn,
+                      int64_t dn, bool dep, const std::vector<Child>& children, int best_i,
+                      int64_t work) {
+        std::vector<const Dom*> used;
+        if (pn == 0) {
+            if (is_or) used.push_back(&children[best_i].dom);
+            else for (const Child& c : children) used.push_back(&c.dom);
+            store_proof(here, is_or, used);
+        } else if (dn == 0) {
+            bool pieces = false;
+            if (!dep) {
+                // an OR node through every check, an AND node through one reply disproven
+                // whatever the path
+                if (is_or) for (const Child& c : children) used.push_back(&c.dom);
+                else
+                    for (const Child& c : children)
+                        if (c.dn == 0 && !c.dep) { used.push_back(&c.dom); break; }
+                pieces = !used.empty();
+            }
+            store_disproof(key, here, path, dep, is_or, used, pieces);
+        } else {
+            table.put(key, 0, pn, dn, work);
+        }
+    }
+
+    // 1 mate, 0 no mate; throws Aborted at a limit
+    int solve() {
+        start_clock();
+        for (;;) {
+            Dom d = dom();
+            if (proof_covering(d)) return 1;
+            if (disproof_covering(d) || twins.count(TwinKey{pos.key(), 0})) return 0;
+            int64_t pn, dn;
+            bool dep;
+            mid(0, INF, INF, pn, dn, dep);
+            if (pn == 0 || dn == 0) return pn == 0;
+            // with no thresholds only a solved node returns
+            throw Aborted{"search returned unsolved", false};
+        }
+    }
+
+    // a mating line read off the proofs: each step goes to a proven child with a smaller
+    // sequence number (so never round a cycle), the attacker to the check with the
+    // shortest proof tree, the defender to the reply with the longest (ties: the earlier
+    // proof, the later); empty if the tables do not give one
+    std::vector<int> line() {
+        std::vector<int> out;
+        const ProofEntry* here = proof_covering(dom());
+        while (here) {
+            std::vector<int> moves;
+            bool is_or = pos.turn == attacker;
+            if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+            if (moves.empty()) break;  // an AND node without a reply: mate
+            int pick = -1;
+            const ProofEntry* next = nullptr;
+            for (int m : moves) {
+                pos.push(m);
+                const ProofEntry* e = proof_covering(dom());
+                pos.pop();
+                if (!e || e->seq >= here->seq) {
+                    if (!is_or) { pick = -1; next = nullptr; break; }  // an unproven reply
+                    continue;
+                }
+                bool better = !next ||
+                    (is_or ? (e->dist < next->dist || (e->dist == next->dist && e->seq < next->seq))
+                           : (e->dist > next->dist || (e->dist == next->dist && e->seq > next->seq)));
+                if (better) {
+                    next = e;
+                    pick = m;
+                }
+            }
+            if (pick < 0) { out.clear(); break; }
+            out.push_back(pick);
+            pos.push(pick);
+            here = next;
+        }
+        while (!pos.stack.empty()) pos.pop();
+        return out;
     }
 };
 
@@ -788,6 +1403,39 @@ PyObject* py_moves(PyObject* args, bool checks_only) {
 PyObject* py_legal_moves(PyObject*, PyObject* args) { return py_moves(args, false); }
 PyObject* py_checks(PyObject*, PyObject* args) { return py_moves(args, true); }
 
+// the limits and options both searches take from Python
+template <class S>
+void configure(S& search, int turn, long long max_nodes, double seconds, long long tt_limit,
+               int mobility, int group_drops) {
+    search.attacker = turn;
+    search.max_nodes = max_nodes;
+    search.seconds = seconds;
+    search.table.limit = (size_t)tt_limit;
+    search.mobility = mobility;
+    search.group_drops = group_drops;
+}
+
+// body()'s verdict (1 mate, 0 no mate); -1 at a limit, with `reason`; -2 on a signal, the
+// Python exception set by PyErr_CheckSignals
+template <class F>
+int guarded(F&& body, std::string& reason) {
+    try {
+        return body();
+    } catch (const Aborted& a) {
+        if (a.signal) return -2;
+        reason = a.reason;
+    } catch (const std::bad_alloc&) {
+        reason = "out of memory";
+    }
+    return -1;
+}
+
+PyObject* verdict_object(int verdict) {
+    PyObject* v = verdict < 0 ? Py_None : verdict ? Py_True : Py_False;
+    Py_INCREF(v);
+    return v;
+}
+
 // mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) ->
 // (verdict 1/0/None, best move or None, nodes, tt_hits, table size, reason)
 PyObject* py_mate(PyObject*, PyObject* args) {
@@ -809,27 +1457,57 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     }
     BoundedSearch search;
     if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
-    search.attacker = turn;
-    search.max_nodes = max_nodes;
-    search.seconds = seconds;
-    search.tt_limit = (size_t)tt_limit;
-    search.mobility = mobility;
-    search.group_drops = group_drops;
-    int verdict = -1, best = -1;
+    configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
+    int best = -1;
     std::string reason;
-    try {
-        verdict = search.solve(n, best);
-    } catch (const Aborted& a) {
-        if (a.signal) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
-        reason = a.reason;
-    } catch (const std::bad_alloc&) {
-        reason = "out of memory";
-    }
-    PyObject* v = verdict < 0 ? Py_None : verdict ? Py_True : Py_False;
-    Py_INCREF(v);
+    int verdict = guarded([&] { return search.solve(n, best); }, reason);
+    if (verdict == -2) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
+    PyObject* v = verdict_object(verdict);
     PyObject* bm = best >= 0 ? PyLong_FromLong(best) : (Py_INCREF(Py_None), Py_None);
     return Py_BuildValue("NNLLns", v, bm, (long long)search.nodes, (long long)search.tt_hits,
-                         (Py_ssize_t)search.table.size(), reason.c_str());
+                         (Py_ssize_t)search.table.count, reason.c_str());
+}
+
+// tsume(board, hands, turn, max_nodes, seconds, tt_limit, mobility, group_drops) ->
+// (verdict 1/0/None, line, nodes, tt_hits, table size, proofs, disproofs, twins, reason)
+PyObject* py_tsume(PyObject*, PyObject* args) {
+    const char *board, *hands;
+    Py_ssize_t nb, nh;
+    int turn, mobility, group_drops;
+    long long max_nodes, tt_limit;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y#y#iLdLpp", &board, &nb, &hands, &nh, &turn, &max_nodes,
+                          &seconds, &tt_limit, &mobility, &group_drops))
+        return nullptr;
+    if (tt_limit < 2) {
+        PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
+        return nullptr;
+    }
+    UnboundedSearch search;
+    if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
+    for (int c = 0; c < 2; ++c)
+        for (int k = 1; k < 8; ++k)
+            if (search.pos.hands[c][k] > MANY - 1) {
+                PyErr_SetString(PyExc_ValueError, "the native core holds at most 98 of a kind in hand");
+                return nullptr;
+            }
+    configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
+    search.twin_limit = (size_t)tt_limit;
+    std::vector<int> line;
+    std::string reason;
+    int verdict = guarded([&] {
+        int v = search.solve();
+        if (v == 1) line = search.line();
+        return v;
+    }, reason);
+    if (verdict == -2) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
+    PyObject* v = verdict_object(verdict);
+    PyObject* moves = move_list(line);
+    if (!moves) return nullptr;
+    return Py_BuildValue("NNLLnLLns", v, moves, (long long)search.nodes,
+                         (long long)search.tt_hits, (Py_ssize_t)search.table.count,
+                         (long long)search.n_proofs, (long long)search.n_disproofs,
+                         (Py_ssize_t)search.twins.size(), reason.c_str());
 }
 
 PyMethodDef METHODS[] = {
@@ -840,6 +1518,10 @@ PyMethodDef METHODS[] = {
     {"mate", py_mate, METH_VARARGS,
      "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
      "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
+    {"tsume", py_tsume, METH_VARARGS,
+     "tsume(board, hands, turn, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
+     "(verdict, line, nodes, tt_hits, table size, proofs, disproofs, twins, reason): "
+     "unbounded df-pn"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",

@@ -2,8 +2,8 @@
 formula's truth value proven from an independent strategy (:mod:`.formula_check`).
 
 The question and the encoding default to what the file's ``FILE.names.json`` sidecar (or,
-without one, its comment lines) says; the move-choice axes are not written there and are
-given as ``encode`` took them. One line on stdout when proven (exit 0); otherwise one line
+without one, its comment lines) says, the rules and the move-choice axes to what its
+header says (``encode`` and ``family`` write them); options given override the file. One line on stdout when proven (exit 0); otherwise one line
 on stderr naming the encoding, the question and the line of play to investigate (exit 1).
 """
 
@@ -51,7 +51,8 @@ def register(sub) -> None:
                         "result then on stderr)")
     p.add_argument("--aiger", default=None, metavar="PATH",
                    help="write the checked Skolem (true) or Herbrand (false) functions there "
-                        "as an ASCII AIGER certificate")
+                        "as an ASCII AIGER certificate ('-': standard output, the result then "
+                        "on stderr)")
     p.add_argument("--verify-aiger", default=None, metavar="PATH",
                    help="check an AIGER certificate against FILE instead (no strategy, no "
                         "encoder)")
@@ -60,15 +61,9 @@ def register(sub) -> None:
 
 
 def file_question(path: str) -> dict:
-    """sfen, n, zone, encoding as the sidecar or the file's comment lines give them."""
-    sidecar = path + ".names.json"
-    if os.path.exists(sidecar):
-        try:
-            with open(sidecar) as fh:
-                data = json.load(fh)
-            return {k: data.get(k) for k in ("sfen", "n", "zone", "encoding")}
-        except (OSError, ValueError):
-            pass
+    """sfen, n, zone, encoding as the sidecar or the file's comment lines give them, and
+    from the comment lines (the header of tsumeqbf/encoder/header.py) the rules
+    (``no_hands``) and the move-choice axes where the file names them."""
     out: dict = {}
     try:
         with open(path) as fh:
@@ -83,8 +78,22 @@ def file_question(path: str) -> dict:
                     out["sfen"] = text[5:]
                 elif m := re.match(r"n=(\d+) zone=(\d+)", text):
                     out["n"], out["zone"] = int(m.group(1)), int(m.group(2))
+                elif text.startswith("rules="):
+                    out["no_hands"] = text == "rules=no-hands"
+                elif m := re.match(r"attacker-moves=(\S+) defender-moves=(\S+) "
+                                   r"used-kinds-only=(yes|no)$", text):
+                    out["attacker_moves"], out["defender_moves"] = m.group(1), m.group(2)
+                    out["used_kinds_only"] = m.group(3) == "yes"
     except OSError as exc:
         raise TsumeError(f"cannot read {path}: {exc.strerror}") from None
+    sidecar = path + ".names.json"
+    if os.path.exists(sidecar):
+        try:
+            with open(sidecar) as fh:
+                data = json.load(fh)
+            out.update({k: data.get(k) for k in ("sfen", "n", "zone", "encoding")})
+        except (OSError, ValueError):
+            pass
     return out
 
 
@@ -93,7 +102,8 @@ def cmd_check_formula(args) -> int:
 
     if args.verify_aiger:
         return _verify_aiger(args)
-
+    if args.certificate == args.aiger == STDOUT:
+        raise TsumeError("--certificate and --aiger cannot both be standard output")
     known = file_question(args.file)
     sfen = args.sfen or known.get("sfen")
     n = args.n if args.n is not None else known.get("n")
@@ -104,11 +114,16 @@ def cmd_check_formula(args) -> int:
     check_n(n)
     zone = args.zone if args.zone is not None else known.get("zone")
     pos = load_position(sfen, zone=zone)
-    if args.no_hands or encoding == "paper":
+    if args.no_hands or known.get("no_hands") or encoding == "paper":
         pos = pos.with_no_hands()
     pos.validate_question()
+    # the move choices given, else those the file's header names
+    asked = {k: known[k] for k in ("attacker_moves", "defender_moves", "used_kinds_only")
+             if k in known}
+    asked.update({k: v for k, v in vars(args).items()
+                  if k in ("attacker_moves", "defender_moves", "used_kinds_only") and v})
     try:
-        choices = encoding_options(encoding, vars(args))
+        choices = encoding_options(encoding, asked)
     except ValueError as exc:
         raise TsumeError(str(exc)) from None
     try:
@@ -127,7 +142,7 @@ def cmd_check_formula(args) -> int:
         write_certificate(result, args.certificate, pos)
     if args.aiger:
         write_aiger(result, args.aiger)
-    if args.certificate == STDOUT:  # standard output holds the certificate alone
+    if STDOUT in (args.certificate, args.aiger):  # standard output holds the file alone
         with contextlib.redirect_stdout(sys.stderr):
             return _report(args, result, encoding, pos, n)
     return _report(args, result, encoding, pos, n)

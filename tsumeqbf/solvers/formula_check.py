@@ -741,7 +741,9 @@ def write_aiger(result: CheckResult, path: str) -> None:
     lines += ["c", f"tsumeqbf strategy certificate: {'Skolem' if result.truth else 'Herbrand'} "
               f"functions; formula {result.encoding}, {result.sfen} n={result.n}, "
               f"{'true' if result.truth else 'false'}"]
-    with open(path, "w") as fh:
+    from ..arguments import output
+
+    with output(path) as fh:  # "-": standard output
         fh.write("\n".join(lines) + "\n")
 
 

@@ -22,11 +22,15 @@ import threading
 from dataclasses import replace
 
 from .. import __version__
+from ..dfpn.tables import ENTRY_BYTES
 from ..rules import TsumeError
+from ..solvers.portfolio import default_jobs
 from ..rules.problem_files import position_from_usi
 from .search import ENGINES, MateRequest, MateSearch
 
 NAME = f"tsumeqbf {__version__}"
+HASH_DEFAULT_MB = 1_000_000 * ENTRY_BYTES >> 20  # 314: the table of 'tsumeqbf solve'
+CORES = default_jobs()
 AUTHOR = "the tsumeqbf developers"
 
 #: option -> its USI declaration (after "option name X ")
@@ -37,11 +41,18 @@ OPTIONS = {
     "TableEntries": "type spin default 1000000 min 2 max 1000000000",
     "Heuristics": "type string default <empty>",
     "Backend": "type combo default rules var rules var cshogi",
-    # -1: as 'tsumeqbf solve' (as many nodes as the proof took, at least 50,000)
+    # -1: as 'tsumeqbf solve' (as many nodes as the proof took, at least 10,000)
     "ShortenNodes": "type spin default -1 min -1 max 2000000000",
+    # as 'tsumeqbf solve --shortest': bounded df-pn until it knows the shortest mate
+    "Shortest": "type check default false",
+    # MB for df-pn's table (TableEntries counts its entries; the last one sent wins): the
+    # default is the 1,000,000 entries of 'tsumeqbf solve'
+    "USI_Hash": f"type spin default {HASH_DEFAULT_MB} min 1 max 1048576",
+    # members of the portfolio engine at once; the other engines use one core
+    "Threads": f"type spin default {CORES} min 1 max 1024",
 }
 #: options GUIs send to every engine, taken without a word
-IGNORED_OPTIONS = {"USI_Hash", "USI_Ponder", "USI_OwnBook", "USI_MultiPV"}
+IGNORED_OPTIONS = {"USI_Ponder", "USI_OwnBook", "USI_MultiPV"}
 
 
 class UsiEngine:
@@ -129,6 +140,9 @@ class UsiEngine:
             self.say("no position: send 'position sfen ...' first")
             self.emit("checkmate notimplemented")
             return
+        if (self.request.threads or 1) > 1 and self.request.engine != "portfolio":
+            self.say(f"Threads: engine {self.request.engine} uses one core; only the "
+                     f"portfolio runs members side by side")
         self.search = MateSearch(replace(self.request, timeout=timeout), self._write, self._lock)
         self.search.start()
 
@@ -201,6 +215,30 @@ def _set_shorten_nodes(request, value):
     request.shorten_nodes = None if nodes < 0 else nodes
 
 
+def _set_shortest(request, value):
+    if value not in ("true", "false"):
+        raise TsumeError(f"Shortest must be true or false, not {value!r}")
+    request.shortest = value == "true"
+
+
+def table_entries(mb: int) -> int:
+    """Table entries that fit in ``mb`` megabytes (2**20 bytes), at ENTRY_BYTES each.
+
+    >>> table_entries(314), table_entries(1)
+    (997735, 3177)
+    """
+    return max(2, (mb << 20) // ENTRY_BYTES)
+
+
+def _set_usi_hash(request, value):
+    request.tt_entries = table_entries(_int_option("USI_Hash", 1, value))
+
+
+def _set_threads(request, value):
+    request.threads = _int_option("Threads", 1, value)
+
+
 _SETTERS = {"Engine": _set_engine, "MaxPlies": _set_max_plies, "MaxNodes": _set_max_nodes,
             "TableEntries": _set_table_entries, "Heuristics": _set_heuristics,
-            "Backend": _set_backend, "ShortenNodes": _set_shorten_nodes}
+            "Backend": _set_backend, "ShortenNodes": _set_shorten_nodes,
+            "Shortest": _set_shortest, "USI_Hash": _set_usi_hash, "Threads": _set_threads}

@@ -46,6 +46,8 @@ class MateRequest:
     heuristics: str = ""
     backend: str = "rules"
     shorten_nodes: int | None = None  # dfpn: as solve --shorten-nodes (None: its default)
+    shortest: bool = False  # dfpn: as solve --shortest
+    threads: int | None = None  # portfolio: members at once (None: its default, the cores)
     info_every_s: float = 1.0
 
 
@@ -95,6 +97,7 @@ def answer_mate(request: MateRequest, send) -> dict:
 
 
 def _solve_dfpn(pos, request: MateRequest, send) -> dict:
+    from ..dfpn.command import shortest_note
     from ..dfpn.solve import solve_tsume
 
     start = time.monotonic()
@@ -117,10 +120,13 @@ def _solve_dfpn(pos, request: MateRequest, send) -> dict:
     out = solve_tsume(pos, max_nodes=request.max_nodes, timeout=request.timeout,
                       heuristics=request.heuristics, backend=request.backend,
                       shorten_nodes=request.shorten_nodes, tt_limit=request.tt_entries,
-                      progress=progress, progress_every=1024, answer_on_stop=True)
+                      progress=progress, progress_every=1024, answer_on_stop=True,
+                      shortest=request.shortest)
     full = min(1000, out["tt_size"] * 1000 // request.tt_entries)
-    nodes = out["nodes"] + out.get("shorten_nodes", 0)  # the proof's, then the shortening's
+    nodes = out["nodes"] + out.get("after_nodes", 0)  # the proof's, then the searches after it
     send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
+    if out.get("pv"):
+        send("info", "info string " + shortest_note(out))
     return out
 
 
@@ -130,6 +136,8 @@ def _solve_bounded(pos, request: MateRequest, send) -> dict:
     start = time.monotonic()
     deadline = start + request.timeout if request.timeout else None
     options = {"max_nodes": request.max_nodes} if request.max_nodes else {}
+    if request.engine == "portfolio" and request.threads is not None:
+        options["jobs"] = request.threads
 
     def mate(p, k) -> dict:
         left = deadline - time.monotonic() if deadline else None
@@ -157,8 +165,12 @@ def _solve_bounded(pos, request: MateRequest, send) -> dict:
                 return {"status": "mate", "pv": pv}
     except _OutOfTime:
         return {"status": "unknown", "pv": None, "error": "time or node limit reached"}
-    return {"status": "nomate", "pv": None,
-            "note": f"no mate within {request.max_plies} plies (option MaxPlies)"}
+    if not pos.checks():  # no check at all: no mate at any length
+        return {"status": "nomate", "pv": None, "note": "no check: no mate"}
+    # a mate may still exist beyond the ply limit: an unfinished search, not 'nomate'
+    return {"status": "unknown", "pv": None,
+            "error": f"no mate within {request.max_plies} plies (option MaxPlies); a longer "
+                     f"one is not ruled out"}
 
 
 def bounded_line(pos, n: int, first: dict, mate) -> list[int]:

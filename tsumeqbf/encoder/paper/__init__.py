@@ -42,6 +42,7 @@ from ...rules.moves import board_move
 from ...rules.pieces import ALL_KINDS, PROMOTED, piece_code
 from ...rules.position import Position
 from ..formula import Formula, neg
+from ..game import Encoded, question_comments
 from .attacker import Ply
 from .defender import Fault
 from .state import Move, State
@@ -98,8 +99,6 @@ class PaperCand:
 def encode_paper(pos: Position, n: int, *, used_kinds_only: bool = False):
     """The QBF of the paper's structure; true exactly when Mate(pos, n) holds under the
     no-hands rules."""
-    from ..game import Encoded
-
     if not pos.no_hands:
         raise TsumeError("encoding 'paper' is the paper's rules without hands: add --no-hands "
                          "(or use --encoding paper-hands for the full rules)")
@@ -140,8 +139,7 @@ def encode_paper(pos: Position, n: int, *, used_kinds_only: bool = False):
             nxt.ground()
         state = nxt
     f.comments += [f"tsumeqbf encoding=paper version={VERSION}", "rules=no-hands",
-                   f"sfen={pos.sfen()}", f"n={n} zone={geo.zone}",
-                   f"board={geo.width}x{geo.height}",
+                   *question_comments(pos, n),
                    f"codes={'all' if not used_kinds_only else ','.join(map(str, codes))}"]
     choice = PaperMoveChoice(first, pos)
     moves = [PaperCand(m) for m in pos.checks()]
