@@ -3,7 +3,7 @@
     python -m tsumeqbf.bench formulacheck [--lengths 3,5,7,9,11] [--per-length 1]
                                           [--encodings enumerated,compact,lifted]
                                           [--format qcir|qdimacs] [--strategy dfpn|reference]
-                                          [--timeout S] [--no-nomate]
+                                          [--timeout S] [--asked mate,nomate]
 
 For the first ``--per-length`` YaneuraOu samples of each stated length d, each encoding
 writes Mate(P, d) (a mate) and Mate(P, d - 2) (no mate, the samples' lengths being the
@@ -38,7 +38,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--strategy", default="dfpn", choices=("dfpn", "reference"))
     p.add_argument("--timeout", type=float, default=120.0,
                    help="seconds to encode, and again for the check, per formula")
-    p.add_argument("--no-nomate", action="store_true", help="ask only at the stated length")
+    p.add_argument("--asked", default="mate,nomate",
+                   help="mate: at the stated length d; nomate: at d - 2 (default both)")
     args = p.parse_args(argv)
     lengths = [int(x) for x in args.lengths.split(",")]
     cases = [c for c in collection_cases("yaneuraou_mate_samples.csv") if c["n"] in lengths]
@@ -52,8 +53,9 @@ def main(argv: list[str]) -> int:
         path = os.path.join(tmp, f"f.{args.format}")
         for case in chosen:
             pos = Position.from_sfen(case["sfen"])
+            asked = args.asked.split(",")
             for n, expect in ((case["n"], True), (case["n"] - 2, False)):
-                if n < 1 or (not expect and args.no_nomate):
+                if n < 1 or ("mate" if expect else "nomate") not in asked:
                     continue
                 for encoding in args.encodings.split(","):
                     status, line = _one(pos, n, encoding, path, args)
