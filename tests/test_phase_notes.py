@@ -81,11 +81,11 @@ def _waiting(capsys, seen: list, text: str, fn):
 
 
 def test_encode_names_listing_and_writing(capsys, monkeypatch, tmp_path, quick_notes):
-    from tsumeqbf.encoder import command, game
+    from tsumeqbf.encoder import command, enumerated
 
     seen = []
-    monkeypatch.setattr(game, "enumerate_plies",
-                        _waiting(capsys, seen, "encode: listing, 0 s so far", game.enumerate_plies))
+    monkeypatch.setattr(enumerated, "enumerate_plies",
+                        _waiting(capsys, seen, "encode: listing, 0 s so far", enumerated.enumerate_plies))
     monkeypatch.setattr(command, "_write",
                         _waiting(capsys, seen, "encode: writing, 0 s so far", command._write))
     out = tmp_path / "f.qdimacs"
@@ -99,14 +99,14 @@ def test_encode_names_listing_and_writing(capsys, monkeypatch, tmp_path, quick_n
 
 
 def test_encode_quiet_and_json_say_nothing(capsys, monkeypatch, tmp_path, quick_notes):
-    from tsumeqbf.encoder import game
+    from tsumeqbf.encoder import enumerated
 
     def slow(*args, **kwargs):  # long enough for a note without --quiet
         time.sleep(0.3)
         return enumerate_plies(*args, **kwargs)
 
-    enumerate_plies = game.enumerate_plies
-    monkeypatch.setattr(game, "enumerate_plies", slow)
+    enumerate_plies = enumerated.enumerate_plies
+    monkeypatch.setattr(enumerated, "enumerate_plies", slow)
     for flag in ("--quiet", "--json"):
         assert main(["encode", FIG5, "--zone", "2", "-n", "1", "-o", str(tmp_path / "f"),
                      flag]) == 0

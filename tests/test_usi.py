@@ -174,6 +174,22 @@ def test_bounded_engines_give_a_shortest_line(engine, name):
     assert "info string no check: no mate" in lines
 
 
+def test_threads_with_the_portfolio_through_a_gui_client(engine):
+    from tsumeqbf.solvers.portfolio import DEFAULT_MEMBERS, parse_member
+    from tsumeqbf.solvers.runner import is_installed
+
+    if not all(is_installed(parse_member(m).options["solver"]) for m in DEFAULT_MEMBERS):
+        pytest.skip("the portfolio's solvers are not built")
+    row = YANE[0]  # a stated mate in 3
+    for name, value in (("Engine", "portfolio"), ("MaxPlies", 3), ("Threads", 1)):
+        engine.setoption(name, value)
+    engine.position(sfen="sfen " + row["sfen"])
+    lines = []
+    answer = engine.go_mate(byoyomi=120_000, listener=lines.append).split()
+    assert replay_answer(Position.from_sfen(row["sfen"]), answer) == "ok" and len(answer) == 3
+    assert not any(ln.startswith("info string") for ln in lines)  # Threads taken in silence
+
+
 def _read_until(proc, prefix, lines, limit_s=60):
     end = time.monotonic() + limit_s
     while time.monotonic() < end:
