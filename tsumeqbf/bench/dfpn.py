@@ -2,7 +2,8 @@
 
     python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K | --ids ID,...] [--heuristics ABC] [--csv FILE]
                                   [--resume] [--backend rules|cshogi|native] [--no-bounded] [--repeat K]
-                                  [--beside rules|cshogi|none]
+                                  [--beside rules|cshogi|none] [--only cshogi]
+                                  [--plot PNG [--beside-csv CSV]]
 
 1. Bounded df-pn on the YaneuraOu mate-3..11 samples at their stated length.
 2. Unbounded df-pn (``tsumeqbf solve``) on the first K problems of 将棋図巧 and 将棋無双
@@ -22,6 +23,9 @@ column ``repeat``) and the summary gives the spread of the seconds and the probl
 in some rounds only.
 ``--backend native`` runs the native core instead, beside the Python search and cshogi's
 DfPn (:mod:`tsumeqbf.bench.dfpn_native`).
+``--only cshogi`` runs cshogi's DfPn alone on the Edo problems (no bounded set, none of
+ours): its verdict, nodes, wall and CPU seconds per problem (:func:`cshogi_only`), for
+``--plot ... --beside-csv`` to draw its seconds beside ours from an earlier run's CSV.
 """
 
 from __future__ import annotations
@@ -164,6 +168,35 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         print(f"rows: {csv_path}")
 
 
+CSHOGI_FIELDS = ["id", "stated_length", "cshogi_proven", "cshogi_nodes", "cshogi_s",
+                 "cshogi_cpu_s", "repeat", *PROVENANCE]
+
+
+def cshogi_only(rows, max_nodes, cshogi, csv_path, resume=False, repeat=1) -> None:
+    """cshogi's DfPn alone on ``rows`` with ``max_nodes`` each: a row per problem (and
+    round) with its verdict, nodes, wall seconds (``cshogi_s``) and CPU seconds
+    (``cshogi_cpu_s``, ``time.process_time`` around the call), written as each finishes."""
+    sink, writer, done = open_rows(csv_path, resume, CSHOGI_FIELDS)
+    if done:
+        print(f"resuming: {len(done)} problems already in {csv_path}")
+    print(f"{'problem':10s} {'stated':>6s} {'cshogi':7s} {'nodes':>9s} {'s':>7s} {'cpu s':>7s}")
+    for k, r in ((k, r) for k in range(1, repeat + 1) for r in rows if (r["id"], k) not in done):
+        cpu = time.process_time()
+        proven, nodes, took = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        cpu = time.process_time() - cpu
+        row = {"id": r["id"], "stated_length": r["stated_length"], "cshogi_proven": proven,
+               "cshogi_nodes": nodes, "cshogi_s": round(took, 3), "cshogi_cpu_s": round(cpu, 3),
+               "repeat": k, **row_fields("cshogi-dfpn", {})}
+        if writer:
+            writer.writerow(row)
+            sink.flush()
+        print(f"{r['id']:10s} {r['stated_length']:>6s} {str(bool(proven)):7s} {nodes:9d} "
+              f"{took:7.2f} {cpu:7.2f}", flush=True)
+    if sink:
+        sink.close()
+        print(f"rows: {csv_path}")
+
+
 def summary(rows: list[dict]) -> list[str]:
     """What a set of unbounded rows (as written to the CSV, values or strings) says:
     solved per collection beside cshogi, node ratios where both solve, replays, and the
@@ -268,7 +301,8 @@ def _native(args, cshogi) -> int:
                                       ("--mate-probe", args.mate_probe == 0),
                                       ("--group-interpositions", not args.group_interpositions),
                                       ("--no-inherit", not args.no_inherit),
-                                      ("--repeat", args.repeat == 1), ("--plot", not args.plot))
+                                      ("--repeat", args.repeat == 1), ("--plot", not args.plot),
+                                      ("--only", args.only is None))
                if not off]
     if ignored:
         raise SystemExit(f"bench dfpn: --backend native does not take {', '.join(ignored)}")
@@ -319,7 +353,15 @@ def main(argv: list[str]) -> int:
                     help="draw nodes and seconds against the stated length, ours beside "
                          "cshogi's DfPn, from every row of --csv once the run ends (with "
                          "--edo 0: from the CSV as it is, its summary printed)")
+    ap.add_argument("--beside-csv", default=None, metavar="CSV",
+                    help="with --plot: cshogi's seconds from a --only cshogi CSV of the same "
+                         "problems and budget, drawn beside ours")
+    ap.add_argument("--only", choices=("cshogi",), default=None,
+                    help="cshogi: its DfPn alone on the Edo problems (wall and CPU seconds "
+                         "to --csv); neither the bounded set nor our search runs")
     args = ap.parse_args(argv)
+    if args.beside_csv and not args.plot:
+        raise SystemExit("bench dfpn: --beside-csv goes with --plot")
     try:
         import cshogi
     except ImportError:
@@ -334,6 +376,17 @@ def main(argv: list[str]) -> int:
         return _native(args, cshogi)
     if args.repeat < 1:
         raise SystemExit("bench dfpn: --repeat must be at least 1")
+    if args.only == "cshogi":
+        if cshogi is None:
+            raise SystemExit("bench dfpn: --only cshogi needs cshogi (pip install cshogi)")
+        if not (args.edo or args.ids):
+            raise SystemExit("bench dfpn: --only cshogi runs the Edo problems; give --edo K or --ids")
+        if args.plot:
+            raise SystemExit("bench dfpn: --only cshogi writes no picture; draw ours with "
+                             "--plot PNG --beside-csv CSV")
+        cshogi_only(pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids),
+                    args.max_nodes, cshogi, args.csv, args.resume, args.repeat)
+        return 0
     if not args.no_bounded:
         bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
     if args.edo or args.ids:
@@ -342,7 +395,8 @@ def main(argv: list[str]) -> int:
                   args.backend, args.resume, args.tt_entries, args.mate_probe,
                   not args.no_inherit, args.group_interpositions, args.repeat)
     if args.plot:
-        draw(args.csv, args.plot, args.max_nodes, summed=bool(args.edo or args.ids))
+        draw(args.csv, args.plot, args.max_nodes, summed=bool(args.edo or args.ids),
+             beside_csv=args.beside_csv)
     return 0
 
 
