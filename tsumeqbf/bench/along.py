@@ -143,8 +143,8 @@ def _row(problem_id, sfen, moves, pos, recorded, max_nodes, tt_entries, backend,
            **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe,
                          group_interpositions)}
     if cshogi is not None:
-        row["cshogi_proven"], row["cshogi_nodes"], _ = _cshogi_dfpn(
-            cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, moves)
+        row["cshogi_proven"], row["cshogi_nodes"] = _cshogi_dfpn(
+            cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, moves)[:2]
     return row
 
 

@@ -47,7 +47,8 @@ from ..usage import measured
 
 def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
                  moves=()):
-    """(proven, nodes, seconds) of cshogi's DfPn, or None when cshogi is missing
+    """(proven, nodes, seconds, CPU seconds) of cshogi's DfPn search, or None when cshogi
+    is missing
     (``max_depth``: its depth limit, else its default). ``moves`` (USI) are played from
     ``sfen`` first: the board keeps them as its history, and cshogi's search counts differ
     from those on the same position set up from its own SFEN."""
@@ -60,9 +61,10 @@ def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None
     search.set_max_search_node(max_nodes)
     if max_depth is not None:
         search.set_max_depth(max_depth)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     proven = search.search(board)
-    return proven, search.searched_node, time.perf_counter() - start
+    return (proven, search.searched_node, time.perf_counter() - start,
+            time.process_time() - cpu)
 
 
 def bounded(rows, max_nodes, cshogi) -> None:
@@ -168,24 +170,24 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         print(f"rows: {csv_path}")
 
 
-CSHOGI_FIELDS = ["id", "stated_length", "cshogi_proven", "cshogi_nodes", "cshogi_s",
+CSHOGI_FIELDS = ["id", "stated_length", "cshogi_proven", "cshogi_nodes", "cshogi_time_s",
                  "cshogi_cpu_s", "repeat", *PROVENANCE]
 
 
 def cshogi_only(rows, max_nodes, cshogi, csv_path, resume=False, repeat=1) -> None:
     """cshogi's DfPn alone on ``rows`` with ``max_nodes`` each: a row per problem (and
-    round) with its verdict, nodes, wall seconds (``cshogi_s``) and CPU seconds
-    (``cshogi_cpu_s``, ``time.process_time`` around the call), written as each finishes."""
+    round) with its verdict, nodes, wall seconds (``cshogi_time_s``) and CPU seconds
+    (``cshogi_cpu_s``, ``time.process_time``), both around its search only (its table is
+    freed after: that takes time in proportion to the nodes, outside both), written as each
+    finishes."""
     sink, writer, done = open_rows(csv_path, resume, CSHOGI_FIELDS)
     if done:
         print(f"resuming: {len(done)} problems already in {csv_path}")
     print(f"{'problem':10s} {'stated':>6s} {'cshogi':7s} {'nodes':>9s} {'s':>7s} {'cpu s':>7s}")
     for k, r in ((k, r) for k in range(1, repeat + 1) for r in rows if (r["id"], k) not in done):
-        cpu = time.process_time()
-        proven, nodes, took = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
-        cpu = time.process_time() - cpu
+        proven, nodes, took, cpu = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         row = {"id": r["id"], "stated_length": r["stated_length"], "cshogi_proven": proven,
-               "cshogi_nodes": nodes, "cshogi_s": round(took, 3), "cshogi_cpu_s": round(cpu, 3),
+               "cshogi_nodes": nodes, "cshogi_time_s": round(took, 3), "cshogi_cpu_s": round(cpu, 3),
                "repeat": k, **row_fields("cshogi-dfpn", {})}
         if writer:
             writer.writerow(row)
@@ -400,9 +402,10 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def draw(csv_path: str, png: str, max_nodes: int, summed: bool) -> None:
+def draw(csv_path: str, png: str, max_nodes: int, summed: bool, beside_csv=None) -> None:
     """The picture of a CSV's rows (:mod:`tsumeqbf.bench.dfpn_plot`); its summary first
-    unless the run above printed it."""
+    unless the run above printed it. ``beside_csv`` (a ``--only cshogi`` CSV) adds
+    cshogi's seconds (:func:`with_cshogi_seconds`)."""
     from .dfpn_plot import plot_edo
 
     with open(csv_path, encoding="utf-8", newline="") as fh:
@@ -410,9 +413,52 @@ def draw(csv_path: str, png: str, max_nodes: int, summed: bool) -> None:
     if not summed:
         for line in summary(rows):
             print(line)
+    if beside_csv:
+        with open(beside_csv, encoding="utf-8", newline="") as fh:
+            rows, lines = with_cshogi_seconds(rows, list(csv.DictReader(fh)))
+        for line in lines:
+            print(line)
     title = (f"{Path(csv_path).name}: df-pn against cshogi's DfPn on {len(rows)} problems, "
              f"{max_nodes:,} nodes each")
+    if beside_csv:
+        title += f"\ncshogi's seconds from {Path(beside_csv).name}"
     if plot_edo(rows, Path(png), title, max_nodes):
         print(f"picture: {png}")
     else:
         print("bench dfpn: no picture (matplotlib missing, or no rows)")
+
+
+def with_cshogi_seconds(rows: list[dict], theirs: list[dict]) -> tuple[list[dict], list[str]]:
+    """``rows`` (a ``bench dfpn`` CSV's) with cshogi's wall and CPU seconds from
+    ``theirs`` (a ``--only cshogi`` CSV's first round), taken only where its verdict and
+    nodes are those ``rows`` recorded; and lines saying how many matched and the median
+    seconds of each where both solve.
+
+    >>> ours = [dict(id="a", status="mate", time_s="2.0", cshogi_proven="True", cshogi_nodes="10"),
+    ...         dict(id="b", status="mate", time_s="4.0", cshogi_proven="False", cshogi_nodes="99")]
+    >>> theirs = [dict(id="a", cshogi_proven="True", cshogi_nodes="10", cshogi_time_s="0.5", cshogi_cpu_s="0.4"),
+    ...           dict(id="b", cshogi_proven="True", cshogi_nodes="50", cshogi_time_s="0.1", cshogi_cpu_s="0.1")]
+    >>> rows, lines = with_cshogi_seconds(ours, theirs)
+    >>> [r.get("cshogi_time_s") for r in rows], lines
+    (['0.5', None], ['cshogi seconds: 1 of 2 rows (1 with another verdict or node count left out: b)', 'where both solve (1): median seconds ours 2, cshogi 0.5 (CPU 0.4)'])
+    """
+    by_id = {t["id"]: t for t in theirs if int(t.get("repeat") or 1) == 1}
+    out, other = [], []
+    for r in rows:
+        t = by_id.get(r["id"])
+        same = t and all(str(t[k]) == str(r.get(k)) for k in ("cshogi_proven", "cshogi_nodes"))
+        if t and not same:
+            other.append(r["id"])
+        out.append({**r, "cshogi_time_s": t["cshogi_time_s"], "cshogi_cpu_s": t["cshogi_cpu_s"]} if same
+                   else r)
+    timed = [r for r in out if "cshogi_time_s" in r]
+    lines = [f"cshogi seconds: {len(timed)} of {len(rows)} rows"
+             + (f" ({len(other)} with another verdict or node count left out: "
+                f"{', '.join(other)})" if other else "")]
+    both = [r for r in timed if r["status"] == "mate" and str(r["cshogi_proven"]) == "True"]
+    if both:
+        def median(key):
+            return f"{statistics.median(float(r[key]) for r in both):.3g}"
+        lines.append(f"where both solve ({len(both)}): median seconds ours {median('time_s')}, "
+                     f"cshogi {median('cshogi_time_s')} (CPU {median('cshogi_cpu_s')})")
+    return out, lines

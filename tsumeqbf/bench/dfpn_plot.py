@@ -3,7 +3,7 @@ our df-pn beside cshogi's DfPn (``python -m tsumeqbf.bench dfpn ... --plot PNG``
 
 Left, the nodes of every proven mate (ours, and cshogi's where it proved one) with the
 node budget dashed; right, our seconds per problem, open markers where we proved nothing
-within the budget. cshogi's seconds are drawn where the CSV has a ``cshogi_s`` column;
+within the budget. cshogi's seconds are drawn where the CSV has a ``cshogi_time_s`` column;
 the runs committed so far recorded its nodes only, and the right panel's title says so.
 The same rows give the same bytes.
 """
@@ -47,7 +47,7 @@ def plot_edo(rows: list[dict], path: Path, title: str, budget: int | None = None
             (secs_ax, "time_s", lambda r: r.get("status") != "mate",
              "ours (df-pn), none proven within the budget",
              {**series_style(0), "markerfacecolor": "none"}),
-            (secs_ax, "cshogi_s", lambda r: str(r.get("cshogi_proven")) == "True",
+            (secs_ax, "cshogi_time_s", lambda r: str(r.get("cshogi_proven")) == "True",
              "cshogi's DfPn, proven", series_style(1))):
         xs, ys = _points(rows, key, keep)
         if xs:
@@ -56,7 +56,7 @@ def plot_edo(rows: list[dict], path: Path, title: str, budget: int | None = None
     if budget:
         nodes_ax.axhline(budget, color="grey", linestyle="--", linewidth=0.8,
                          label=f"budget: {budget:,} nodes")
-    recorded = any(_number(r.get("cshogi_s")) is not None for r in rows)
+    recorded = any(_number(r.get("cshogi_time_s")) is not None for r in rows)
     for ax, ylabel, name in ((nodes_ax, "nodes (log scale)", "nodes of each proven mate"),
                              (secs_ax, "seconds (log scale)", "our seconds per problem"
                               + ("" if recorded else " (cshogi's not recorded in this CSV)"))):
