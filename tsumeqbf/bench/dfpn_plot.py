@@ -2,9 +2,11 @@
 our df-pn beside cshogi's DfPn (``python -m tsumeqbf.bench dfpn ... --plot PNG``).
 
 Left, the nodes of every proven mate (ours, and cshogi's where it proved one) with the
-node budget dashed; right, our seconds per problem, open markers where we proved nothing
-within the budget. cshogi's seconds are drawn where the CSV has a ``cshogi_time_s`` column;
-the runs committed so far recorded its nodes only, and the right panel's title says so.
+node budget dashed; right, the seconds per problem, open markers where nothing was proven
+within the budget. cshogi's seconds are drawn where the rows have a ``cshogi_time_s``
+column (``--beside-csv``: a ``--only cshogi`` run's, see
+:func:`tsumeqbf.bench.dfpn.with_cshogi_seconds`); without it the right panel's title says
+they were not recorded.
 The same rows give the same bytes.
 """
 
@@ -48,7 +50,10 @@ def plot_edo(rows: list[dict], path: Path, title: str, budget: int | None = None
              "ours (df-pn), none proven within the budget",
              {**series_style(0), "markerfacecolor": "none"}),
             (secs_ax, "cshogi_time_s", lambda r: str(r.get("cshogi_proven")) == "True",
-             "cshogi's DfPn, proven", series_style(1))):
+             "cshogi's DfPn, proven", series_style(1)),
+            (secs_ax, "cshogi_time_s", lambda r: str(r.get("cshogi_proven")) != "True",
+             "cshogi's DfPn, none proven within the budget",
+             {**series_style(1), "markerfacecolor": "none"})):
         xs, ys = _points(rows, key, keep)
         if xs:
             ax.plot(xs, ys, label=label, linestyle="none", markersize=4,
@@ -58,8 +63,9 @@ def plot_edo(rows: list[dict], path: Path, title: str, budget: int | None = None
                          label=f"budget: {budget:,} nodes")
     recorded = any(_number(r.get("cshogi_time_s")) is not None for r in rows)
     for ax, ylabel, name in ((nodes_ax, "nodes (log scale)", "nodes of each proven mate"),
-                             (secs_ax, "seconds (log scale)", "our seconds per problem"
-                              + ("" if recorded else " (cshogi's not recorded in this CSV)"))):
+                             (secs_ax, "seconds (log scale)", "wall seconds per problem"
+                              if recorded else
+                              "our seconds per problem (cshogi's not recorded in this CSV)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("stated mate length (plies, log scale)")
