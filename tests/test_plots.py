@@ -73,7 +73,7 @@ def test_qbf_real_states_and_draws_formula_size_against_plies(tmp_path):
 def test_every_line_plot_report_names_its_pictures_and_their_command(tmp_path):
     md, out = _rendered("agreement-quick", tmp_path)
     assert ("- pictures: `agreement-quick-plies.png`, `agreement-quick-boards.png`, drawn from "
-            "`agreement-quick.csv` by `tsumeqbf experiment report agreement --quick --mixed`") in md
+            "`agreement-quick.csv` by `tsumeqbf experiment report agreement --quick`") in md
     assert {p.name for p in out.glob("*.png")} == {"agreement-quick-plies.png",
                                                     "agreement-quick-boards.png"}
 
