@@ -329,7 +329,7 @@ def test_named_experiments_are_listed_and_run_wherever_the_command_runs(tmp_path
     out.mkdir()
     shutil.copy(ROOT / "results" / "ishiwaki-tables-quick.csv", out)
     assert main(["experiment", "report", "ishiwaki-tables", "--quick", "--out", str(out),
-                 "--no-plots", "--mixed"]) == 0  # its rows come from two commits
+                 "--no-plots"]) == 0
     assert (out / "ishiwaki-tables-quick.md").read_bytes() == (
         ROOT / "results" / "ishiwaki-tables-quick.md").read_bytes()
     assert not (tmp_path / "results" / "ishiwaki-tables-quick.md").exists()
