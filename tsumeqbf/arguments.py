@@ -50,6 +50,22 @@ positive_int = _number(int, zero_allowed=False)
 non_negative_int = _number(int, zero_allowed=True)
 
 
+def table_csv(path: str) -> str:
+    """An argparse type for a bench's ``--csv``: any file but ``-``, since the bench's own
+    table takes standard output (a file named ``-`` would surprise).
+
+    >>> table_csv("rows.csv")
+    'rows.csv'
+    >>> table_csv("-")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '-' is not offered here: the bench prints its table on standard output; name a file
+    """
+    if path == STDOUT:
+        raise argparse.ArgumentTypeError(
+            "'-' is not offered here: the bench prints its table on standard output; name a file")
+    return path
+
+
 @contextlib.contextmanager
 def output(path: str, encoding: str = "utf-8", newline: str | None = None):
     """The file ``path`` open for writing, or standard output for ``-`` (flushed, not

@@ -32,6 +32,7 @@ import argparse
 import csv
 import time
 
+from ..arguments import table_csv
 from ..data import read_rows
 from ..dfpn.core import INF
 from ..dfpn.cshogi_backend import BACKENDS, make_game
@@ -218,7 +219,7 @@ def main(argv: list[str]) -> int:
                     help="as solve: every interposition of an AND node counted once")
     ap.add_argument("--top", type=int, default=3, help="busiest checks shown for an unsolved run")
     ap.add_argument("--no-cshogi", action="store_true", help="do not run cshogi's DfPn beside")
-    ap.add_argument("--csv", default=None, help="write the rows to this CSV file")
+    ap.add_argument("--csv", type=table_csv, default=None, help="write the rows to this CSV file")
     args = ap.parse_args(argv)
     try:
         lines = recorded_lines()

@@ -18,6 +18,7 @@ import csv
 import sys
 import time
 
+from ..arguments import table_csv
 from ..data import read_rows
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..rules import Position
@@ -60,7 +61,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--yaneuraou", action="store_true", help="the 42 YaneuraOu samples")
     ap.add_argument("--ids", default=None, help="Edo problems by id (zukou-029,musou-077)")
     ap.add_argument("--shortest", action="store_true", help="solve --shortest (exact)")
-    ap.add_argument("--csv", default=None, help="write the rows to FILE as they finish")
+    ap.add_argument("--csv", type=table_csv, default=None, help="write the rows to FILE as they finish")
     args = ap.parse_args(argv)
     rows = problems(args.yaneuraou, args.ids)
     if not rows:

@@ -36,6 +36,7 @@ import statistics
 import time
 from pathlib import Path
 
+from ..arguments import table_csv
 from ..data import read_rows
 from ..dfpn import DfPn, ShogiGame
 from ..dfpn.solve import SOLVE_BACKENDS
@@ -339,7 +340,7 @@ def main(argv: list[str]) -> int:
                     help="as solve: every interposition of an AND node counted once")
     ap.add_argument("--no-inherit", action="store_true",
                     help="as solve: new positions do not start from the same board's numbers")
-    ap.add_argument("--csv", default=None)
+    ap.add_argument("--csv", type=table_csv, default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
     ap.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",

@@ -24,6 +24,7 @@ import argparse
 import csv
 from pathlib import Path
 
+from ..arguments import table_csv
 from ..data import read_rows
 from ..dfpn import DfPn
 from ..dfpn.cshogi_backend import BACKENDS, make_game
@@ -100,7 +101,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--max-nodes", type=int, default=2_000_000, help="nodes per question")
     ap.add_argument("--ids", default=None, help="only these problems (zukou-050,musou-007)")
     ap.add_argument("--backend", choices=BACKENDS, default="rules")
-    ap.add_argument("--csv", default=None)
+    ap.add_argument("--csv", type=table_csv, default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv (delete a row to ask it again, "
                          "say with more nodes)")
