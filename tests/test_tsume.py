@@ -456,14 +456,18 @@ def test_solve_prints_whether_the_answer_is_the_shortest(capsys, monkeypatch):
     assert "shortest: not proven" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("phase", ["shorten", "shorter_mate"])
-def test_a_stop_while_looking_for_a_shorter_line_keeps_the_answer(monkeypatch, capsys, phase):
+@pytest.mark.parametrize("phase, below_root", [("shorten", False), ("shorten", True),
+                                               ("shorter_mate", False)])
+def test_a_stop_while_looking_for_a_shorter_line_keeps_the_answer(monkeypatch, capsys, phase,
+                                                                  below_root):
     import signal
 
     import tsumeqbf.dfpn.solve as solve_module
     from tsumeqbf.stop import Stopped
 
-    def stop(*args, **kwargs):
+    def stop(search, game, *args, **kwargs):
+        if below_root:  # the stop comes while the search has a move played (USI, under load)
+            game.play(game.moves()[0])
         raise Stopped(signal.SIGTERM)
 
     monkeypatch.setattr(solve_module, phase, stop)

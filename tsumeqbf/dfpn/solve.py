@@ -161,8 +161,11 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                     rank, spent = (refine(shorten, search, game, after.shorten_nodes)
                                    or (None, search.nodes - before))
             # the answer walks the whole proof tree (every reply of every defender node);
-            # with another move generator it walks it with ours, an independent check
-            reader = game if backend == "rules" else TsumeGame(pos.copy())
+            # with another move generator it walks it with ours, an independent check. A
+            # stop can leave the game below the root (the searches after the proof play
+            # moves outside try/finally), so after one the answer is read from a new game
+            reader = (game if backend == "rules" and stopped is None
+                      else TsumeGame(pos.copy()))
             line = principal_variation(search, reader, rank=rank)
             raw = principal_variation(search, reader, muda=False, rank=rank)
             found, short = (False, None) if len(raw) <= 1 else (None, None)
