@@ -216,9 +216,9 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
 #: without ``shortest``, the searches after a proof get this share of the proof's nodes
 #: (each) and of its time (together), at least the floors: bounded df-pn decides most
 #: short mates within its floor (the YaneuraOu mate-in-11 samples in up to 18,272 nodes).
-#: The seconds are wall clock, a guard: on an idle machine the nodes bind first; at 10 s
-#: they bound the YaneuraOu answers on this 2-core machine run at load 17 (mate11-4 19
-#: plies instead of 11), see docs/dfpn-notebook.md
+#: The seconds are wall clock, a guard: on an idle machine the nodes bind first; under
+#: load 17 on this 2-core machine they still cut one YaneuraOu answer short (mate11-4:
+#: 17 plies instead of 11), see docs/dfpn-notebook.md
 AFTER_SHARE = 1.0
 AFTER_FLOOR_BOUNDED = 20_000
 AFTER_FLOOR_SHORTEN = 10_000
@@ -252,7 +252,6 @@ class _AfterProof:
                                  if self.shared and self.deadline is not None else self.deadline)
         if shorten_nodes is not None:  # the caller's budget: nodes alone
             self.shorten_nodes, self.shorten_deadline = shorten_nodes, deadline
-
 
     def bounded_text(self) -> str:
         return f" with up to {self.bounded_nodes:,} nodes" if self.bounded_nodes else ""
