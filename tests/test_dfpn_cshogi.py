@@ -251,7 +251,8 @@ def test_zukou_091_from_its_fourteenth_ply_is_the_recorded_mate():
     assert replay_answer(pos, ZUKOU_091_LINE) == "ok" and len(ZUKOU_091_LINE) == int(row["stated_length"])
     for m in ZUKOU_091_LINE[:14]:
         pos.push(pos.parse_usi(m))
-    out = solve_tsume(pos, max_nodes=200_000, backend="cshogi")
+    # the exact shortest (the default budget after the proof answers 2 plies longer here)
+    out = solve_tsume(pos, max_nodes=200_000, backend="cshogi", shortest=True)
     assert out["status"] == "mate" and out["pv"] == ZUKOU_091_LINE[14:]
 
 
