@@ -60,8 +60,8 @@ def register(sub) -> None:
                         "50,000 with --shortest; 0: none)")
     p.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
                    help="move generator: our rules engine, or cshogi's (standard 9x9 only, faster); "
-                        "native: the compiled search (standard 9x9 only; its own line, every "
-                        "ply counted: docs/dfpn.md)")
+                        "native: the compiled search (standard 9x9 only; the same answer "
+                        "convention, none of the heuristics, checkpoints or seeds: docs/dfpn.md)")
     p.add_argument("--check-shortest", action="store_true",
                    help="ask bounded df-pn whether a mate two plies shorter exists")
     p.add_argument("--checkpoint", metavar="FILE", default=None,
@@ -98,7 +98,7 @@ def cmd_solve(args) -> int:
                   log_step=1_000_000) as bar:
         def progress(search):
             pn, dn = search.root_status()
-            bar.advance_to(search.nodes, proofs=f"{sum(map(len, search.proofs.values())):,}",
+            bar.advance_to(search.nodes, proofs=f"{search.proof_count:,}",
                            root=f"{pn}/{dn}")
 
         out = solve_tsume(pos, max_nodes=args.max_nodes, timeout=args.timeout,

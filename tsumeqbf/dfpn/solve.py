@@ -18,7 +18,7 @@ from .cshogi_backend import BACKENDS, make_game
 from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
-from .native_solve import refuse_unsupported, solve_native
+from .native_solve import NativeGame, new_search as native_search, refuse_unsupported
 from .tsume import TsumeSearch
 
 #: the move generators (and, native, the compiled search) that ``backend`` chooses from
@@ -38,7 +38,8 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 answer_on_stop: bool = False, shortest: bool = False) -> dict:
     """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
-    nodes, time_s and table sizes.
+    nodes, time_s and proof_cpu_s (the proof's wall-clock and CPU seconds, this thread)
+    and table sizes.
 
     After a proof (``first_plies``: its line's plies), two searches look for a shorter
     line. First more nodes of the unbounded search try the open checks along the main
@@ -85,23 +86,25 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
         refuse_unsupported(dict(heuristics=heuristics, simulation=simulation,
                                 mate_probe=mate_probe, checkpoint=checkpoint, seeds=seeds,
                                 group_interpositions=group_interpositions,
-                                group_promotions=group_promotions, proof_pieces=proof_pieces,
-                                check_shortest=check_shortest))
-        out = solve_native(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=tt_limit,
-                           mobility=mobility, group_drops=group_drops)
-        out.setdefault("shortest", False)  # its first line: no search for a shorter one
-        return out
+                                group_promotions=group_promotions, proof_pieces=proof_pieces))
     started = time.monotonic()
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
-    game = make_game(pos.copy(), backend)
-    search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
-                         dag=dag, mobility=mobility, simulation=simulation, progress=progress,
-                         tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
-                         group_promotions=group_promotions, mate_probe=mate_probe,
-                         inherit=inherit, group_interpositions=group_interpositions,
-                         progress_every=progress_every)
+    if backend == "native":  # the compiled search, its tables read by the same answer code
+        game, search = native_search(pos, max_nodes, deadline, progress=progress,
+                                     progress_every=progress_every, tt_limit=tt_limit,
+                                     mobility=mobility, group_drops=group_drops)
+    else:
+        game = make_game(pos.copy(), backend)
+        search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline,
+                             heuristics=heuristics, dag=dag, mobility=mobility,
+                             simulation=simulation, progress=progress, tt_limit=tt_limit,
+                             proof_pieces=proof_pieces, group_drops=group_drops,
+                             group_promotions=group_promotions, mate_probe=mate_probe,
+                             inherit=inherit, group_interpositions=group_interpositions,
+                             progress_every=progress_every)
     resumed = 0
+    proof_cpu = time.thread_time()
     if checkpoint is not None:
         # the root's hash too: tables from another hashing (a changed Zobrist seed) would
         # look up wrong positions, so such a file is refused like another problem's
@@ -122,13 +125,14 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
-           "tt_hits": res.tt_hits,
-           "heuristics": search.options.heuristics, "dag": dag, "mobility": mobility,
+           "tt_hits": res.tt_hits, "proof_cpu_s": round(time.thread_time() - proof_cpu, 6),
+           "heuristics": search.options.heuristics, "dag": search.options.dag,
+           "mobility": mobility,
            "simulation": simulation, "simulations": search.simulations,
            "proof_pieces": proof_pieces, "group_drops": group_drops,
            "group_promotions": group_promotions, "group_interpositions": group_interpositions,
            "mate_probe": mate_probe, "checkpoint": checkpoint, "resumed_nodes": resumed,
-           "probes": search.probes, "inherit": inherit, "backend": backend,
+           "probes": search.probes, "inherit": search.options.inherit, "backend": backend,
            "seeds": list(seeds), "seeded_proofs": seeded}
     if res.reason:
         out["error"] = res.reason
@@ -161,11 +165,15 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                     rank, spent = (refine(shorten, search, game, after.shorten_nodes)
                                    or (None, search.nodes - before))
             # the answer walks the whole proof tree (every reply of every defender node);
-            # with another move generator it walks it with ours, an independent check. A
-            # stop can leave the game below the root (the searches after the proof play
+            # with cshogi's move generator it walks it with ours, an independent check (the
+            # native core's tables answer only its own keys: its line is replayed below).
+            # A stop can leave the game below the root (the searches after the proof play
             # moves outside try/finally), so after one the answer is read from a new game
-            reader = (game if backend == "rules" and stopped is None
-                      else TsumeGame(pos.copy()))
+            if backend == "native":
+                reader = game if stopped is None else NativeGame(pos.copy())
+            else:
+                reader = (game if backend == "rules" and stopped is None
+                          else TsumeGame(pos.copy()))
             line = principal_variation(search, reader, rank=rank)
             raw = principal_variation(search, reader, muda=False, rank=rank)
             found, short = (False, None) if len(raw) <= 1 else (None, None)
@@ -199,6 +207,11 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                            answer="bounded")
         elif found is False:
             out.update(shortest_plies=len(raw), pv_shortest=[pos.usi(m) for m in raw])
+        if backend == "native":  # lines read through the core's moves: check them with ours
+            wrong = _unreplayable(pos, out["pv"], out.get("pv_shortest"))
+            if wrong:
+                out.update(status="error", error=f"native answer does not replay as mate: {wrong}")
+                return out
         if check_shortest and stopped is None:
             left = deadline - time.monotonic() if deadline else None
             shorter = refine(shortest_check, pos, len(line), max_nodes=max_nodes,
@@ -308,6 +321,17 @@ def _saving(search, progress, path, identity, every: int):
             last[0] = s.nodes
 
     return call
+
+
+def _unreplayable(pos, *lines) -> str | None:
+    """What is wrong with the first of ``lines`` (USI; None: none) that does not replay
+    as mate with the rules engine (ending on useless interpositions allowed), else None."""
+    for line in lines:
+        if line is not None:
+            check = replay_answer(pos, line)
+            if not check.startswith("ok"):
+                return check
+    return None
 
 
 def replay_answer(pos, usi_line: list[str]) -> str:

@@ -64,7 +64,8 @@ def check_supported(pos) -> None:
     require()
 
 
-def _args(pos) -> tuple:
+def position_args(pos) -> tuple:
+    """The position as the core takes it: board bytes, hand bytes, side to move."""
     return bytes(pos.board), bytes(pos.hands[0] + pos.hands[1]), pos.turn
 
 
@@ -72,13 +73,13 @@ def legal_moves(pos) -> list[int]:
     """Every legal move of the side to move, as :meth:`Position.legal_moves` lists them
     (the order may differ)."""
     check_supported(pos)
-    return _core.legal_moves(*_args(pos))
+    return _core.legal_moves(*position_args(pos))
 
 
 def checks(pos) -> list[int]:
     """The legal checks of the side to move, as :meth:`Position.checks` (order aside)."""
     check_supported(pos)
-    return _core.checks(*_args(pos))
+    return _core.checks(*position_args(pos))
 
 
 def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None,
@@ -91,7 +92,7 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
     check_supported(pos)
     start = time.perf_counter()
     proven, best, nodes, tt_hits, tt_size, reason = _core.mate(
-        *_args(pos), n, -1 if max_nodes is None else max_nodes,
+        *position_args(pos), n, -1 if max_nodes is None else max_nodes,
         -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}
@@ -102,13 +103,17 @@ def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     """Unbounded df-pn (the sound core of :class:`tsumeqbf.dfpn.TsumeSearch`: repetition a
     failure, path-dependent disproofs as twin entries, proof and disproof pieces; none of
     the heuristics that only steer it): ``proven`` True/False, None at a limit
-    (``reason``), and for a mate a ``line`` read off the proofs (every ply counted; not
-    the answer convention of :func:`tsumeqbf.dfpn.solve_tsume`, and to be replayed)."""
+    (``reason``), and for a mate a ``line`` read off the proofs (every ply counted, the
+    attacker taking the check with the shallowest proof, the defender the reply with the
+    deepest; not the answer convention of :func:`tsumeqbf.dfpn.solve_tsume`, which reads
+    the core's tables through :mod:`tsumeqbf.dfpn.native_solve`, and to be replayed)."""
     check_supported(pos)
     start = time.perf_counter()
-    proven, line, nodes, tt_hits, tt_size, proofs, disproofs, twins, reason = _core.tsume(
-        *_args(pos), -1 if max_nodes is None else max_nodes,
-        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
+    search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops)
+    proven, reason = search.solve(-1 if max_nodes is None else max_nodes,
+                                  -1.0 if not timeout else float(timeout))
+    line = search.line() if proven else []
+    nodes, tt_hits, tt_size, proofs, disproofs, twins = search.stats()
     return {"proven": proven, "line": line, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "proofs": proofs, "disproofs": disproofs, "twins": twins,
             "reason": reason, "time_s": time.perf_counter() - start}
