@@ -22,6 +22,12 @@
 #include <unordered_set>
 #include <vector>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+
 namespace {
 
 constexpr int W = 9, H = 9, N = 81, ZONE = 3;
@@ -78,21 +84,35 @@ int direction_index(int dx, int dy) {
     return -1;
 }
 
+// a short list of squares (or directions) kept inline: the attack scans walk these in
+// every node, and a std::vector's heap block cost them a pointer chase each
+struct SqList {
+    uint8_t n = 0;
+    uint8_t sq[8];
+    void push_back(int x) { sq[n++] = (uint8_t)x; }
+    template <class It> void assign(It first, It last) { n = 0; for (; first != last; ++first) push_back(*first); }
+    const uint8_t* begin() const { return sq; }
+    const uint8_t* end() const { return sq + n; }
+    size_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    int operator[](size_t i) const { return sq[i]; }
+};
+
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
 struct Tables {
     // steps[code][sq]: step targets on an empty board; slide_dirs[code]: ray directions
-    std::vector<int> steps[32][N];
-    std::vector<int> slide_dirs[32];
+    SqList steps[32][N];
+    SqList slide_dirs[32];
     // ray[sq][d]: squares from sq outward in direction d
-    std::vector<int> ray[N][8];
+    SqList ray[N][8];
     // near[c][d] / far[c][d]: bit per code of colour c attacking a square from the first /
     // a further square of its ray in direction d
     uint32_t near_mask[2][8] = {}, far_mask[2][8] = {};
-    std::vector<int> knight_from[2][N];
+    SqList knight_from[2][N];
     // line[a][b]: direction from a to b on a shared line, else -1; between[a][b]
     int line[N][N];
-    std::vector<int> between[N][N];
+    SqList between[N][N];
     // check_from[code][k]: squares from which `code` attacks k on an empty board
     bool check_from[32][N][N];
     // can_check[code][frm][k]: the piece on frm could, on an empty board, move to a square
@@ -178,7 +198,7 @@ struct Tables {
             if (!kind_of(code) || kind_of(code) > 14) continue;
             int promoted = promote_code[code];
             for (int frm = 0; frm < N; ++frm) {
-                std::vector<int> reach(steps[code][frm]);
+                std::vector<int> reach(steps[code][frm].begin(), steps[code][frm].end());
                 for (int d : slide_dirs[code]) reach.insert(reach.end(), ray[frm][d].begin(), ray[frm][d].end());
                 for (int t : reach)
                     for (int k = 0; k < N; ++k)
@@ -350,6 +370,13 @@ struct Position {
         return n;
     }
 
+    // whether the squares between a and b (on a shared line, or none) are empty
+    bool line_clear(int a, int b) const {
+        for (int x : T->between[a][b])
+            if (board[x]) return false;
+        return true;
+    }
+
     bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
 
     // whether colour c's king is unattacked after `m` (played and undone here)
@@ -459,7 +486,7 @@ struct Position {
     // checker or blocks of its line (a piece off every line through the king cannot be
     // pinned, so only those on one are tested)
     void evasions(std::vector<int>& out) {
-        const std::vector<int>* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
+        const SqList* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
         if (!blocks || blocks->empty()) return;
         bool allowed[N] = {};
         for (int t : *blocks) allowed[t] = true;
@@ -471,7 +498,7 @@ struct Position {
     // line through the king cannot be pinned, so only those on one are tested); returns
     // the squares between king and checker, nullptr when there is more than one checker
     template <class Emit>
-    const std::vector<int>* evasion_board_moves(Emit&& emit) {
+    const SqList* evasion_board_moves(Emit&& emit) {
         int c = turn, k = kings[c], king = board[k];
         for (int t : T->steps[king][k]) {
             if (board[t] && color_of(board[t]) == c) continue;
@@ -555,7 +582,10 @@ struct Position {
                     board[t] = (uint8_t)moved;
                     board[frm] = 0;
                     int own = kind_of(code) == KING ? t : k;
-                    bool ok = attacked(ek, c) && (own < 0 || !attacked(own, opp));
+                    // the defender is not in check at an OR node, so without a line to
+                    // uncover only the moved piece can check: from t, over empty squares
+                    bool ok = discover ? attacked(ek, c) : line_clear(ek, t);
+                    ok = ok && (own < 0 || !attacked(own, opp));
                     board[frm] = (uint8_t)code;
                     board[t] = (uint8_t)captured;
                     if (ok) out.push_back(m);
@@ -603,7 +633,7 @@ struct Position {
             return n;
         }
         int n = 0;
-        const std::vector<int>* blocks = evasion_board_moves([&n](int) { ++n; });
+        const SqList* blocks = evasion_board_moves([&n](int) { ++n; });
         if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
@@ -685,6 +715,9 @@ struct NumbersTable {
 
     static uint64_t hash(uint64_t key, int depth) {
         return mix(key ^ ((uint64_t)(depth + 1) * 0x9E3779B97F4A7C15ull));
+    }
+    void prefetch(uint64_t key, int depth) const {
+        PREFETCH(&slots[hash(key, depth) & (slots.size() - 1)]);
     }
     const Slot* find(uint64_t key, int depth) const {
         size_t mask = slots.size() - 1;
@@ -1003,6 +1036,10 @@ struct UnboundedSearch : Search {
     struct Index { uint64_t board; uint32_t at; bool used; };
     std::vector<Index> index = std::vector<Index>(1 << 12);
 
+    void prefetch_index(uint64_t board) const {
+        PREFETCH(&index[mix(board) & (index.size() - 1)]);
+    }
+
     const Solved* solved_of(uint64_t board) const {
         size_t mask = index.size() - 1;
         for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
@@ -1204,22 +1241,29 @@ struct UnboundedSearch : Search {
         size_t n = moves.size();
         std::vector<Child> children(n);
         std::vector<int> groups(n, -1);
-        for (size_t i = 0; i < n; ++i) {
+        for (size_t i = 0; i < n; ++i) {  // the keys first, their table slots fetched
             Child& c = children[i];
             pos.push(moves[i]);
             c.key = pos.key();
             c.dom = dom();
+            pos.pop();
+            prefetch_index(c.dom.board);
+            table.prefetch(c.key, 0);
+        }
+        for (size_t i = 0; i < n; ++i) {
+            Child& c = children[i];
             c.repeated = on_path.count(c.key) > 0;
             c.pn = 1; c.dn = 1; c.dep = false;
             if (is_or && mobility && !c.repeated && !table.find(c.key, 0) &&
                 !proof_covering(c.dom)) {
                 // a check starts with as many proof-number units as it has replies; one
                 // without reply is mate, proven at once
+                pos.push(moves[i]);
                 int replies = pos.grouped_reply_count(group_drops);
+                pos.pop();
                 if (replies) c.pn = replies;
                 else store_proof(c.dom, false, {});
             }
-            pos.pop();
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
         uint64_t own_path = path_step(path, key);
@@ -1233,6 +1277,14 @@ struct UnboundedSearch : Search {
                 bool infinite = false, any_dep = false, all_dep = true;
                 int64_t group_max[N];
                 bool group_used[N] = {};
+                // the children's table slots are fetched from memory together, not one
+                // cache miss after another (the lookups were a third of this function)
+                for (size_t i = 0; i < n; ++i) {
+                    const Child& c = children[i];
+                    if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
+                    prefetch_index(c.dom.board);
+                    table.prefetch(c.key, 0);
+                }
                 for (size_t i = 0; i < n; ++i) {
                     Child& c = children[i];
                     int64_t cpn, cdn;
