@@ -152,3 +152,42 @@ def test_the_native_search_stops_at_its_limits():
     out = solve_tsume(pos, backend="native", max_nodes=2_000)
     assert out["status"] == "unknown" and "node limit 2000" in out["error"]
     assert out["nodes"] <= 2_001 and out["backend"] == "native"
+
+
+def test_a_stop_in_the_core_while_looking_for_a_shorter_line_keeps_the_answer():
+    import signal
+
+    from tsumeqbf.stop import Stopped
+
+    def progress(search):  # a signal's exception raised inside the core's search
+        if search.root_numbers[0] == 0:  # proven: the searches for a shorter line run
+            raise Stopped(signal.SIGTERM)
+
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[1]["sfen"])  # zukou-002
+    out = solve_tsume(pos, backend="native", progress=progress, progress_every=64,
+                      answer_on_stop=True)
+    assert out["status"] == "mate" and out["stopped"] == "SIGTERM" and out["exit_status"] == 143
+    assert replay_answer(pos, out["pv"]).startswith("ok") and out["backend"] == "native"
+    with pytest.raises(Stopped):  # a caller that did not ask gets the stop
+        solve_tsume(pos, backend="native", progress=progress, progress_every=64)
+
+
+def test_ctrl_c_stops_the_cores_search():
+    import os
+    import signal
+    import threading
+
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])  # 69 plies
+    game = NativeGame(pos.copy())
+    search = NativeSearch(game)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            search.solve()
+    finally:
+        timer.cancel()
+    stopped_at = search.nodes
+    assert 0 < stopped_at and search.current_line() == []  # back at the root
+    search.max_nodes = stopped_at + 1_000  # the tables are whole: the search goes on
+    assert search.solve().proven is None and search.nodes > stopped_at
