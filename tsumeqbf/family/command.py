@@ -67,6 +67,9 @@ def register_score(sub) -> None:
                    help="a solver's address space (default 4096)")
     p.add_argument("--jobs", "-j", type=positive_int, default=1,
                    help="cells at once (default 1)")
+    p.add_argument("--every", type=positive_int, default=1, metavar="K",
+                   help="a sample: only the files of every K-th formula of the index (to "
+                        "estimate a whole run's time; a run without it adds the rest)")
     p.add_argument("--report-only", action="store_true",
                    help="run nothing: draw the summary from the CSV")
     p.add_argument("--quiet", action="store_true", help="no line per cell")
@@ -96,11 +99,12 @@ def cmd_family_score(args) -> int:
         command = " ".join(["tsumeqbf family-score", args.folder, "--csv", csv_path,
                             "--cpu-limit", str(args.cpu_limit), "--memory-mb",
                             str(args.memory_mb), "--jobs", str(args.jobs)]
+                           + (["--every", str(args.every)] if args.every > 1 else [])
                            + (["--solvers", ",".join(solvers)]
                               if solvers != list(SOLVERS) else []))
         rows = score_family(args.folder, csv_path, solvers,
                             ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb), args.jobs,
-                            command, log=None if args.quiet else sys.stderr)
+                            command, args.every, log=None if args.quiet else sys.stderr)
         rows = read_scores(csv_path)
     asked = len(cells(index, solvers))
     with open(md_path, "w", encoding="utf-8", newline="\n") as fh:

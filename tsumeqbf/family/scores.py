@@ -61,9 +61,18 @@ def read_index(folder: str) -> list[dict]:
         raise TsumeError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def cells(index: list[dict], solvers) -> list[tuple[dict, str]]:
-    """(index row, solver) of every file in a format the solver reads, in index order."""
-    return [(row, s) for row in index for s in solvers if s in READS.get(row["format"], ())]
+def cells(index: list[dict], solvers, every: int = 1) -> list[tuple[dict, str]]:
+    """(index row, solver) of every file in a format the solver reads, in index order;
+    with ``every`` K, only the files of every K-th formula (a sample, to estimate a run).
+
+    >>> rows = [{"id": f"f{k}", "format": fmt} for k in range(3) for fmt in ("qdimacs", "qcir")]
+    >>> [(r["id"], r["format"], s) for r, s in cells(rows, ("depqbf", "qute"), every=2)]
+    [('f0', 'qdimacs', 'depqbf'), ('f0', 'qdimacs', 'qute'), ('f0', 'qcir', 'qute'), ('f2', 'qdimacs', 'depqbf'), ('f2', 'qdimacs', 'qute'), ('f2', 'qcir', 'qute')]
+    """
+    ids = list(dict.fromkeys(row["id"] for row in index))
+    kept = set(ids[::every])
+    return [(row, s) for row in index if row["id"] in kept
+            for s in solvers if s in READS.get(row["format"], ())]
 
 
 def _header_encoder_version(path: str) -> str | None:
@@ -142,7 +151,7 @@ def check_files(folder: str, index: list[dict]) -> None:
 
 def score_family(folder: str, csv_path: str, solvers=tuple(SOLVERS),
                  limits: ScoreLimits = ScoreLimits(), jobs: int = 1, command: str = "",
-                 log=None) -> list[dict]:
+                 every: int = 1, log=None) -> list[dict]:
     """Score every cell of the family in ``folder`` not yet in ``csv_path``, appending a
     row as each finishes (``command``, the command line that runs it, in each); returns
     every row of the CSV (those kept and the new)."""
@@ -154,7 +163,7 @@ def score_family(folder: str, csv_path: str, solvers=tuple(SOLVERS),
         writer.writeheader()
         writer.writerows(kept)
     have = {_key(r) for r in kept}
-    todo = [(row, s) for row, s in cells(index, solvers)
+    todo = [(row, s) for row, s in cells(index, solvers, every)
             if (row["file"], row["md5"], s, str(limits.cpu_s)) not in have]
     if log:
         print(f"{len(todo)} cells to run, {len(kept)} kept from {csv_path}", file=log, flush=True)
