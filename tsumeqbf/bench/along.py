@@ -39,7 +39,7 @@ from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..dfpn.tsume import TsumeSearch
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position, TsumeError
-from .dfpn import _cshogi_dfpn
+from .dfpn import cshogi_dfpn
 
 CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
 FIELDS = ("id", "plies", "next", "status", "nodes", "time_s", "pn", "dn", "recorded_share",
@@ -144,7 +144,7 @@ def _row(problem_id, sfen, moves, pos, recorded, max_nodes, tt_entries, backend,
            **solve_after(pos, recorded, max_nodes, tt_entries, backend, top, mate_probe,
                          group_interpositions)}
     if cshogi is not None:
-        row["cshogi_proven"], row["cshogi_nodes"] = _cshogi_dfpn(
+        row["cshogi_proven"], row["cshogi_nodes"] = cshogi_dfpn(
             cshogi, sfen, max_nodes, CSHOGI_MAX_DEPTH, moves)[:2]
     return row
 

@@ -46,7 +46,7 @@ from ..rules import Position
 from ..usage import measured
 
 
-def _cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
+def cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
                  moves=()):
     """(proven, nodes, seconds, CPU seconds) of cshogi's DfPn search, or None when cshogi
     is missing
@@ -83,7 +83,7 @@ def bounded(rows, max_nodes, cshogi) -> None:
         verdict = {True: "mate", False: "no mate", None: "unknown"}[res.proven]
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{res.nodes:8d} {took:7.3f} {res.nodes / max(took, 1e-9):8.0f}")
-        theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         if theirs:
             line += f" | {theirs[1]:12d} {theirs[2]:7.3f} {res.nodes / max(theirs[1], 1):6.2f}"
         print(line, flush=True)
@@ -140,7 +140,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
-        theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         row = {"id": r["id"], "stated_length": r["stated_length"], "status": out["status"],
                "length": out["length"], "plies": out.get("plies"),
                "first_plies": out.get("first_plies"), "nodes": out["nodes"],
@@ -186,7 +186,7 @@ def cshogi_only(rows, max_nodes, cshogi, csv_path, resume=False, repeat=1) -> No
         print(f"resuming: {len(done)} problems already in {csv_path}")
     print(f"{'problem':10s} {'stated':>6s} {'cshogi':7s} {'nodes':>9s} {'s':>7s} {'cpu s':>7s}")
     for k, r in ((k, r) for k in range(1, repeat + 1) for r in rows if (r["id"], k) not in done):
-        proven, nodes, took, cpu = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        proven, nodes, took, cpu = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         row = {"id": r["id"], "stated_length": r["stated_length"], "cshogi_proven": proven,
                "cshogi_nodes": nodes, "cshogi_time_s": round(took, 3), "cshogi_cpu_s": round(cpu, 3),
                "repeat": k, **row_fields("cshogi-dfpn", {})}

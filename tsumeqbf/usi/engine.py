@@ -205,8 +205,8 @@ def _set_backend(request, value):
     if value not in ("rules", "cshogi"):
         raise TsumeError(f"Backend must be rules or cshogi, not {value!r}")
     if value == "cshogi":
-        from ..dfpn.cshogi_backend import _cshogi
-        _cshogi()  # a clear error now rather than at 'go mate'
+        from ..dfpn.cshogi_backend import load_cshogi
+        load_cshogi()  # a clear error now rather than at 'go mate'
     request.backend = value
 
 
