@@ -206,7 +206,10 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
     result.setdefault("engine", engine)
     result.setdefault("first_move", None)
     result.setdefault("time_s", round(time.perf_counter() - start, 6))
-    result.update(row_fields(engine, options))
+    made = row_fields(engine, options)
+    if made["dfpn_backend"] and result.get("backend"):
+        made["dfpn_backend"] = result["backend"]  # the search that answered, whatever the default
+    result.update(made)
     return merge_row(case, result)
 
 

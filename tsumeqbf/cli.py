@@ -18,7 +18,6 @@ number.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import signal
@@ -31,10 +30,41 @@ from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
 
-#: modules that contribute sub-commands, each with ``register(subparsers)``
-COMMAND_MODULES = ("tsumeqbf.encoder.command", "tsumeqbf.solvers.check_command",
-                   "tsumeqbf.dfpn.command", "tsumeqbf.experiments.command",
-                   "tsumeqbf.usi.command", "tsumeqbf.family.command")
+
+def _encode_commands(sub) -> None:
+    from .encoder.command import register
+    register(sub)
+
+
+def _check_commands(sub) -> None:
+    from .solvers.check_command import register
+    register(sub)
+
+
+def _solve_commands(sub) -> None:
+    from .dfpn.command import register
+    register(sub)
+
+
+def _experiment_commands(sub) -> None:
+    from .experiments.command import register
+    register(sub)
+
+
+def _usi_commands(sub) -> None:
+    from .usi.command import register
+    register(sub)
+
+
+def _family_commands(sub) -> None:
+    from .family.command import register
+    register(sub)
+
+
+#: what contributes sub-commands, each importing its package's ``command`` module and
+#: calling its ``register(subparsers)``, in the order the help lists them
+COMMANDS = (_encode_commands, _check_commands, _solve_commands, _experiment_commands,
+            _usi_commands, _family_commands)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -224,14 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print one JSON object: the SFEN, the zone and every legal move")
     p.set_defaults(func=cmd_show)
 
-    for name in COMMAND_MODULES:
+    for add_commands in COMMANDS:
         try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not name.startswith(exc.name):
+            add_commands(sub)
+        except ModuleNotFoundError as exc:  # a sub-package left out of this build
+            if exc.name is None or not exc.name.startswith(f"{__package__}."):
                 raise
-            continue
-        module.register(sub)
     return parser
 
 

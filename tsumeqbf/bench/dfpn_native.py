@@ -26,8 +26,9 @@ from ..dfpn import DfPn, ShogiGame
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
+from ..settings import TABLE_ENTRIES
 from ..usage import measured
-from .dfpn import _cshogi_dfpn, open_rows
+from .dfpn import cshogi_dfpn, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
@@ -63,7 +64,7 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
             verdict += f" (Python: {_VERDICT[ours.proven]}!)"
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{got['nodes']:12d} {got['time_s']:7.3f} | {ours.nodes:12d} {took:7.3f}")
-        theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         if theirs:
             totals["cshogi"][0] += theirs[1]
             totals["cshogi"][1] += theirs[2]
@@ -76,7 +77,7 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
 
 
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
-              resume: bool = False, tt_limit: int = 1_000_000) -> int:
+              resume: bool = False, tt_limit: int = TABLE_ENTRIES) -> int:
     """The Edo problems without a bound; returns the disagreements and bad lines."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
     done_ids = {problem for problem, _ in done}
@@ -108,7 +109,7 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
                        python_cpu_s=round(used.cpu_s, 6))
             line += f" | {ours['status']:8s} {ours['nodes']:9d} {ours['time_s']:7.2f}"
         with measured() as used:
-            theirs = _cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+            theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
         if theirs:
             row.update(cshogi_proven=bool(theirs[0]), cshogi_nodes=theirs[1],
                        cshogi_time_s=round(theirs[2], 6), cshogi_cpu_s=round(used.cpu_s, 6))

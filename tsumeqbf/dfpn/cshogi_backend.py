@@ -24,7 +24,7 @@ BACKENDS = ("rules", "cshogi")
 _CSHOGI_DROP_BASE = 81  # cshogi numbers a drop's origin from 81 on (ours from DROP_BASE)
 
 
-def _cshogi():
+def load_cshogi():
     try:
         return cshogi_board.load()
     except TsumeError:
@@ -45,7 +45,7 @@ class CshogiTsumeGame(TsumeGame):
     def __init__(self, pos):
         check_supported(pos)
         super().__init__(pos)
-        self._cs = _cshogi()
+        self._cs = load_cshogi()
         self.board = self._cs.Board(pos.sfen())
         self._ours = {}    # cshogi move (32-bit) -> our move
         self._theirs = {}  # our move -> cshogi move16 (position-independent)

@@ -18,7 +18,7 @@ from .moves import board_move, drop_kind, drop_move, is_drop, is_promotion, move
 from .pieces import (BLACK, HAND_KINDS, KIND_GLYPH, KIND_KANJI, LETTER_KIND, PROMOTABLE,
                      SFEN_HAND_ORDER, SFEN_LETTER, WHITE)
 
-_KANJI_DIGITS = "〇一二三四五六七八九"
+KANJI_DIGITS = "〇一二三四五六七八九"
 _WIDE_DIGITS = "０１２３４５６７８９"
 
 
@@ -52,7 +52,7 @@ def parse_usi_move(pos, text: str, check_legal: bool = True) -> int:
 
 
 def square_japanese(geo: Geometry, s: int) -> str:
-    return _WIDE_DIGITS[geo.file_of(s)] + _KANJI_DIGITS[geo.rank_of(s)]
+    return _WIDE_DIGITS[geo.file_of(s)] + KANJI_DIGITS[geo.rank_of(s)]
 
 
 def move_to_japanese(pos, m: int, previous_to: int | None = None) -> str:
@@ -108,9 +108,9 @@ def _hand_text(pos, color: int) -> str:
 
 def _count_kanji(n: int) -> str:
     if n < 10:
-        return _KANJI_DIGITS[n]
+        return KANJI_DIGITS[n]
     tens, ones = divmod(n, 10)
-    return ("" if tens == 1 else _KANJI_DIGITS[tens]) + "十" + (_KANJI_DIGITS[ones] if ones else "")
+    return ("" if tens == 1 else KANJI_DIGITS[tens]) + "十" + (KANJI_DIGITS[ones] if ones else "")
 
 
 def diagram(pos) -> str:
@@ -126,7 +126,7 @@ def diagram(pos) -> str:
                 row += " ・"
             else:
                 row += ("v" if code >> 4 == WHITE else " ") + KIND_GLYPH[code & 15]
-        lines.append(f"|{row}|{_KANJI_DIGITS[r + 1]}")
+        lines.append(f"|{row}|{KANJI_DIGITS[r + 1]}")
     lines.append("+" + "---" * geo.width + "+")
     lines.append(f"先手の持駒：{_hand_text(pos, BLACK)}")
     lines.append(f"{'先手' if pos.turn == BLACK else '後手'}番  (board {geo.width}x{geo.height}, zone {geo.zone})")

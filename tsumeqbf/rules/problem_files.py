@@ -31,7 +31,7 @@ import re
 import sys
 
 from .errors import TsumeError
-from .notation import _KANJI_DIGITS, diagram, move_to_japanese, square_japanese
+from .notation import KANJI_DIGITS, diagram, move_to_japanese, square_japanese
 from .moves import drop_kind, is_drop, is_promotion, move_from, move_to
 from .pieces import BLACK, KIND_KANJI
 from .position import Position
@@ -274,11 +274,11 @@ def _kanji_number(text: str) -> int:
         tens, ones = None, text
     value = 0
     if tens is not None:
-        value = 10 * (1 if tens == "" else _KANJI_DIGITS.index(tens))
+        value = 10 * (1 if tens == "" else KANJI_DIGITS.index(tens))
     if ones:
-        if len(ones) != 1 or ones not in _KANJI_DIGITS[1:]:
+        if len(ones) != 1 or ones not in KANJI_DIGITS[1:]:
             raise ValueError(text)
-        value += _KANJI_DIGITS.index(ones)
+        value += KANJI_DIGITS.index(ones)
     if not value:
         raise ValueError(text)
     return value
