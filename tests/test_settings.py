@@ -102,3 +102,14 @@ def test_the_search_gets_its_own_options_only():
     assert type(options.search_options()) is TsumeOptions
     with pytest.raises(TsumeError, match="--tt-entries must be at least 2"):
         SolveOptions(tt_limit=1)
+
+
+def test_the_bounded_engines_build_and_carry_their_options():
+    pos = Position.from_sfen(MATE1, zone=2)
+    assert run_engine("dfpn", pos, 1)["backend"] == "rules"
+    with pytest.raises(TsumeError, match="unknown dfpn backend 'cshogi'"):
+        run_engine("dfpn", pos, 1, options={"backend": "cshogi"})
+    every = run_engine("brute", pos, 1)
+    one = run_engine("brute", pos, 1, options={"all_moves": False})
+    assert (every["all_moves"], one["all_moves"]) == (True, False)
+    assert every["mating_moves"] and "mating_moves" not in one
