@@ -29,7 +29,6 @@ engine before it is printed (:func:`~tsumeqbf.dfpn.solve.solve_tsume`).
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from ..limits import memory_exceeded
 from ..rules import TsumeError
@@ -44,10 +43,10 @@ UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "checkpoi
                "proof_pieces": True}
 
 
-def refuse_unsupported(options: dict) -> None:
-    """TsumeError naming the first option the native core does not have."""
+def refuse_unsupported(options) -> None:
+    """TsumeError naming the first option (of a SolveOptions) the native core does not have."""
     for name, off in UNSUPPORTED.items():
-        if name in options and options[name] != off and not (off == () and not options[name]):
+        if getattr(options, name) != off:
             raise TsumeError(f"backend 'native' has no option {name} (the Python search "
                              f"has: --backend rules)")
 
@@ -103,17 +102,20 @@ class NativeSearch:
 
     def __init__(self, game: NativeGame, max_nodes: int | None = None,
                  deadline: float | None = None, *, progress=None,
-                 progress_every: int = 100_000, tt_limit: int = 1_000_000,
-                 mobility: bool = True, group_drops: bool = True):
+                 progress_every: int = 100_000, options: TsumeOptions | None = None):
         from .. import native
 
         self.game = game
-        self.options = replace(TsumeOptions(), dag=False, inherit=False, mobility=mobility,
-                               group_drops=group_drops, tt_limit=tt_limit)
+        # what the core does: ``options``' table size, mobility and drop grouping, with
+        # neither the DAG correction nor inherited numbers
+        options = options or TsumeOptions()
+        self.options = TsumeOptions(dag=False, inherit=False, mobility=options.mobility,
+                                    group_drops=options.group_drops, tt_limit=options.tt_limit)
         self.max_nodes, self.deadline = max_nodes, deadline
         self.progress, self.progress_every = progress, progress_every
-        self._core = native.require().Tsume(*native.position_args(game.pos), tt_limit,
-                                            mobility, group_drops)
+        self._core = native.require().Tsume(*native.position_args(game.pos),
+                                            self.options.tt_limit, self.options.mobility,
+                                            self.options.group_drops)
         self.proof_seq, self.is_disproven = self._core.proof_seq, self._core.is_disproven
         self.current_line = self._core.current_line
         self.tables = self  # what bounded df-pn's seeding asks: is_disproven
@@ -186,7 +188,8 @@ class NativeSearch:
             self.progress(self)
 
 
-def new_search(pos, max_nodes, deadline, **options) -> tuple[NativeGame, NativeSearch]:
-    """The game and the unbounded search :func:`~.solve.solve_tsume` runs on ``pos``."""
+def new_search(pos, max_nodes, deadline, options, **watch) -> tuple[NativeGame, NativeSearch]:
+    """The game and the unbounded search :func:`~.solve.solve_tsume` runs on ``pos`` with
+    ``options`` (a SolveOptions) and ``watch`` (progress, progress_every)."""
     game = NativeGame(pos.copy())
-    return game, NativeSearch(game, max_nodes, deadline, **options)
+    return game, NativeSearch(game, max_nodes, deadline, options=options, **watch)
