@@ -111,7 +111,7 @@ def test_native_answers_are_no_longer_than_the_python_searchs(name):
 def test_native_answers_on_every_yaneuraou_sample_are_no_longer_than_the_python_searchs():
     for r in read_rows("yaneuraou_mate_samples.csv"):
         pos = Position.from_sfen(r["sfen"])
-        ours, theirs = _answer(pos, "rules", shortest=True), _answer(pos, "native", shortest=True)
+        ours, theirs = _answer(pos, "cshogi", shortest=True), _answer(pos, "native", shortest=True)
         assert theirs["length"] <= ours["length"], r["sfen"]
         assert theirs["shortest"] and ours["shortest"], r["sfen"]
 

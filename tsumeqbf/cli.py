@@ -195,9 +195,10 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--certify-timeout", type=positive_float, default=None,
                    help="seconds for the certification (default: the question's --timeout "
                         "again; none without one)")
-    p.add_argument("--backend", default=None, choices=("rules", "native"),
-                   help="engine dfpn: its search in Python on the rules engine (rules, the "
-                        "default) or compiled (native: standard 9x9 with hands only)")
+    p.add_argument("--backend", default=None, choices=("auto", "rules", "native"),
+                   help="engine dfpn: its search in Python on the rules engine (rules) or "
+                        "compiled (native: standard 9x9 with hands only); auto (the default): "
+                        "native where it can answer, else rules")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -51,6 +51,33 @@ def refuse_unsupported(options) -> None:
                              f"has: --backend rules)")
 
 
+def fastest_backend(pos, options) -> str:
+    """What backend ``auto`` means for ``pos`` asked with ``options`` (a SolveOptions):
+    ``native`` when the core is built, plays the board and has every option asked for,
+    else ``rules``.
+
+    >>> from tsumeqbf import native
+    >>> from tsumeqbf.dfpn.options import SolveOptions
+    >>> from tsumeqbf.rules import Position
+    >>> nine = Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1")
+    >>> fastest_backend(nine, SolveOptions()) == ("native" if native.available() else "rules")
+    True
+    >>> fastest_backend(nine, SolveOptions(heuristics="AB"))
+    'rules'
+    >>> fastest_backend(Position.from_sfen("2k/3/1GP b - 1", zone=2), SolveOptions())
+    'rules'
+    """
+    from .. import native
+
+    if not native.available() or native.unsupported(pos):
+        return "rules"
+    try:
+        refuse_unsupported(options)
+    except TsumeError:
+        return "rules"
+    return "native"
+
+
 class NativeGame(Game):
     """What :class:`~.game.TsumeGame` serves the answer and bounded df-pn, on a position
     that lives in the native core (see the module docstring). ``pos`` is the problem as

@@ -55,7 +55,8 @@ from .cshogi_backend import make_game
 from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
-from .native_solve import NativeGame, new_search as native_search, refuse_unsupported
+from .native_solve import (NativeGame, fastest_backend, new_search as native_search,
+                           refuse_unsupported)
 from .options import SOLVE_BACKENDS, SolveOptions
 from .tsume import TsumeSearch
 
@@ -85,6 +86,8 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     far, with ``stopped`` (the signal's name) and ``exit_status``; without it, or during
     the proof itself, the stop goes on up to the caller."""
     options = replace(options or SolveOptions(), **option_values)
+    if options.backend == "auto":  # the answer names the one chosen
+        options = replace(options, backend=fastest_backend(pos, options))
     if options.backend == "native":
         refuse_unsupported(options)
     started = time.monotonic()

@@ -42,7 +42,7 @@ OPTIONS = {
     "MaxNodes": "type spin default 0 min 0 max 2000000000",
     "TableEntries": f"type spin default {TABLE_ENTRIES} min 2 max 1000000000",
     "Heuristics": "type string default <empty>",
-    "Backend": "type combo default rules var rules var cshogi",
+    "Backend": "type combo default auto var auto var rules var cshogi var native",
     # -1: as 'tsumeqbf solve' (as many nodes as the proof took, at least 10,000)
     "ShortenNodes": "type spin default -1 min -1 max 2000000000",
     # as 'tsumeqbf solve --shortest': bounded df-pn until it knows the shortest mate
@@ -205,11 +205,14 @@ def _set_dfpn(name: str):
 
 
 def _set_backend(request, value):
-    if value not in ("rules", "cshogi"):
-        raise TsumeError(f"Backend must be rules or cshogi, not {value!r}")
+    if value not in ("auto", "rules", "cshogi", "native"):
+        raise TsumeError(f"Backend must be auto, rules, cshogi or native, not {value!r}")
     if value == "cshogi":
         from ..dfpn.cshogi_backend import load_cshogi
         load_cshogi()  # a clear error now rather than at 'go mate'
+    if value == "native":
+        from .. import native
+        native.require()
     request.dfpn = replace(request.dfpn, backend=value)
 
 
