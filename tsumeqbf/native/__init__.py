@@ -21,6 +21,10 @@ import time
 from ..rules import InvalidQuestion, TsumeError
 from ..settings import TABLE_ENTRIES
 
+#: the interface version this package calls (``_core.VERSION``): a core built from older
+#: source lacks some of it and counts as not built
+CORE_VERSION = 2
+
 try:
     from . import _core
 except ImportError as exc:  # not built: a source checkout without build_ext, or no compiler
@@ -28,6 +32,10 @@ except ImportError as exc:  # not built: a source checkout without build_ext, or
     _why_missing = str(exc)
 else:
     _why_missing = ""
+    if getattr(_core, "VERSION", 1) != CORE_VERSION:
+        _why_missing = (f"the built core is version {getattr(_core, 'VERSION', 1)}, its source "
+                        f"{CORE_VERSION}: build it again")
+        _core = None
 
 
 def available() -> bool:

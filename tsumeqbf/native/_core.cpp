@@ -1977,6 +1977,12 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&GAME_TYPE) < 0 || PyType_Ready(&TSUME_TYPE) < 0) return nullptr;
     PyObject* module = PyModule_Create(&MODULE);
     if (!module) return nullptr;
+    // the interface's version: tsumeqbf/native/__init__.py refuses a core built from
+    // older source (its CORE_VERSION), which would lack what the Python side calls
+    if (PyModule_AddIntConstant(module, "VERSION", 2) < 0) {
+        Py_DECREF(module);
+        return nullptr;
+    }
     Py_INCREF(&GAME_TYPE);
     Py_INCREF(&TSUME_TYPE);
     if (PyModule_AddObject(module, "Game", (PyObject*)&GAME_TYPE) < 0 ||
