@@ -39,6 +39,7 @@ from typing import Callable
 
 from .limits import LimitReached, limits
 from .rules import Position, TsumeError, check_n
+from .settings import Settings
 from .solvers.runner import SOLVERS
 from .usage import cpu_limited, measured
 
@@ -201,17 +202,28 @@ def _within_memory(fn: EngineFn, pos: Position, n: int, timeout: float | None,
     return result
 
 
+@dataclass(frozen=True)
+class BruteOptions(Settings):
+    """How engine ``brute`` answers (:mod:`tsumeqbf.settings`); the answer carries it."""
+
+    #: every mating first move (``mating_moves``), not only whether there is one
+    all_moves: bool = True
+
+
 def _brute(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
     from .rules.reference import ReferenceSolver, SearchLimit
 
+    settings = BruteOptions.from_config(options)
     deadline = time.monotonic() + timeout if timeout else None
     solver = ReferenceSolver(max_nodes=options.get("max_nodes"), deadline=deadline)
     try:
-        moves = solver.mating_moves(pos, n) if options.get("all_moves", True) else None
+        moves = solver.mating_moves(pos, n) if settings.all_moves else None
         mate = bool(moves) if moves is not None else solver.mate(pos, n)
     except SearchLimit as exc:
-        return {"status": "unknown", "mate": None, "error": str(exc), "nodes": solver.nodes}
-    out = {"status": "mate" if mate else "nomate", "mate": mate, "nodes": solver.nodes}
+        return {"status": "unknown", "mate": None, "error": str(exc), "nodes": solver.nodes,
+                **settings.row()}
+    out = {"status": "mate" if mate else "nomate", "mate": mate, "nodes": solver.nodes,
+           **settings.row()}
     if moves:
         out["first_move"] = pos.usi(moves[0])
         out["mating_moves"] = [pos.usi(m) for m in moves]

@@ -39,6 +39,7 @@ from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..dfpn.tsume import TsumeSearch
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position, TsumeError
+from ..settings import TABLE_ENTRIES
 from .dfpn import cshogi_dfpn
 
 CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
@@ -210,7 +211,7 @@ def main(argv: list[str]) -> int:
                          'the recorded line or off it (an even number, e.g. "P*4c 4b4c 2d3c '
                          '4a3c"; repeat for more positions); any Edo problem id')
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
-    ap.add_argument("--tt-entries", type=int, default=1_000_000)
+    ap.add_argument("--tt-entries", type=int, default=TABLE_ENTRIES)
     ap.add_argument("--backend", choices=BACKENDS, default="cshogi")
     ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
                     help="as solve: probe new nodes for mates in 1 (1) or 3 (3), as cshogi's "

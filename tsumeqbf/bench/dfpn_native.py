@@ -26,6 +26,7 @@ from ..dfpn import DfPn, ShogiGame
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
+from ..settings import TABLE_ENTRIES
 from ..usage import measured
 from .dfpn import cshogi_dfpn, open_rows
 
@@ -76,7 +77,7 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
 
 
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
-              resume: bool = False, tt_limit: int = 1_000_000) -> int:
+              resume: bool = False, tt_limit: int = TABLE_ENTRIES) -> int:
     """The Edo problems without a bound; returns the disagreements and bad lines."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
     done_ids = {problem for problem, _ in done}

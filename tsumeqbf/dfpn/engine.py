@@ -14,8 +14,10 @@ Python on the rules engine, any board; ``native``, the same search compiled
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from ..rules import Position, TsumeError
+from ..settings import Settings, setting
 from .core import DfPn
 from .game import ShogiGame
 
@@ -23,25 +25,34 @@ from .game import ShogiGame
 BACKENDS = ("rules", "native")
 
 
+@dataclass(frozen=True)
+class MateOptions(Settings):
+    """How engine ``dfpn`` answers (:mod:`tsumeqbf.settings`); the answer carries it."""
+
+    backend: str = setting(
+        "rules", "engine dfpn: its search in Python on the rules engine (rules, the default) "
+                 "or compiled (native: standard 9x9 with hands only)", choices=BACKENDS)
+
+    def __post_init__(self):
+        if self.backend not in BACKENDS:
+            raise TsumeError(f"unknown dfpn backend {self.backend!r}; choose one of "
+                             f"{', '.join(BACKENDS)}")
+
+
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
-    backend = options.get("backend", "rules")
-    if backend not in BACKENDS:
-        raise TsumeError(f"unknown dfpn backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if backend == "native":
-        return _native(pos, n, timeout, options)
+    settings = MateOptions.from_config(options)
+    max_nodes = options.get("max_nodes")  # a limit, not an option of the engine's
+    if settings.backend == "native":
+        from .. import native
+
+        res = native.mate(pos, n, max_nodes=max_nodes, timeout=timeout)
+        return _answer(pos, res["proven"], res["best_move"], **settings.row(),
+                       nodes=res["nodes"], tt_hits=res["tt_hits"], tt_size=res["tt_size"])
     deadline = time.monotonic() + timeout if timeout else None
-    search = DfPn(ShogiGame(pos.copy()), max_nodes=options.get("max_nodes"), deadline=deadline)
+    search = DfPn(ShogiGame(pos.copy()), max_nodes=max_nodes, deadline=deadline)
     res = search.solve(n)
-    return _answer(pos, res.proven, res.best_move, backend="rules", nodes=res.nodes,
+    return _answer(pos, res.proven, res.best_move, **settings.row(), nodes=res.nodes,
                    tt_hits=res.tt_hits, tt_size=res.tt_size)
-
-
-def _native(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
-    from .. import native
-
-    res = native.mate(pos, n, max_nodes=options.get("max_nodes"), timeout=timeout)
-    return _answer(pos, res["proven"], res["best_move"], backend="native", nodes=res["nodes"],
-                   tt_hits=res["tt_hits"], tt_size=res["tt_size"])
 
 
 def _answer(pos: Position, proven, best_move, **facts) -> dict:
