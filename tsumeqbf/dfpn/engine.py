@@ -6,16 +6,15 @@ Python on the rules engine, any board; ``native``, the same search compiled
 (tests/test_native.py). Every answer names the backend that gave it.
 
 >>> from tsumeqbf.rules import Position
->>> out = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, None, {})
->>> out["status"], out["backend"]
-('mate', 'rules')
+>>> answer = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, Limits(), {})
+>>> answer.status, answer.facts["backend"]
+(<Status.MATE: 'mate'>, 'rules')
 """
 
 from __future__ import annotations
 
-import time
-
 from ..rules import Position, TsumeError
+from ..values import Answer, Limits
 from .core import DfPn
 from .game import ShogiGame
 
@@ -23,31 +22,28 @@ from .game import ShogiGame
 BACKENDS = ("rules", "native")
 
 
-def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
+def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
     backend = options.get("backend", "rules")
     if backend not in BACKENDS:
         raise TsumeError(f"unknown dfpn backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend == "native":
-        return _native(pos, n, timeout, options)
-    deadline = time.monotonic() + timeout if timeout else None
-    search = DfPn(ShogiGame(pos.copy()), max_nodes=options.get("max_nodes"), deadline=deadline)
+        return _native(pos, n, limits)
+    search = DfPn(ShogiGame(pos.copy()), max_nodes=limits.max_nodes, deadline=limits.deadline)
     res = search.solve(n)
     return _answer(pos, res.proven, res.best_move, backend="rules", nodes=res.nodes,
                    tt_hits=res.tt_hits, tt_size=res.tt_size)
 
 
-def _native(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
+def _native(pos: Position, n: int, limits: Limits) -> Answer:
     from .. import native
 
-    res = native.mate(pos, n, max_nodes=options.get("max_nodes"), timeout=timeout)
+    res = native.mate(pos, n, max_nodes=limits.max_nodes, timeout=limits.seconds_left())
     return _answer(pos, res["proven"], res["best_move"], backend="native", nodes=res["nodes"],
                    tt_hits=res["tt_hits"], tt_size=res["tt_size"])
 
 
-def _answer(pos: Position, proven, best_move, **facts) -> dict:
+def _answer(pos: Position, proven, best_move, **facts) -> Answer:
     if proven is None:
-        return {**facts, "status": "unknown", "mate": None, "error": "node or time limit reached"}
-    out = {**facts, "status": "mate" if proven else "nomate", "mate": proven}
-    if proven:
-        out["first_move"] = pos.usi(best_move)
-    return out
+        return Answer.unknown("node or time limit reached", facts=facts)
+    return Answer.decided(proven, first_move=pos.usi(best_move) if proven else None,
+                          facts=facts)

@@ -3,7 +3,7 @@
 >>> from tsumeqbf.rules import Position
 >>> out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
 >>> out["status"], out["pv"], out["length"]
-('mate', ['2c1b'], 1)
+(<Status.MATE: 'mate'>, ['2c1b'], 1)
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import time
 from contextlib import contextmanager
 
 from ..rules import Position, TsumeError, line_to_japanese
+from ..values import Answer, Limits, Status
 from .answer import AnswerError, principal_variation, shorten, shortest_check
 from .cshogi_backend import BACKENDS, make_game
 from .shortest import seeded_dfpn, shorter_mate
@@ -36,7 +37,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                 checkpoint: str | None = None, checkpoint_every: int = 10_000_000,
                 seeds: tuple = (), progress_every: int = 100_000, on_phase=None,
                 answer_on_stop: bool = False, shortest: bool = False) -> dict:
-    """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
+    """Unbounded df-pn; a dict with status (a :class:`~tsumeqbf.values.Status`), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes.
 
@@ -118,7 +119,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     else:
         seeded = _add_seeds(search, seeds, pos)
         res = search.solve()
-    out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
+    out = {"status": Status.of(res.proven),
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
@@ -180,7 +181,7 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
                                 or (None, None))
                 out["bounded_nodes"] = bounded.nodes
         except AnswerError as exc:  # a bug: say so rather than print a wrong line
-            out.update(status="error", error=f"answer extraction failed: {exc}")
+            out.update(status=Status.ERROR, error=f"answer extraction failed: {exc}")
             return out
         out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
                    length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
@@ -328,13 +329,13 @@ def replay_answer(pos, usi_line: list[str]) -> str:
     return "ok" if p.is_checkmate() else "ok (ends on useless interpositions)"
 
 
-def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
+def solve_engine(pos, n: int, limits: Limits, options: dict) -> Answer:
     """Engine ``tsume`` for ``run_engine``: unbounded df-pn. ``n`` is not a bound here:
     the verdict says whether a mate exists at all, and ``length`` gives its length. The
     exact-shortest search after a proof is off unless option ``shortest_up_to`` asks for
     it (it would add up to ``max_nodes`` more nodes to every short proof), and so is the
     search for shorter mates unless option ``shorten_nodes`` gives it nodes."""
-    out = solve_tsume(pos, max_nodes=options.get("max_nodes"), timeout=timeout,
+    out = solve_tsume(pos, max_nodes=limits.max_nodes, timeout=limits.seconds_left(),
                       shortest_up_to=options.get("shortest_up_to", 0),
                       heuristics=options.get("heuristics", ""), dag=options.get("dag", True),
                       mobility=options.get("mobility", True),
@@ -348,4 +349,4 @@ def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
                       inherit=options.get("inherit", True))
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
-    return out
+    return Answer.from_dict(out)
