@@ -21,7 +21,8 @@ MATE = ("2k/3/1GP b - 1", 2)  # mate in 1 (and so within 3)
 NO_MATE = [("2k/3/G2 b - 1", 2), ("1k1/3/1P1 b - 1", 2)]
 #: the grounded encodings are slow to check at 3 plies (100 s on 4x4): 1 ply for them
 PLIES = {"paper": 1, "paper-hands": 1}
-ENCODINGS = ["compact", "nested", "enumerated", "lifted", "lifted-nested", "paper-hands", "paper"]
+ENCODINGS = ["compact", "nested", "enumerated", "mating", "lifted", "lifted-nested", "paper-hands",
+             "paper"]
 
 
 def _check(tmp_path, pos, n, encoding, fmt, **choices):
@@ -74,7 +75,7 @@ def _pawn_drop_questions():
     return out[:8]
 
 
-@pytest.mark.parametrize("encoding", ["compact", "nested", "enumerated", "lifted"])
+@pytest.mark.parametrize("encoding", ["compact", "nested", "enumerated", "mating", "lifted"])
 def test_questions_with_pawn_drops_are_proven(tmp_path, encoding):
     questions = _pawn_drop_questions()
     verdicts = set()

@@ -192,7 +192,7 @@ def _drop_torn_line(path: str) -> None:
 
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
     """Run one case in this process; every failure becomes a status ``error`` row. The
-    row says what made it (:func:`tsumeqbf.provenance.row_fields`)."""
+    row says what made it (:func:`answer_row`)."""
     from .engines import run_engine
 
     start = time.perf_counter()
@@ -209,10 +209,15 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
 
 
 def answer_row(case: dict, answer: Answer, options: dict) -> dict:
-    """The row of a case's answer: its keys, the answer's and what made it."""
+    """The row of a case's answer: its keys, the answer's and what made it
+    (:func:`tsumeqbf.provenance.row_fields`)."""
     from .provenance import row_fields
 
-    return merge_row(case, {**answer.to_dict(), **row_fields(answer.engine, options)})
+    made = row_fields(answer.engine, options)
+    if made["dfpn_backend"] and answer.facts.get("backend"):
+        # the search that answered, whatever the default
+        made["dfpn_backend"] = answer.facts["backend"]
+    return merge_row(case, {**answer.to_dict(), **made})
 
 
 def merge_row(case: dict, result: dict) -> dict:

@@ -41,6 +41,7 @@ from typing import Callable
 
 from .limits import LimitReached, limits as bounded
 from .rules import Position, TsumeError, check_n
+from .settings import Settings
 from .solvers.runner import SOLVERS
 from .usage import cpu_limited, measured
 from .values import Answer, Limits, Status
@@ -204,16 +205,25 @@ def _within_memory(fn: EngineFn, pos: Position, n: int, limits: Limits,
     return answer
 
 
+@dataclass(frozen=True)
+class BruteOptions(Settings):
+    """How engine ``brute`` answers (:mod:`tsumeqbf.settings`); the answer carries it."""
+
+    #: every mating first move (``mating_moves``), not only whether there is one
+    all_moves: bool = True
+
+
 def _brute(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
     from .rules.reference import ReferenceSolver, SearchLimit
 
+    settings = BruteOptions.from_config(options)
     solver = ReferenceSolver(max_nodes=limits.max_nodes, deadline=limits.deadline)
     try:
-        moves = solver.mating_moves(pos, n) if options.get("all_moves", True) else None
+        moves = solver.mating_moves(pos, n) if settings.all_moves else None
         mate = bool(moves) if moves is not None else solver.mate(pos, n)
     except SearchLimit as exc:
-        return Answer.unknown(str(exc), facts={"nodes": solver.nodes})
+        return Answer.unknown(str(exc), facts={"nodes": solver.nodes, **settings.row()})
     if not moves:
-        return Answer.decided(mate, facts={"nodes": solver.nodes})
+        return Answer.decided(mate, facts={"nodes": solver.nodes, **settings.row()})
     return Answer.decided(mate, first_move=pos.usi(moves[0]), facts={
-        "nodes": solver.nodes, "mating_moves": [pos.usi(m) for m in moves]})
+        "nodes": solver.nodes, **settings.row(), "mating_moves": [pos.usi(m) for m in moves]})

@@ -21,6 +21,9 @@ also has the search's CPU seconds (``cpu_s``) and what made it
 (:data:`tsumeqbf.provenance.FIELDS`); ``--repeat K`` solves each problem K times (rounds,
 column ``repeat``) and the summary gives the spread of the seconds and the problems solved
 in some rounds only.
+``--heuristics``, ``--shorten-nodes``, ``--tt-entries`` (long runs need more than the
+default: zukou-091 ends with 6.7M entries after 11.3M nodes), ``--mate-probe``,
+``--group-interpositions``, ``--no-inherit`` and ``--backend`` are ``solve``'s.
 ``--backend native`` runs the native core instead, beside the Python search and cshogi's
 DfPn (:mod:`tsumeqbf.bench.dfpn_native`).
 ``--only cshogi`` runs cshogi's DfPn alone on the Edo problems (no bounded set, none of
@@ -39,10 +42,10 @@ from pathlib import Path
 from ..arguments import table_csv
 from ..data import read_rows
 from ..dfpn import DfPn, ShogiGame
-from ..dfpn.solve import SOLVE_BACKENDS
+from ..dfpn.options import SolveOptions
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
-from ..rules import Position
+from ..rules import Position, TsumeError
 from ..usage import measured
 
 
@@ -119,9 +122,10 @@ def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
     return sink, writer, done
 
 
-def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
-              backend="rules", resume=False, tt_limit=1_000_000, mate_probe=0,
-              inherit=True, group_interpositions=False, repeat=1) -> None:
+def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=False,
+              repeat=1) -> None:
+    """``solve`` with ``options`` on each of ``rows`` (no exact-shortest search after a
+    proof: ``shortest_up_to`` 0), beside cshogi's DfPn."""
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
     sink, writer, done = open_rows(csv_path, resume)
     if done:
@@ -133,10 +137,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
     for k, r in ((k, r) for k in range(1, repeat + 1) for r in rows if (r["id"], k) not in done):
         pos = Position.from_sfen(r["sfen"])
         with measured() as used:
-            out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
-                              shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit,
-                              mate_probe=mate_probe, inherit=inherit,
-                              group_interpositions=group_interpositions)
+            out = solve_tsume(pos, options, max_nodes=max_nodes, shortest_up_to=0)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
@@ -149,7 +150,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
                "cshogi_proven": theirs[0] if theirs else None,
                "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"],
                "repeat": k, "cpu_s": round(used.cpu_s, 3),
-               **row_fields("tsume", {"backend": backend})}
+               **row_fields("tsume", {"backend": options.backend})}
         if writer:
             writer.writerow(row)
             sink.flush()
@@ -163,7 +164,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         sink.close()
         with open(csv_path, encoding="utf-8") as fh:  # a resumed run sums up every row
             finished = list(csv.DictReader(fh))
-    print(f"\nthis run: {our_nodes / max(our_s, 1e-9):.0f} nodes/s (heuristics '{heuristics}', "
+    print(f"\nthis run: {our_nodes / max(our_s, 1e-9):.0f} nodes/s (heuristics '{options.heuristics}', "
           f"budget {max_nodes:,} nodes)")
     for line in summary(finished):
         print(line)
@@ -303,7 +304,7 @@ def _native(args, cshogi) -> int:
                                       ("--shorten-nodes", args.shorten_nodes is None),
                                       ("--mate-probe", args.mate_probe == 0),
                                       ("--group-interpositions", not args.group_interpositions),
-                                      ("--no-inherit", not args.no_inherit),
+                                      ("--no-inherit", args.inherit),
                                       ("--repeat", args.repeat == 1), ("--plot", not args.plot),
                                       ("--only", args.only is None))
                if not off]
@@ -317,7 +318,7 @@ def _native(args, cshogi) -> int:
         rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
         bad += dfpn_native.unbounded(rows, args.max_nodes, cshogi,
                                      None if args.beside == "none" else args.beside,
-                                     args.csv, args.resume, args.tt_entries)
+                                     args.csv, args.resume, args.tt_limit)
     return 1 if bad else 0
 
 
@@ -327,24 +328,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
     ap.add_argument("--ids", default=None,
                     help="Edo problems by id instead of the first K (zukou-023,musou-007)")
-    ap.add_argument("--heuristics", default="",
-                    help="Nagai's heuristics, letters of ABCDEF (default: none, as solve)")
-    ap.add_argument("--shorten-nodes", type=int, default=None,
-                    help="nodes after each proof looking for shorter mates (default: solve's)")
-    ap.add_argument("--tt-entries", type=int, default=1_000_000,
-                    help="unsolved positions the table keeps (as solve; long runs need more: "
-                         "zukou-091 ends with 6.7M after 11.3M nodes)")
-    ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
-                    help="as solve: probe new nodes for mates in 1 (1) or 3 (3) before searching them")
-    ap.add_argument("--group-interpositions", action="store_true",
-                    help="as solve: every interposition of an AND node counted once")
-    ap.add_argument("--no-inherit", action="store_true",
-                    help="as solve: new positions do not start from the same board's numbers")
+    # solve's options that the benchmark passes on (with solve's help; --backend also
+    # chooses the native core, whose bench is dfpn_native)
+    SolveOptions.add_flags(ap, ("heuristics", "shorten_nodes", "tt_limit", "mate_probe",
+                                "group_interpositions", "inherit", "backend"))
     ap.add_argument("--csv", type=table_csv, default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
-    ap.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
-                    help="move generator for the unbounded runs (cshogi: faster, 9x9 only)")
     ap.add_argument("--no-bounded", action="store_true", help="skip the YaneuraOu bounded set")
     ap.add_argument("--beside", choices=("rules", "cshogi", "none"), default="cshogi",
                     help="with --backend native: the Python search's move generator on the "
@@ -363,6 +353,10 @@ def main(argv: list[str]) -> int:
                     help="cshogi: its DfPn alone on the Edo problems (wall and CPU seconds "
                          "to --csv); neither the bounded set nor our search runs")
     args = ap.parse_args(argv)
+    try:
+        options = SolveOptions.from_args(args)
+    except (TsumeError, ValueError) as exc:
+        raise SystemExit(f"bench dfpn: {exc}") from None
     if args.beside_csv and not args.plot:
         raise SystemExit("bench dfpn: --beside-csv goes with --plot")
     try:
@@ -373,8 +367,6 @@ def main(argv: list[str]) -> int:
         raise SystemExit("bench dfpn: --resume needs --csv")
     if args.plot and not args.csv:
         raise SystemExit("bench dfpn: --plot draws the rows of --csv; give --csv")
-    if args.tt_entries < 2:
-        raise SystemExit("bench dfpn: --tt-entries must be at least 2")
     if args.backend == "native":
         return _native(args, cshogi)
     if args.repeat < 1:
@@ -394,9 +386,7 @@ def main(argv: list[str]) -> int:
         bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
     if args.edo or args.ids:
         rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
-        unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
-                  args.backend, args.resume, args.tt_entries, args.mate_probe,
-                  not args.no_inherit, args.group_interpositions, args.repeat)
+        unbounded(rows, args.max_nodes, options, cshogi, args.csv, args.resume, args.repeat)
     if args.plot:
         draw(args.csv, args.plot, args.max_nodes, summed=bool(args.edo or args.ids),
              beside_csv=args.beside_csv)

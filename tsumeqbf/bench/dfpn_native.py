@@ -26,14 +26,15 @@ from ..dfpn import DfPn, ShogiGame
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
+from ..settings import TABLE_ENTRIES
 from ..usage import measured
+from ..values import Status
 from .dfpn import cshogi_dfpn, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
           *PROVENANCE]
-_VERDICT = {True: "mate", False: "nomate", None: "unknown"}
 
 
 def _rate(nodes, seconds) -> str:
@@ -57,10 +58,10 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
         totals["native"][1] += got["time_s"]
         totals["python"][0] += ours.nodes
         totals["python"][1] += took
-        verdict = _VERDICT[got["proven"]]
+        verdict = Status.of(got["proven"]).value
         if got["proven"] is not None and ours.proven is not None and got["proven"] != ours.proven:
             disagreements += 1
-            verdict += f" (Python: {_VERDICT[ours.proven]}!)"
+            verdict += f" (Python: {Status.of(ours.proven)}!)"
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{got['nodes']:12d} {got['time_s']:7.3f} | {ours.nodes:12d} {took:7.3f}")
         theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
@@ -76,7 +77,7 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
 
 
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
-              resume: bool = False, tt_limit: int = 1_000_000) -> int:
+              resume: bool = False, tt_limit: int = TABLE_ENTRIES) -> int:
     """The Edo problems without a bound; returns the disagreements and bad lines."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
     done_ids = {problem for problem, _ in done}

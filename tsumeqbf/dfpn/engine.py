@@ -13,7 +13,10 @@ Python on the rules engine, any board; ``native``, the same search compiled
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..rules import Position, TsumeError
+from ..settings import Settings, setting
 from ..values import Answer, Limits
 from .core import DfPn
 from .game import ShogiGame
@@ -22,24 +25,32 @@ from .game import ShogiGame
 BACKENDS = ("rules", "native")
 
 
+@dataclass(frozen=True)
+class MateOptions(Settings):
+    """How engine ``dfpn`` answers (:mod:`tsumeqbf.settings`); the answer carries it."""
+
+    backend: str = setting(
+        "rules", "engine dfpn: its search in Python on the rules engine (rules, the default) "
+                 "or compiled (native: standard 9x9 with hands only)", choices=BACKENDS)
+
+    def __post_init__(self):
+        if self.backend not in BACKENDS:
+            raise TsumeError(f"unknown dfpn backend {self.backend!r}; choose one of "
+                             f"{', '.join(BACKENDS)}")
+
+
 def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
-    backend = options.get("backend", "rules")
-    if backend not in BACKENDS:
-        raise TsumeError(f"unknown dfpn backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if backend == "native":
-        return _native(pos, n, limits)
+    settings = MateOptions.from_config(options)
+    if settings.backend == "native":
+        from .. import native
+
+        res = native.mate(pos, n, max_nodes=limits.max_nodes, timeout=limits.seconds_left())
+        return _answer(pos, res["proven"], res["best_move"], **settings.row(),
+                       nodes=res["nodes"], tt_hits=res["tt_hits"], tt_size=res["tt_size"])
     search = DfPn(ShogiGame(pos.copy()), max_nodes=limits.max_nodes, deadline=limits.deadline)
     res = search.solve(n)
-    return _answer(pos, res.proven, res.best_move, backend="rules", nodes=res.nodes,
+    return _answer(pos, res.proven, res.best_move, **settings.row(), nodes=res.nodes,
                    tt_hits=res.tt_hits, tt_size=res.tt_size)
-
-
-def _native(pos: Position, n: int, limits: Limits) -> Answer:
-    from .. import native
-
-    res = native.mate(pos, n, max_nodes=limits.max_nodes, timeout=limits.seconds_left())
-    return _answer(pos, res["proven"], res["best_move"], backend="native", nodes=res["nodes"],
-                   tt_hits=res["tt_hits"], tt_size=res["tt_size"])
 
 
 def _answer(pos: Position, proven, best_move, **facts) -> Answer:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 from ..rules import TsumeError, line_to_japanese
+from ..settings import TABLE_ENTRIES
 from ..values import Status
 
 #: solve_tsume's options the native core does not have, with the value that means "off"
@@ -24,16 +25,16 @@ UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "checkpoi
                "proof_pieces": True, "check_shortest": False}
 
 
-def refuse_unsupported(options: dict) -> None:
-    """TsumeError naming the first option the native core does not have."""
+def refuse_unsupported(options) -> None:
+    """TsumeError naming the first option (of a SolveOptions) the native core does not have."""
     for name, off in UNSUPPORTED.items():
-        if name in options and options[name] != off and not (off == () and not options[name]):
+        if getattr(options, name) != off:
             raise TsumeError(f"backend 'native' has no option {name} (the Python search "
                              f"has: --backend rules)")
 
 
 def solve_native(pos, max_nodes: int | None = None, timeout: float | None = None,
-                 tt_limit: int = 1_000_000, mobility: bool = True,
+                 tt_limit: int = TABLE_ENTRIES, mobility: bool = True,
                  group_drops: bool = True) -> dict:
     """Unbounded df-pn in the native core; see the module docstring."""
     from .. import native

@@ -30,11 +30,15 @@ class Enumerated(PlyGame):
     """``compact`` whose first plies' candidates and reach are the enumerated ones."""
 
     name = "enumerated"
+    #: at most this many positions a ply are listed
+    cap = POSITIONS_CAP
+    #: ply n offers only the checks that mate (encoding ``mating``)
+    mates_last = False
 
     def initial_state(self):
         # the enumeration is part of the encoding's time, so it is made here
         phase("listing")
-        self.planned = enumerate_plies(self.pos, self.n, POSITIONS_CAP)
+        self.planned = enumerate_plies(self.pos, self.n, self.cap, self.mates_last)
         return super().initial_state()
 
     def candidates(self, t: int, state) -> list[Cand]:

@@ -37,28 +37,41 @@ from ..rules.position import Position
 from .reach import Cand, Reach, advance, piece_totals
 
 
-def enumerate_plies(pos: Position, n: int, cap: int) -> list[tuple[list[Cand], Reach]]:
+def enumerate_plies(pos: Position, n: int, cap: int,
+                    mates_last: bool = False) -> list[tuple[list[Cand], Reach]]:
     """Per ply t = 1, 2, ... (at most n+1): the candidate moves and the reach of the state
     after it. The list stops after the first ply whose positions would exceed ``cap``
     (its reach then comes from :func:`.reach.advance`) or after ply n+1. Standard 9x9
     questions are enumerated with cshogi's move generator when it is installed (the same
-    lists, several times faster), the others with our rules engine."""
+    lists, several times faster), the others with our rules engine.
+
+    With ``mates_last``, ply n offers only the checks that mate in one of its positions,
+    and ply n+1 the legal replies of the positions those moves reach (see
+    :mod:`.mating`)."""
     if cshogi_board.supports(pos):
         try:
             cshogi = cshogi_board.load()
         except TsumeError:
             cshogi = None
         if cshogi is not None:
-            return _plies(pos, n, cap, _CshogiLister(cshogi))
-    return _plies(pos, n, cap, _RulesLister())
+            return _plies(pos, n, cap, _CshogiLister(cshogi), mates_last)
+    return _plies(pos, n, cap, _RulesLister(), mates_last)
 
 
-def _plies(pos: Position, n: int, cap: int, lister) -> list[tuple[list[Cand], Reach]]:
+def _plies(pos: Position, n: int, cap: int, lister,
+           mates_last: bool = False) -> list[tuple[list[Cand], Reach]]:
     totals = {} if pos.no_hands else piece_totals(pos)
     frontier = [lister.key(pos)]
     plies: list[tuple[list[Cand], Reach]] = []
     for t in range(1, n + 2):
         mover = pos.turn if t % 2 else 1 - pos.turn
+        if mates_last and t == n:
+            # every position of ply n is listed: a line that lasts n plies ends in a mate
+            # there, so the other checks can be left out (exact, see mating.py)
+            mates, replies = lister.mates(frontier)
+            plies.append((mates, advance(lister.reach(), mates, mover, totals)))
+            plies.append((replies, advance(plies[-1][1], replies, 1 - mover, totals)))
+            break
         listed, after = lister.ply(frontier, t % 2 == 1, cap if t <= n else -1)
         # the state after the ply must be right for every listed move in every position,
         # legal there or not: its legality is decided on that state
@@ -100,6 +113,33 @@ class _RulesLister:
         self.positions = after or {}
         return _sorted(cands), list(after) if after else None
 
+    def mates(self, keys):
+        """(the checks that mate in one of the positions ``keys``, the legal replies in
+        every position one of those checks reaches from ``keys`` without mating)."""
+        self.frontier = [self.positions[k] for k in keys]
+        mates: dict[Cand, None] = {}
+        others: dict[Cand, list] = {}  # a check -> the positions it reaches without mating
+        for i, p in enumerate(self.frontier):
+            if i % 256 == 0:
+                check_budget()
+            for m in p.checks():
+                child = p.copy()
+                child.push(m)
+                if child.legal_moves():
+                    others.setdefault(_cand(p, m), []).append((p, m))
+                else:
+                    mates.setdefault(_cand(p, m), None)
+        replies: dict[Cand, None] = {}
+        for cand in mates:
+            for i, (p, m) in enumerate(others.get(cand, ())):
+                if i % 256 == 0:
+                    check_budget()
+                child = p.copy()
+                child.push(m)
+                for r in child.legal_moves():
+                    replies.setdefault(_cand(child, r), None)
+        return _sorted(mates), _sorted(replies)
+
     def reach(self) -> Reach:
         return union_reach(self.frontier)
 
@@ -120,35 +160,92 @@ class _CshogiLister:
         return pos.sfen()
 
     def ply(self, keys, checks: bool, cap: int):
-        b, table = self.board, self.cands
-        cands: dict[Cand, None] = {}
+        b = self.board
+        seen: set[int] = set()
         after: dict | None = {} if cap >= 0 else None
-        pairs, hands = set(), set()
+        boards, hands = set(), set()
+        c = None
         for i, key in enumerate(keys):
             if i % 256 == 0:
                 check_budget()
-            b.set_sfen(key)
-            pairs.update(enumerate(b.pieces))
-            black, white = b.pieces_in_hand
-            hands.add((*black, *white))
-            c = b.turn
+            c = self._set(key, boards, hands)
             if checks:  # cshogi's check generator is pseudo-legal
                 moves = [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]
             else:
-                moves = b.legal_moves
-            for cm in moves:
-                m = table.get((cm, c))
-                if m is None:
-                    m = table[cm, c] = self._cand(cm, c)
-                cands[m] = None
-                if after is not None:
+                moves = list(b.legal_moves)
+            seen.update(moves)
+            if after is not None:
+                for cm in moves:
                     b.push(cm)
                     after[b.sfen()] = None
                     b.pop()
-                    if len(after) > cap:
-                        after = None
-        self.pairs, self.hands = pairs, hands
-        return _sorted(cands), list(after) if after else None
+                if len(after) > cap:
+                    after = None
+        self._note(boards, hands)
+        return self._cands(seen, c), list(after) if after else None
+
+    def _set(self, key, boards: set, hands: set) -> int:
+        """Sets position ``key`` on the board, notes its pieces in ``boards`` and its hands
+        in ``hands``; its side to move."""
+        b = self.board
+        b.set_sfen(key)
+        boards.add(bytes(b.pieces))
+        black, white = b.pieces_in_hand
+        hands.add((*black, *white))
+        return b.turn
+
+    def _note(self, boards: set, hands: set) -> None:
+        """The (square, piece) pairs and the hands of the positions just listed."""
+        joined = b"".join(boards)
+        self.pairs = {(s, p) for s in range(81) for p in set(joined[s::81])}
+        self.hands = hands
+
+    def _cands(self, moves, c: int) -> list[Cand]:
+        """cshogi's ``moves`` of colour ``c`` as our candidates, sorted (moves that differ
+        only in what cshogi's integer holds besides the move are one candidate)."""
+        table = self.cands
+        out: dict[Cand, None] = {}
+        for cm in moves:
+            m = table.get((cm, c))
+            if m is None:
+                m = table[cm, c] = self._cand(cm, c)
+            out[m] = None
+        return _sorted(out)
+
+    def mates(self, keys):
+        """As :meth:`_RulesLister.mates`."""
+        b = self.board
+        mates: set[int] = set()
+        others: dict[int, list] = {}  # a check -> the positions where it does not mate
+        boards, hands = set(), set()
+        c = None
+        for i, key in enumerate(keys):
+            if i % 256 == 0:
+                check_budget()
+            c = self._set(key, boards, hands)
+            for cm in b.check_moves:
+                if not b.pseudo_legal_move_is_legal(cm):
+                    continue
+                b.push(cm)
+                if len(b.legal_moves):
+                    others.setdefault(cm, []).append(key)
+                else:
+                    mates.add(cm)
+                b.pop()
+        self._note(boards, hands)
+        listed = self._cands(mates, c)
+        offered = set(listed)
+        replies: set[int] = set()
+        for cm, where in others.items():
+            if self._cands([cm], c)[0] not in offered:
+                continue
+            for i, key in enumerate(where):
+                if i % 256 == 0:
+                    check_budget()
+                b.set_sfen(key)
+                b.push(cm)
+                replies.update(b.legal_moves)
+        return listed, self._cands(replies, None if c is None else 1 - c)
 
     def _cand(self, cm: int, c: int) -> Cand:
         cs = self.cs

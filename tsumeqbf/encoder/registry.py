@@ -9,6 +9,7 @@
 | ``lifted`` | :mod:`.lifted` | ``compact`` with the defender's replies as symbolic move fields |
 | ``lifted-nested`` | :mod:`.lifted` | the same with the last ply lifted too |
 | ``enumerated`` (default) | :mod:`.enumerated` | ``compact`` offering the legal moves of the positions lines reach |
+| ``mating`` | :mod:`.mating` | ``enumerated`` offering at ply n only the checks that mate |
 
 :func:`encode` calls the encoding's function from :data:`ENCODERS`; the move-choice axes
 (:mod:`.choice`) are keyword arguments that :func:`encoding_options` checks against the
@@ -21,7 +22,7 @@ encoding. A new encoding is a module with its ``encode`` (most are a small subcl
 (True, True)
 >>> encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, "qdimacs")
 Traceback (most recent call last):
-ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated
+ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..rules.position import Position
-from . import compact, enumerated, lifted, nested, paper, paper_hands
+from . import compact, enumerated, lifted, mating, nested, paper, paper_hands
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .game import VERSION, Encoded
 
@@ -37,7 +38,8 @@ from .game import VERSION, Encoded
 ENCODERS: dict[str, Callable[..., Encoded]] = {
     "compact": compact.encode, "nested": nested.encode, "paper": paper.encode,
     "paper-hands": paper_hands.encode, "lifted": lifted.encode,
-    "lifted-nested": lifted.encode_nested, "enumerated": enumerated.encode}
+    "lifted-nested": lifted.encode_nested, "enumerated": enumerated.encode,
+    "mating": mating.encode}
 ENCODINGS = tuple(ENCODERS)
 #: the encodings whose formulas carry a version of their own, not the game loop's
 VERSIONS = {"paper": paper.VERSION, "lifted": lifted.VERSION, "lifted-nested": lifted.VERSION}

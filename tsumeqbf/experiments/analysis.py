@@ -160,18 +160,19 @@ def labels_in(rows: list[dict], preferred: list[str] | None = None) -> list[str]
 
 def fastest(group: list[dict], place: dict[str, int]) -> str | None:
     """The label of the cell that decided its question in the least time among ``group``
-    (ties: the earlier label in ``place``); None when none decided it.
+    (seconds as its limit counts them, :func:`limit_seconds`; ties: the earlier label in
+    ``place``); None when none decided it.
 
     >>> fastest([{"label": "a", "mate": True, "time_s": 2.0},
     ...          {"label": "b", "mate": False, "time_s": 1.0},
     ...          {"label": "c", "mate": None, "time_s": 0.1}], {"a": 0, "b": 1, "c": 2})
     'b'
     """
-    decided = [r for r in group if r.get("mate") is not None and r.get("time_s") is not None
+    decided = [r for r in group if r.get("mate") is not None and limit_seconds(r) is not None
                and r["label"] in place]
     if not decided:
         return None
-    return min(decided, key=lambda r: (r["time_s"], place[r["label"]]))["label"]
+    return min(decided, key=lambda r: (limit_seconds(r), place[r["label"]]))["label"]
 
 
 def code_of(row: dict) -> tuple[str, str]:

@@ -41,6 +41,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     timeouts = {"paper-fig5-9x9-n1" = 6000}   # ... and this for these instances
     max_plies = 3                    # only instances with n <= 3 ...
     max_width = 5                    # ... on boards at most 5 files wide ...
+    min_width = 9                    # ... or at least 9 (a standard-board-only backend)
     instances = ["paper-fig5-n1"]    # ... or only these ids
 
     [report]
@@ -51,7 +52,7 @@ Schema (only ``instances`` and ``engines`` are required)::
     [quick]                          # --quick: a small subset, stored apart as NAME-quick
     limits = {timeout = 20}          # overrides [limits]
     generate = {count = 24}          # merged into every generate source
-    max_plies = 3                    # instance filters: max_plies, max_width, instances
+    max_plies = 3                    # instance filters: max_plies, max_width, min_width, instances
     engines = ["dfpn", {label = "depqbf/paper", max_plies = 1}]   # kept engines (+ restrictions)
 
 The options an engine gets (limits merged in) are part of the cell key, so a different
@@ -94,6 +95,7 @@ class EngineConfig:
     timeout: float | None = None
     max_plies: int | None = None
     max_width: int | None = None
+    min_width: int | None = None
     only: tuple | None = None  # instance ids
     timeouts: tuple = ()  # (instance id, seconds): the timeout of these instances
 
@@ -110,10 +112,13 @@ class EngineConfig:
 
         >>> EngineConfig("d", "dfpn", max_plies=3).accepts({"id": "a", "n": 5, "meta": {}})
         False
+        >>> EngineConfig("d", "dfpn", min_width=9).accepts({"id": "a", "n": 1, "meta": {"board": "5x5"}})
+        False
         """
         width = board_width(inst)
         return ((self.max_plies is None or inst["n"] <= self.max_plies)
                 and (self.max_width is None or width is None or width <= self.max_width)
+                and (self.min_width is None or width is None or width >= self.min_width)
                 and (self.only is None or inst["id"] in self.only))
 
 
@@ -262,7 +267,7 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
             raise where.fail("quick", "this experiment has no [quick] table")
         quick_table = where.table(doc["quick"], "quick")
         where.keys(quick_table, "quick", ("limits", "generate", "max_plies", "max_width",
-                                          "instances", "engines"))
+                                          "min_width", "instances", "engines"))
     elif "quick" in doc:
         where.table(doc["quick"], "quick")
     limits = _limits(where, doc.get("limits", {}), "limits")
@@ -476,7 +481,7 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
         key = f"engines[{i}]"
         entry = where.table(entry, key)
         where.keys(entry, key, ("engine", "options", "matrix", "label", "timeout", "cpu_limit",
-                                "timeouts", "max_plies", "max_width", "instances"))
+                                "timeouts", "max_plies", "max_width", "min_width", "instances"))
         if "engine" not in entry:
             raise where.fail(f"{key}.engine", "missing")
         names = where.strings(entry["engine"], f"{key}.engine")
@@ -528,8 +533,9 @@ def _restrictions(where: _Where, table: dict, key: str) -> dict:
     out = {}
     if "max_plies" in table:
         out["max_plies"] = where.number(table["max_plies"], f"{key}.max_plies", integer=True, low=1)
-    if "max_width" in table:
-        out["max_width"] = where.number(table["max_width"], f"{key}.max_width", integer=True, low=1, high=9)
+    for bound in ("max_width", "min_width"):
+        if bound in table:
+            out[bound] = where.number(table[bound], f"{key}.{bound}", integer=True, low=1, high=9)
     if "instances" in table:
         out["only"] = tuple(where.strings(table["instances"], f"{key}.instances"))
     return out
@@ -582,7 +588,7 @@ def _quick_engines(where: _Where, quick: dict, engines: list[EngineConfig]) -> l
         if isinstance(entry, str):
             entry = {"label": entry}
         entry = where.table(entry, key)
-        where.keys(entry, key, ("label", "max_plies", "max_width", "instances"))
+        where.keys(entry, key, ("label", "max_plies", "max_width", "min_width", "instances"))
         if "label" not in entry:
             raise where.fail(f"{key}.label", "missing")
         label = where.string(entry["label"], f"{key}.label")

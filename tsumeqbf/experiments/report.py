@@ -31,6 +31,7 @@ from .analysis import (borderline, by_cell, certificate_errors, certification_co
 from .config import Experiment
 from .nagai import nagai_context, nagai_rows, nodes_panels
 from .cells import board_order, fmt, no_paths
+from .compiled import HEADER, code_rows
 from .paper import paper_rows
 from .paper_report import PAPER_SERIES, paper_tables_context, paper_time_points
 from .plots import cactus_plot, heatmap_plot, line_plot, loglog_plot
@@ -204,7 +205,8 @@ def error_groups(rows: list[dict]) -> list[list]:
 
 def scaling(rows: list[dict], labels: list[str]) -> dict:
     """Median seconds (and decided/total cells) per engine, by plies and by board size,
-    as tables and as plot series. A timed-out cell counts at the time it took."""
+    as tables and as plot series: CPU seconds under a CPU limit, else wall seconds
+    (:func:`limit_seconds`). A timed-out cell counts at the time it took."""
     out = {}
     for axis, key, order in (("plies", lambda r: r["n"], lambda v: v),
                              ("boards", lambda r: meta(r).get("board", "?"), board_order)):
@@ -217,7 +219,7 @@ def scaling(rows: list[dict], labels: list[str]) -> dict:
             line = [fmt(x)]
             for label in labels:
                 group = cells.get((label, x), [])
-                times = [r["time_s"] for r in group if r.get("time_s") is not None]
+                times = [limit_seconds(r) for r in group if limit_seconds(r) is not None]
                 decided = sum(r.get("mate") is not None for r in group)
                 line.append(f"{statistics.median(times):.3f} ({decided}/{len(group)})" if times else "")
                 series.setdefault(label, []).append(statistics.median(times) if times else None)
@@ -332,6 +334,10 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
     else:
         ctx["scaling"] = scaling(rows, labels)
         ctx["winners"] = winners(rows, labels)
+        ctx["code_header"] = HEADER
+        ctx["code"] = [[fmt(label), *rest] for label, *rest in code_rows(rows, labels)]
+        ctx["cpu_limits"] = " or ".join(f"{s:g}" for s in sorted({r["cpu_limit"] for r in rows
+                                                                  if r.get("cpu_limit")}))
         ctx["plot_series"] = ctx["scaling"]
     ctx["pictures"] = pictures(exp.report["kind"], ctx)
     return ctx

@@ -22,8 +22,9 @@ import multiprocessing
 import signal
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..dfpn.options import SolveOptions
 from ..rules import Position, TsumeError
 from ..solvers.runner import certifying_solvers
 from ..values import Answer, Limits, Status
@@ -43,11 +44,7 @@ class MateRequest:
     timeout: float | None = None  # seconds; None: until stopped
     max_plies: int = 15  # bounded engines: the longest mate asked for
     max_nodes: int | None = None
-    tt_entries: int = 1_000_000
-    heuristics: str = ""
-    backend: str = "rules"
-    shorten_nodes: int | None = None  # dfpn: as solve --shorten-nodes (None: its default)
-    shortest: bool = False  # dfpn: as solve --shortest
+    dfpn: SolveOptions = field(default_factory=SolveOptions)  # engine dfpn: as solve's
     threads: int | None = None  # portfolio: members at once (None: its default, the cores)
     info_every_s: float = 1.0
 
@@ -108,7 +105,7 @@ def _solve_dfpn(pos, request: MateRequest, send) -> Answer:
         now = time.monotonic()
         if now - last[0] >= request.info_every_s:
             last[0] = now
-            full = min(1000, len(search.table) * 1000 // request.tt_entries)
+            full = min(1000, len(search.table) * 1000 // request.dfpn.tt_limit)
             if search.root_numbers[0] == 0:
                 # proven: the line searched now is below a check tried for a shorter mate,
                 # not a mate, so it is not shown as the pv
@@ -118,12 +115,9 @@ def _solve_dfpn(pos, request: MateRequest, send) -> Answer:
                 send("info", info_line(search.nodes, now - start, full,
                                        [pos.usi(m) for m in search.current_line()]))
 
-    out = solve_tsume(pos, max_nodes=request.max_nodes, timeout=request.timeout,
-                      heuristics=request.heuristics, backend=request.backend,
-                      shorten_nodes=request.shorten_nodes, tt_limit=request.tt_entries,
-                      progress=progress, progress_every=1024, answer_on_stop=True,
-                      shortest=request.shortest)
-    full = min(1000, out["tt_size"] * 1000 // request.tt_entries)
+    out = solve_tsume(pos, request.dfpn, max_nodes=request.max_nodes, timeout=request.timeout,
+                      progress=progress, progress_every=1024, answer_on_stop=True)
+    full = min(1000, out["tt_size"] * 1000 // request.dfpn.tt_limit)
     nodes = out["nodes"] + out.get("after_nodes", 0)  # the proof's, then the searches after it
     send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
     if out.get("pv"):
