@@ -33,7 +33,7 @@ import time
 from ..limits import memory_exceeded
 from ..rules import TsumeError
 from .core import SearchAborted
-from .game import Game, ShogiGame
+from .game import Game, ShogiGame, TsumeGame
 from .options import TsumeOptions
 from .tsume import TsumeResult
 
@@ -97,22 +97,9 @@ class NativeGame(Game):
         self.reply_count = core.reply_count
         self.is_interposition, self.next_to_king = core.is_interposition, core.next_to_king
 
+    # what these ask is the core's: the Python bodies serve it as they are
     drop_group = ShogiGame.drop_group
-
-    def reply_count_after(self, m, group_drops: bool = True,
-                          group_interpositions: bool = False) -> int:
-        self.play(m)
-        try:
-            return self.reply_count(group_drops, group_interpositions)
-        finally:
-            self.undo()
-
-    def child_dominance(self, m):
-        self.play(m)
-        try:
-            return self.key(), self.dominance()
-        finally:
-            self.undo()
+    reply_count_after = TsumeGame.reply_count_after
 
     def clone(self):
         raise TsumeError("backend 'native' has no simulation")
