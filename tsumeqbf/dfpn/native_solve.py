@@ -32,7 +32,6 @@ import time
 
 from ..limits import memory_exceeded
 from ..rules import TsumeError
-from .core import SearchAborted
 from .game import Game, ShogiGame, TsumeGame
 from .options import TsumeOptions
 from .tsume import TsumeResult
@@ -187,19 +186,16 @@ class NativeSearch:
         seconds = -1.0 if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
         every = min(4096, self.progress_every) if self.progress else 4096
         self._next_progress = (self.nodes // self.progress_every + 1) * self.progress_every
-        try:
-            return call(-1 if self.max_nodes is None else self.max_nodes, seconds, self._tick,
-                        every)
-        except SearchAborted as exc:  # the memory limits, from the tick
-            return None, str(exc)
+        return call(-1 if self.max_nodes is None else self.max_nodes, seconds, self._tick,
+                    every)
 
-    def _tick(self) -> None:
-        reason = memory_exceeded()
-        if reason:
-            raise SearchAborted(reason)
+    def _tick(self) -> str | None:
+        """The core's call every few thousand nodes: the reason a memory limit has passed
+        (it ends the search), after progress (whose exception, a stop, ends it too)."""
         if self.progress is not None and self.nodes >= self._next_progress:
             self._next_progress += self.progress_every
             self.progress(self)
+        return memory_exceeded()
 
 
 def new_search(pos, max_nodes, deadline, options, **watch) -> tuple[NativeGame, NativeSearch]:

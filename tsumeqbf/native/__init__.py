@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 
+from ..limits import memory_exceeded
 from ..rules import InvalidQuestion, TsumeError
 from ..settings import TABLE_ENTRIES
 
@@ -94,7 +95,8 @@ def checks(pos) -> list[int]:
 def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None,
          tt_limit: int = 2_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
     """Bounded df-pn, Mate(pos, n) exactly (the search of :class:`tsumeqbf.dfpn.DfPn` in
-    the core): ``proven`` True/False, None at a node or time limit (``reason``), the first
+    the core): ``proven`` True/False, None at a node, time or memory limit (``reason``;
+    the memory limits of :mod:`tsumeqbf.limits`, read every 4,096 nodes), the first
     move of a mate, nodes and seconds. A signal (Ctrl-C) stops it with KeyboardInterrupt.
 
     """
@@ -102,7 +104,8 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
     start = time.perf_counter()
     proven, best, nodes, tt_hits, tt_size, reason = _core.mate(
         *position_args(pos), n, -1 if max_nodes is None else max_nodes,
-        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
+        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops,
+        memory_exceeded, 4096)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}
 

@@ -796,8 +796,8 @@ struct Search {
                    std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
     }
 
-    // called every `tick_every` nodes (Python: progress, memory limits); an exception
-    // it raises ends the search as a signal does
+    // called every `tick_every` nodes (Python: progress, memory limits); a string it
+    // returns ends the search at a limit (the reason), an exception it raises as a signal
     PyObject* tick = nullptr;
     int64_t tick_every = 4096;
 
@@ -811,6 +811,13 @@ struct Search {
         if (tick && nodes % tick_every == 0) {
             PyObject* r = PyObject_CallNoArgs(tick);
             if (!r) throw Aborted{"", true};
+            if (PyUnicode_Check(r)) {  // a limit passed (the memory's): its reason
+                const char* text = PyUnicode_AsUTF8(r);
+                std::string reason = text ? text : "limit reached";
+                Py_DECREF(r);
+                PyErr_Clear();
+                throw Aborted{reason, false};
+            }
             Py_DECREF(r);
         }
     }
@@ -1554,10 +1561,12 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     const char *board, *hands;
     Py_ssize_t nb, nh;
     int turn, n, mobility, group_drops;
-    long long max_nodes, tt_limit;
+    long long max_nodes, tt_limit, tick_every = 4096;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y#y#iiLdLpp", &board, &nb, &hands, &nh, &turn, &n, &max_nodes,
-                          &seconds, &tt_limit, &mobility, &group_drops))
+    PyObject* tick = Py_None;
+    if (!PyArg_ParseTuple(args, "y#y#iiLdLpp|OL", &board, &nb, &hands, &nh, &turn, &n,
+                          &max_nodes, &seconds, &tt_limit, &mobility, &group_drops, &tick,
+                          &tick_every))
         return nullptr;
     if (n < 1 || n % 2 == 0) {
         PyErr_Format(PyExc_ValueError, "n must be an odd number >= 1, got %d", n);
@@ -1570,6 +1579,8 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     BoundedSearch search;
     if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
     configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
+    search.tick = tick == Py_None ? nullptr : tick;
+    search.tick_every = std::max(1LL, tick_every);
     int best = -1;
     std::string reason;
     int verdict = guarded([&] { return search.solve(n, best); }, reason);
@@ -1945,7 +1956,8 @@ PyMethodDef METHODS[] = {
     {"checks", py_checks, METH_VARARGS,
      "checks(board, hands, turn) -> the legal moves that check the opponent's king"},
     {"mate", py_mate, METH_VARARGS,
-     "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
+     "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops, "
+     "tick=None, tick_every=4096) -> "
      "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
     {nullptr, nullptr, 0, nullptr}};
 
