@@ -32,11 +32,13 @@ import time
 from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
-from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
+from ..arguments import positive_float
+from ..encoder.registry import EncodingOptions, encode
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits
 from ..progress import held_phase, phase
 from ..rules import Position
+from ..settings import Settings, setting
 from .certify import (DEFAULT_MAX_NODES, Answer, CertificateFailure, CertificateIncomplete,
                       certify)
 from .runner import SOLVERS, SolverError, certifying_solvers, find_solver, run_solver
@@ -45,20 +47,51 @@ from .runner import SOLVERS, SolverError, certifying_solvers, find_solver, run_s
 CERTIFYING = set(certifying_solvers())
 
 
+@dataclass(frozen=True)
+class CertifyOptions(Settings):
+    """Whether and how a QBF verdict is certified (:mod:`.certify`): the QBF engine's and
+    the portfolio's."""
+
+    certify: bool = setting(
+        False, "QBF engines: check the solver side's whole strategy with the rules engine "
+               "(sub-questions re-encoded and re-solved); a strategy that fails is an error "
+               "naming the node")
+    # seconds for the certification (None: the question's timeout again)
+    certify_timeout: float | None = setting(
+        None, "seconds for the certification (default: the question's --timeout again; "
+              "none without one)", type=positive_float)
+    certify_max_nodes: int | None = None  # strategy nodes checked at most (None: the default)
+    strategy: str | None = None  # a file for the checked strategy tree (mate --strategy)
+
+
+@dataclass(frozen=True)
+class QbfOptions(EncodingOptions, CertifyOptions):
+    """How a QBF engine answers (:mod:`tsumeqbf.settings`): the solver, the encoding with
+    its move choices, the certification; the answer carries it."""
+
+    solver: str = setting("depqbf", "engine qbf: a solver name or the path of any QDIMACS "
+                                    "solver executable (default: depqbf)")
+
+    def __post_init__(self):
+        super().__post_init__()
+        object.__setattr__(self, "solver", self.solver or "depqbf")
+
+
 def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
-    """Engine function (see tsumeqbf.engines): options ``solver``, ``encoding``,
-    ``memory_mb``, ``used_kinds_only``, ``attacker_moves`` and ``defender_moves``
-    (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
-    ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
+    """Engine function (see tsumeqbf.engines): the options of :class:`QbfOptions`, and
+    ``memory_mb``."""
     check_plies(n)
     try:
+        settings = QbfOptions.from_config(options)
         question = question_of(options)
     except (ValueError, SolverError) as exc:
         return _error(str(exc))
     deadline = None if timeout is None else time.monotonic() + timeout
     result = _solve(pos, n, question, deadline)
-    if options.get("certify") and result["status"] in ("mate", "nomate"):
-        result.update(_certify(pos, n, result, question, timeout, options))
+    for name, value in settings.row().items():  # the answer carries its options
+        result.setdefault(name, value)
+    if settings.certify and result["status"] in ("mate", "nomate"):
+        result.update(_certify(pos, n, result, question, timeout, settings))
     return result
 
 
@@ -66,13 +99,10 @@ def question_of(options: dict) -> "_Question":
     """How :func:`solve_mate` asks its questions under ``options`` (solver, encoding and
     its choices, memory), checked: ValueError or SolverError with one line for an unknown
     encoding or choice or a missing solver, before any encoding."""
-    solver = options.get("solver", "depqbf")
-    encoding = options.get("encoding") or DEFAULT_ENCODING
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    choices = encoding_options(encoding, options)
-    find_solver(solver)
-    return _Question(solver, encoding, choices, options.get("memory_mb"))
+    settings = QbfOptions.from_config(options)
+    find_solver(settings.solver)
+    return _Question(settings.solver, settings.encoding, settings.choices(),
+                     options.get("memory_mb"))
 
 
 def certify_answer(pos: Position, n: int, result: dict, timeout: float | None,
@@ -80,7 +110,8 @@ def certify_answer(pos: Position, n: int, result: dict, timeout: float | None,
     """What ``certify`` adds to ``result``, a decided answer to Mate(pos, n) found under
     ``options`` by another process (the portfolio's member): the same check as
     :func:`solve_mate`'s, its sub-questions asked under ``options`` here."""
-    return _certify(pos, n, result, question_of(options), timeout, options)
+    return _certify(pos, n, result, question_of(options), timeout,
+                    QbfOptions.from_config(options))
 
 
 @dataclass(frozen=True)
@@ -120,13 +151,13 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
 
 
 def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float | None,
-             options: dict) -> dict:
+             options: CertifyOptions) -> dict:
     """The fields a certification adds to the engine's answer: ``certified``,
     ``strategy_nodes``, ``certify_s`` and, when it cannot finish, ``certify_reason``; a
     strategy that fails the rules turns the answer into an error naming the node. Its
     seconds are ``certify_timeout``, by default the question's timeout again."""
     start = time.monotonic()
-    limit = options.get("certify_timeout", timeout)
+    limit = timeout if options.certify_timeout is None else options.certify_timeout
     deadline = None if limit is None else start + limit
 
     def ask(sub: Position, k: int) -> Answer:
@@ -145,7 +176,7 @@ def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float |
     try:
         with held_phase("certifying"):  # its sub-questions' phases are not named apart
             cert = certify(pos, n, result["mate"], ask, root_move,
-                           options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
+                           options.certify_max_nodes or DEFAULT_MAX_NODES)
     except CertificateFailure as exc:
         out.update(status="error", mate=None, solver_verdict=result["mate"],
                    error=f"certificate failed {exc}")
@@ -153,8 +184,8 @@ def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float |
         out["certify_reason"] = exc.reason
     else:
         out.update(certified=True, strategy_nodes=cert.nodes, certify_calls=cert.calls)
-        if options.get("strategy"):
-            cert.write(options["strategy"], pos)
+        if options.strategy:
+            cert.write(options.strategy, pos)
         if cert.main_line:
             out["main_line"] = cert.main_line
     out["certify_s"] = round(time.monotonic() - start, 6)
