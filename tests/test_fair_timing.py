@@ -110,6 +110,6 @@ def test_a_dfpn_row_records_the_backend_that_answered():
     case = {"id": "q", "sfen": "7k1/9/7G1/9/9/9/9/9/9 b G 1", "n": 1}
     assert solve_case(case, "dfpn", 30, {"backend": "native"})["dfpn_backend"] == "native"
     # the default backend's row names the search that answered
-    answered = run_engine("dfpn", Position.from_sfen(case["sfen"]), 1)["backend"]
+    answered = run_engine("dfpn", Position.from_sfen(case["sfen"]), 1).facts["backend"]
     assert solve_case(case, "dfpn", 30, {})["dfpn_backend"] == answered
     assert solve_case(case, "dfpn", 30, {"backend": "rules"})["dfpn_backend"] == "rules"

@@ -52,10 +52,11 @@ def test_every_documented_field_is_a_solve_flag_with_its_help():
 
 def test_engine_tsume_reads_its_options_from_the_configuration():
     pos = Position.from_sfen(MATE1, zone=2)
-    out = run_engine("tsume", pos, 3, options={"heuristics": "ab", "tt_limit": 500,
-                                               "dag": False, "max_nodes": 10_000,
-                                               "seeds": []})
-    assert out["status"] == "mate"
+    answer = run_engine("tsume", pos, 3, options={"heuristics": "ab", "tt_limit": 500,
+                                                  "dag": False, "max_nodes": 10_000,
+                                                  "seeds": []})
+    assert answer.status == "mate"
+    out = answer.facts
     assert (out["heuristics"], out["tt_limit"], out["dag"]) == ("AB", 500, False)
     # the engine's own defaults where they are not solve's: no search after a proof
     assert out["shortest_up_to"] == 0 and out["shorten_nodes"] == 0
@@ -106,11 +107,11 @@ def test_the_search_gets_its_own_options_only():
 
 def test_the_bounded_engines_build_and_carry_their_options():
     pos = Position.from_sfen(MATE1, zone=2)
-    assert run_engine("dfpn", pos, 1)["backend"] == "rules"
+    assert run_engine("dfpn", pos, 1).facts["backend"] == "rules"
     with pytest.raises(TsumeError, match="unknown dfpn backend 'cshogi'"):
         run_engine("dfpn", pos, 1, options={"backend": "cshogi"})
-    every = run_engine("brute", pos, 1)
-    one = run_engine("brute", pos, 1, options={"all_moves": False})
+    every = run_engine("brute", pos, 1).facts
+    one = run_engine("brute", pos, 1, options={"all_moves": False}).facts
     assert (every["all_moves"], one["all_moves"]) == (True, False)
     assert every["mating_moves"] and "mating_moves" not in one
 

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 from .progress import Progress
 from .rules import Position, TsumeError
 from .stop import Stopped, signals_held, worker_signals
+from .values import Answer, Status, Timings
 
 #: seconds a worker gets beyond the engine's own timeout before it is stopped
 GRACE_S = 5.0
@@ -190,27 +191,33 @@ def _drop_torn_line(path: str) -> None:
 
 
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
-    """Run one case in this process; every failure becomes a status "error" row. The row
-    says what made it (:func:`tsumeqbf.provenance.row_fields`)."""
+    """Run one case in this process; every failure becomes a status ``error`` row. The
+    row says what made it (:func:`answer_row`)."""
     from .engines import run_engine
-    from .provenance import row_fields
 
     start = time.perf_counter()
     try:
         pos = Position.from_sfen(case["sfen"], zone=case.get("zone"))
-        result = run_engine(engine, pos, case["n"], timeout=timeout, options=options)
+        answer = run_engine(engine, pos, case["n"], timeout=timeout, options=options)
     except TsumeError as exc:
-        result = {"status": "error", "mate": None, "error": str(exc)}
+        answer = Answer.failed(str(exc))
     except Exception as exc:  # an engine crash must not stop the batch
-        result = {"status": "error", "mate": None, "error": f"{type(exc).__name__}: {exc}"}
-    result.setdefault("engine", engine)
-    result.setdefault("first_move", None)
-    result.setdefault("time_s", round(time.perf_counter() - start, 6))
-    made = row_fields(engine, options)
-    if made["dfpn_backend"] and result.get("backend"):
-        made["dfpn_backend"] = result["backend"]  # the search that answered, whatever the default
-    result.update(made)
-    return merge_row(case, result)
+        answer = Answer.failed(f"{type(exc).__name__}: {exc}")
+    if answer.timings.time_s is None:
+        answer = answer.replace(timings={"time_s": round(time.perf_counter() - start, 6)})
+    return answer_row(case, answer.replace(engine=answer.engine or engine), options)
+
+
+def answer_row(case: dict, answer: Answer, options: dict) -> dict:
+    """The row of a case's answer: its keys, the answer's and what made it
+    (:func:`tsumeqbf.provenance.row_fields`)."""
+    from .provenance import row_fields
+
+    made = row_fields(answer.engine, options)
+    if made["dfpn_backend"] and answer.facts.get("backend"):
+        # the search that answered, whatever the default
+        made["dfpn_backend"] = answer.facts["backend"]
+    return merge_row(case, {**answer.to_dict(), **made})
 
 
 def merge_row(case: dict, result: dict) -> dict:
@@ -330,8 +337,6 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     status for this run. What it skips and keeps is said on ``log`` (stderr)."""
     import sys
 
-    from .provenance import row_fields
-
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
     options = dict(options or {})
@@ -354,11 +359,10 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
             for end in pool:
                 row = end.result
                 if isinstance(row, Lost):
-                    row = merge_row(end.task, {
-                        "engine": engine, "status": "unknown" if row.timed_out else "error",
-                        "mate": None, "first_move": None, "time_s": round(end.elapsed_s, 6),
-                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
-                        **row_fields(engine, options)})
+                    row = answer_row(end.task, Answer(
+                        Status.UNKNOWN if row.timed_out else Status.ERROR, engine=engine,
+                        error=f"timeout after {timeout} s" if row.timed_out else row.reason,
+                        timings=Timings(time_s=round(end.elapsed_s, 6))), options)
                 row["config"] = config
                 row["jobs"] = jobs  # cases at once: with cores and load, how busy the machine was
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -29,6 +29,7 @@ from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
+from .values import Answer, Status
 
 
 def _encode_commands(sub) -> None:
@@ -284,30 +285,37 @@ def cmd_mate(args) -> int:
     options = _engine_options(args)
     with phase_notes("mate", shows_phases(args.json, args.quiet)):
         phase("solving")  # brute force and df-pn search; a QBF engine names its own phases
-        result = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=options)
+        answer = run_engine(args.engine, pos, args.n, timeout=args.timeout, options=options)
     # with --strategy -, standard output holds the strategy alone
     say = sys.stderr if to_stdout(args.strategy) else sys.stdout
     if args.json:
-        print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone, **result},
-                         ensure_ascii=False), file=say)
+        print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
+                          **answer.to_dict()}, ensure_ascii=False), file=say)
     else:
-        verdict = {"mate": f"mate within {result.get('mate_length', args.n)}",
-                   "nomate": f"no mate within {args.n}"}.get(result["status"], result["status"])
-        engine = result["engine"] + (f": {result['member']}" if result.get("member") else "")
-        print(f"{verdict}  [{engine}, {result['time_s']:.3f} s]", file=say)
-        moves = result.get("mating_moves") or ([result["first_move"]] if result.get("first_move") else [])
-        if moves:
-            print("mating first moves: " + " ".join(moves), file=say)
-        if result.get("certified"):
-            print(f"certified: {result['strategy_nodes']} strategy nodes checked by the rules "
-                  f"in {result['certify_s']:.3f} s", file=say)
-            if result.get("main_line"):
-                print("main line: " + " ".join(result["main_line"]), file=say)
-        elif "certified" in result and result["status"] != "error":
-            print(f"not certified: {result.get('certify_reason', '')}", file=say)
-        if result.get("error"):
-            print(f"tsumeqbf: {result['status']}: {result['error']}", file=sys.stderr)
-    return 0 if result["status"] in ("mate", "nomate") else 1
+        _print_answer(answer, args.n, say)
+    return 0 if answer.status.decided else 1
+
+
+def _print_answer(answer: Answer, n: int, say) -> None:
+    """``mate``'s answer as text: the verdict, engine and seconds, the mating first moves,
+    the certification; the reason it is not decided on stderr."""
+    facts, cert = answer.facts, answer.certification
+    verdict = {Status.MATE: f"mate within {facts.get('mate_length', n)}",
+               Status.NOMATE: f"no mate within {n}"}.get(answer.status, answer.status.value)
+    engine = answer.engine + (f": {facts['member']}" if facts.get("member") else "")
+    print(f"{verdict}  [{engine}, {answer.timings.time_s:.3f} s]", file=say)
+    moves = facts.get("mating_moves") or ([answer.first_move] if answer.first_move else [])
+    if moves:
+        print("mating first moves: " + " ".join(moves), file=say)
+    if cert is not None and cert.certified:
+        print(f"certified: {cert.strategy_nodes} strategy nodes checked by the rules "
+              f"in {cert.certify_s:.3f} s", file=say)
+        if cert.main_line:
+            print("main line: " + " ".join(cert.main_line), file=say)
+    elif cert is not None and answer.status is not Status.ERROR:
+        print(f"not certified: {cert.certify_reason or ''}", file=say)
+    if answer.error:
+        print(f"tsumeqbf: {answer.status}: {answer.error}", file=sys.stderr)
 
 
 def cmd_batch(args) -> int:

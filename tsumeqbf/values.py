@@ -115,13 +115,14 @@ class Question:
 class Limits:
     """What one question may spend: a ``deadline`` (a ``time.monotonic()`` value, None
     for none), this process's resident memory ``memory_mb`` and ``max_nodes`` of a
-    search. Made once where a command starts (:meth:`within`) and passed down whole:
-    every layer reads the same deadline, and :meth:`seconds_left` is never 0, which
-    engines would read as no limit.
+    search; ``seconds`` is the time the deadline was set at, which a second stage (the
+    certification of a QBF verdict) may take again. Made once where a question starts
+    (:meth:`within`) and passed down whole: every layer reads the same deadline, and
+    :meth:`seconds_left` is never 0, which the solvers would read as no limit.
 
     >>> limits = Limits.within(30, memory_mb=512, clock=lambda: 100.0)
-    >>> limits.deadline, limits.seconds_left(clock=lambda: 129.5)
-    (130.0, 0.5)
+    >>> limits.deadline, limits.seconds, limits.seconds_left(clock=lambda: 129.5)
+    (130.0, 30, 0.5)
     >>> limits.seconds_left(clock=lambda: 131.0), Limits().seconds_left()
     (0.001, None)
     >>> limits.passed(clock=lambda: 131.0), Limits().passed()
@@ -131,6 +132,7 @@ class Limits:
     deadline: float | None = None
     memory_mb: float | None = None
     max_nodes: int | None = None
+    seconds: float | None = None
 
     #: what :meth:`seconds_left` says once the deadline has passed (not 0: no limit)
     LAST_S = 0.001
@@ -140,7 +142,7 @@ class Limits:
                max_nodes: int | None = None,
                clock: Callable[[], float] = time.monotonic) -> Limits:
         """Limits of ``seconds`` from now (None: no deadline)."""
-        return cls(None if seconds is None else clock() + seconds, memory_mb, max_nodes)
+        return cls(None if seconds is None else clock() + seconds, memory_mb, max_nodes, seconds)
 
     def seconds_left(self, clock: Callable[[], float] = time.monotonic) -> float | None:
         """Seconds until the deadline, at least :attr:`LAST_S`; None without one."""
@@ -293,6 +295,18 @@ class Answer:
         if self.engine is not None:
             out["engine"] = self.engine
         out.update({k: v for k, v in dataclasses.asdict(self.timings).items() if v is not None})
+        return out
+
+    def summary(self) -> dict:
+        """The short form a list of answers holds (the portfolio's members): ``status``,
+        ``time_s`` and, when there is one, ``error``.
+
+        >>> Answer.unknown("timeout", timings=Timings(time_s=2.0)).summary()
+        {'status': 'unknown', 'time_s': 2.0, 'error': 'timeout'}
+        """
+        out = {"status": self.status.value, "time_s": self.timings.time_s}
+        if self.error:
+            out["error"] = self.error
         return out
 
     def to_row(self) -> dict:

@@ -17,6 +17,7 @@ import time
 
 from ..rules import TsumeError, line_to_japanese
 from ..settings import TABLE_ENTRIES
+from ..values import Status
 
 #: solve_tsume's options the native core does not have, with the value that means "off"
 UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "checkpoint": None,
@@ -43,7 +44,7 @@ def solve_native(pos, max_nodes: int | None = None, timeout: float | None = None
     pos.validate_question()
     res = native.tsume(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=tt_limit,
                        mobility=mobility, group_drops=group_drops)
-    out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res["proven"]],
+    out = {"status": Status.of(res["proven"]),
            "mate": res["proven"], "pv": None, "pv_ja": None, "length": None,
            "nodes": res["nodes"], "time_s": round(res["time_s"], 6), "proofs": res["proofs"],
            "disproofs": res["disproofs"], "twins": res["twins"], "tt_size": res["tt_size"],
@@ -59,7 +60,7 @@ def solve_native(pos, max_nodes: int | None = None, timeout: float | None = None
         usi = [pos.usi(m) for m in line]
         check = replay_answer(pos, usi) if line else "no line read off the proofs"
         if check != "ok":  # a bug in the core: say so rather than print a wrong line
-            out.update(status="error", error=f"native answer does not replay as mate: {check}")
+            out.update(status=Status.ERROR, error=f"native answer does not replay as mate: {check}")
         else:
             out.update(pv=usi, pv_ja=line_to_japanese(pos, line), length=len(line),
                        plies=len(line), first_plies=len(line), shorten_nodes=0,
