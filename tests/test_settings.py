@@ -114,3 +114,40 @@ def test_the_bounded_engines_build_and_carry_their_options():
     one = run_engine("brute", pos, 1, options={"all_moves": False}).facts
     assert (every["all_moves"], one["all_moves"]) == (True, False)
     assert every["mating_moves"] and "mating_moves" not in one
+
+
+def test_mate_flags_are_the_engines_options_fields_and_only_the_given_ones_are_passed():
+    from tsumeqbf.cli import _engine_options, build_parser
+    from tsumeqbf.dfpn.engine import MateOptions
+    from tsumeqbf.solvers.engine import QbfOptions
+    from tsumeqbf.solvers.portfolio import PortfolioOptions
+
+    parser = build_parser()
+    mate = parser._subparsers._group_actions[0].choices["mate"]
+    by_dest = {a.dest: a for a in mate._actions}
+    for cls in (QbfOptions, PortfolioOptions, MateOptions):
+        for f in fields(cls):
+            if f.metadata.get("help"):
+                assert by_dest[f.name].help == f.metadata["help"], f.name
+    args = parser.parse_args(["mate", MATE1, "-n", "1", "--engine", "qbf",
+                              "--encoding", "compact", "--attacker-moves", "onehot-seqcounter"])
+    assert _engine_options(args) == {"encoding": "compact", "attacker_moves": "onehot-seqcounter"}
+    assert _engine_options(parser.parse_args(["mate", MATE1, "-n", "1"])) == {}
+
+
+def test_the_qbf_options_check_their_encoding_axes_as_they_are_built():
+    from tsumeqbf.encoder.registry import DEFAULT_ENCODING, EncodingOptions
+    from tsumeqbf.solvers.engine import QbfOptions
+    from tsumeqbf.solvers.portfolio import DEFAULT_MEMBERS, PortfolioOptions
+
+    q = QbfOptions.from_config({"encoding": None, "solver": None, "certify": True, "jobs": 2})
+    assert (q.encoding, q.solver, q.certify, q.attacker_moves) == (DEFAULT_ENCODING, "depqbf",
+                                                                   True, "binary")
+    with pytest.raises(ValueError, match="encoding paper chooses moves by"):
+        EncodingOptions("paper", attacker_moves="onehot-seqcounter")
+    with pytest.raises(ValueError, match="unknown encoding 'qdimacs'"):
+        QbfOptions.from_config({"encoding": "qdimacs"})
+    assert PortfolioOptions.from_config({}).members == DEFAULT_MEMBERS
+    assert PortfolioOptions.from_config({"members": "caqe, depqbf/compact,"}).members == (
+        "caqe", "depqbf/compact")
+    assert PortfolioOptions.from_config({"members": ["caqe"], "jobs": 1}).row()["members"] == ["caqe"]

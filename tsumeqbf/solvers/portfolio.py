@@ -58,8 +58,9 @@ from ..encoder.size import check_plies
 from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
 from ..usage import add_child
+from ..settings import setting
 from ..values import Answer, Limits, Status
-from .engine import certify_answer, question_of, solve_mate as solve_member
+from .engine import CertifyOptions, certify_answer, question_of, solve_mate as solve_member
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
@@ -74,6 +75,26 @@ STOP_S = 5.0
 LATE_S = 0.2
 #: options of the QBF engine that a member carries in its label, not the portfolio
 MEMBER_OPTIONS = ("solver", "encoding", "attacker_moves", "defender_moves")
+
+
+@dataclass(frozen=True)
+class PortfolioOptions(CertifyOptions):
+    """How the portfolio answers (:mod:`tsumeqbf.settings`): its members, how many run at
+    once, and the certification of the winner's verdict; the answer carries it (its
+    ``members`` there say what each member did)."""
+
+    members: tuple | None = setting(
+        None, "engine portfolio: its configurations, comma-separated, each "
+              "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; default "
+              + ",".join(DEFAULT_MEMBERS) + ")", type=str, metavar="LIST")
+    jobs: int | None = None  # members at once (None: the cores this process may use)
+    used_kinds_only: bool = False  # every member's (encoding paper)
+
+    def __post_init__(self):
+        members = self.members or DEFAULT_MEMBERS
+        if isinstance(members, str):
+            members = members.split(",")
+        object.__setattr__(self, "members", tuple(m.strip() for m in members if m.strip()))
 
 
 @dataclass(frozen=True)
@@ -106,10 +127,7 @@ def members_of(options: dict) -> list[Member]:
     """The members that option ``members`` names (a list of labels, or one string of
     labels separated by commas), :data:`DEFAULT_MEMBERS` without it; each checked (its
     encoding, its axes, its solver installed): ValueError or SolverError with one line."""
-    given = options.get("members") or DEFAULT_MEMBERS
-    if isinstance(given, str):
-        given = given.split(",")
-    members = [parse_member(text) for text in given if text.strip()]
+    members = [parse_member(text) for text in PortfolioOptions.from_config(options).members]
     if not members:
         raise ValueError("the portfolio needs at least one member")
     for member in members:
@@ -137,27 +155,34 @@ def checked(options: dict) -> tuple[list[Member], int]:
         raise ValueError(f"the portfolio's members carry their own {', '.join(mixed)}; name "
                          f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
     members = members_of(options)
-    jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
+    settings = PortfolioOptions.from_config(options)
+    jobs = default_jobs() if settings.jobs is None else int(settings.jobs)
     if jobs < 1:
         raise ValueError(f"the portfolio needs at least one job, got {jobs}")
     return members, jobs
 
 
 def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
-    """Engine function (see tsumeqbf.engines): options ``members``, ``jobs`` and the QBF
-    engine's ``certify`` options; ``limits``' memory is shared by the members at once."""
+    """Engine function (see tsumeqbf.engines): the options of :class:`PortfolioOptions`;
+    ``limits``' memory is shared by the members at once."""
     check_plies(n)
     try:
         members, jobs = checked(options)
     except (ValueError, SolverError) as exc:
         return Answer.failed(str(exc))
+    settings = PortfolioOptions.from_config(options)
     jobs = min(jobs, len(members))
     memory = limits.memory_mb
     share = dataclasses.replace(limits, memory_mb=None if memory is None
                                 else max(1, int(memory) // jobs))
-    extra = {k: v for k, v in options.items() if k == "used_kinds_only"}
-    answer = _race(pos, n, members, jobs, share, extra)
-    if options.get("certify") and answer.status.decided:
+    answer = _race(pos, n, members, jobs, share, {"used_kinds_only": settings.used_kinds_only})
+    # the answer carries its options, over the winning member's (its members: what each
+    # member did)
+    own = settings.row()
+    if "members" in answer.facts:
+        del own["members"]
+    answer = answer.replace(facts=own)
+    if settings.certify and answer.status.decided:
         label = answer.facts["member"]
         winner = next(m for m in members if m.label == label)
         answer = certify_answer(pos, n, answer, limits, {**options, **winner.options})
