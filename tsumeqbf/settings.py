@@ -62,7 +62,8 @@ class Settings:
         """Add a flag for every field with help text (of ``names`` only, when given, in
         that order). ``given_only``: a flag not given leaves no attribute (argparse's
         SUPPRESS), so that :meth:`given` tells what the command line set (``mate``'s
-        flags, where each engine takes some)."""
+        flags, where each engine takes some). A flag the parser has already (a field of
+        two classes, the certification's of the QBF engine and the portfolio) is kept."""
         chosen = fields(cls) if names is None else [f for name in names for f in fields(cls)
                                                     if f.name == name]
         for f in chosen:
@@ -84,7 +85,10 @@ class Settings:
                 kwargs["metavar"] = meta["flag"].lstrip("-").replace("-", "_").upper()  # as argparse names it
             if given_only:
                 kwargs["default"] = argparse.SUPPRESS
-            parser.add_argument(flag, **kwargs)
+            try:
+                parser.add_argument(flag, **kwargs)
+            except argparse.ArgumentError:  # another class's already (one field of both)
+                continue
 
     @classmethod
     def given(cls, args) -> dict:
