@@ -52,10 +52,11 @@ def test_every_documented_field_is_a_solve_flag_with_its_help():
 
 def test_engine_tsume_reads_its_options_from_the_configuration():
     pos = Position.from_sfen(MATE1, zone=2)
-    out = run_engine("tsume", pos, 3, options={"heuristics": "ab", "tt_limit": 500,
-                                               "dag": False, "max_nodes": 10_000,
-                                               "seeds": []})
-    assert out["status"] == "mate"
+    answer = run_engine("tsume", pos, 3, options={"heuristics": "ab", "tt_limit": 500,
+                                                  "dag": False, "max_nodes": 10_000,
+                                                  "seeds": []})
+    assert answer.status == "mate"
+    out = answer.facts
     assert (out["heuristics"], out["tt_limit"], out["dag"]) == ("AB", 500, False)
     # the engine's own defaults where they are not solve's: no search after a proof
     assert out["shortest_up_to"] == 0 and out["shorten_nodes"] == 0
@@ -106,10 +107,65 @@ def test_the_search_gets_its_own_options_only():
 
 def test_the_bounded_engines_build_and_carry_their_options():
     pos = Position.from_sfen(MATE1, zone=2)
-    assert run_engine("dfpn", pos, 1)["backend"] == "rules"
+    assert run_engine("dfpn", pos, 1).facts["backend"] == "rules"
     with pytest.raises(TsumeError, match="unknown dfpn backend 'cshogi'"):
         run_engine("dfpn", pos, 1, options={"backend": "cshogi"})
-    every = run_engine("brute", pos, 1)
-    one = run_engine("brute", pos, 1, options={"all_moves": False})
+    every = run_engine("brute", pos, 1).facts
+    one = run_engine("brute", pos, 1, options={"all_moves": False}).facts
     assert (every["all_moves"], one["all_moves"]) == (True, False)
     assert every["mating_moves"] and "mating_moves" not in one
+
+
+def test_mate_flags_are_the_engines_options_fields_and_only_the_given_ones_are_passed():
+    from tsumeqbf.cli import _engine_options, build_parser
+    from tsumeqbf.dfpn.engine import MateOptions
+    from tsumeqbf.solvers.engine import QbfOptions
+    from tsumeqbf.solvers.portfolio import PortfolioOptions
+
+    parser = build_parser()
+    mate = parser._subparsers._group_actions[0].choices["mate"]
+    by_dest = {a.dest: a for a in mate._actions}
+    for cls in (QbfOptions, PortfolioOptions, MateOptions):
+        for f in fields(cls):
+            if f.metadata.get("help"):
+                assert by_dest[f.name].help == f.metadata["help"], f.name
+    args = parser.parse_args(["mate", MATE1, "-n", "1", "--engine", "qbf",
+                              "--encoding", "compact", "--attacker-moves", "onehot-seqcounter"])
+    assert _engine_options(args) == {"encoding": "compact", "attacker_moves": "onehot-seqcounter"}
+    assert _engine_options(parser.parse_args(["mate", MATE1, "-n", "1"])) == {}
+
+
+def test_the_qbf_options_check_their_encoding_axes_as_they_are_built():
+    from tsumeqbf.encoder.registry import DEFAULT_ENCODING, EncodingOptions
+    from tsumeqbf.solvers.engine import QbfOptions
+    from tsumeqbf.solvers.portfolio import DEFAULT_MEMBERS, PortfolioOptions
+
+    q = QbfOptions.from_config({"encoding": None, "solver": None, "certify": True, "jobs": 2})
+    assert (q.encoding, q.solver, q.certify, q.attacker_moves) == (DEFAULT_ENCODING, "depqbf",
+                                                                   True, "binary")
+    with pytest.raises(ValueError, match="encoding paper chooses moves by"):
+        EncodingOptions("paper", attacker_moves="onehot-seqcounter")
+    with pytest.raises(ValueError, match="unknown encoding 'qdimacs'"):
+        QbfOptions.from_config({"encoding": "qdimacs"})
+    assert PortfolioOptions.from_config({}).members == DEFAULT_MEMBERS
+    assert PortfolioOptions.from_config({"members": "caqe, depqbf/compact,"}).members == (
+        "caqe", "depqbf/compact")
+    assert PortfolioOptions.from_config({"members": ["caqe"], "jobs": 1}).row()["members"] == ["caqe"]
+
+
+def test_the_native_backend_answers_with_its_options_and_what_it_does_not_do(capsys):
+    from tsumeqbf import native
+
+    if not native.available():
+        pytest.skip("the native core is not built")
+    sfen = "7k1/9/7G1/9/9/9/9/9/9 b G 1"  # standard 9x9, a mate in 1
+    capsys.readouterr()
+    assert main(["solve", sfen, "--quiet", "--json", "--backend", "native",
+                 "--tt-entries", "5000", "--shortest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["status"], out["backend"], out["tt_limit"]) == ("mate", "native", 5000)
+    # no DAG correction, no inherited numbers, no search for a shorter line
+    assert (out["dag"], out["inherit"], out["shortest"]) == (False, False, False)
+    with pytest.raises(TsumeError, match="backend 'native' has no option heuristics"):
+        from tsumeqbf.dfpn.solve import solve_tsume
+        solve_tsume(Position.from_sfen(sfen), backend="native", heuristics="A")

@@ -115,12 +115,13 @@ def test_usi_hash_and_threads_set_the_request():
 def test_threads_is_the_portfolios_members_at_once(monkeypatch):
     import tsumeqbf.engines as engines
     from tsumeqbf.usi.search import MateRequest, answer_mate
+    from tsumeqbf.values import Answer
 
     asked = []
 
-    def run_engine(name, pos, n, timeout=None, options=None):
+    def run_engine(name, pos, n, timeout=None, options=None, limits=None):
         asked.append((name, dict(options or {})))
-        return {"status": "unknown", "mate": None}
+        return Answer.unknown("node or time limit reached")
 
     monkeypatch.setattr(engines, "run_engine", run_engine)
     for threads, jobs in ((3, {"jobs": 3}), (None, {})):
@@ -316,7 +317,7 @@ def test_info_lines_after_the_proof_show_no_searched_line_as_pv():
     lines = []
     out = answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], dfpn=SolveOptions(shorten_nodes=5000),
                                   info_every_s=0.0), lambda kind, text: lines.append(text))
-    assert out["pv"] == ["B*5g", "4h5h", "7i6i"]
+    assert out.line == ("B*5g", "4h5h", "7i6i")
     assert lines[-2].endswith(" pv B*5g 4h5h 7i6i")
     assert lines[-1].startswith("info string shortest: exact")
     during = lines[:-2]

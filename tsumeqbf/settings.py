@@ -29,6 +29,7 @@ This module is in the bottom layer: it imports nothing of tsumeqbf.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 from dataclasses import field, fields, replace
 from typing import Any, Mapping
@@ -57,11 +58,16 @@ class Settings:
     fields)."""
 
     @classmethod
-    def add_flags(cls, parser, names=None) -> None:
-        """Add a flag for every field with help text (of ``names`` only, when given)."""
-        for f in fields(cls):
+    def add_flags(cls, parser, names=None, given_only: bool = False) -> None:
+        """Add a flag for every field with help text (of ``names`` only, when given, in
+        that order). ``given_only``: a flag not given leaves no attribute (argparse's
+        SUPPRESS), so that :meth:`given` tells what the command line set (``mate``'s
+        flags, where each engine takes some)."""
+        chosen = fields(cls) if names is None else [f for name in names for f in fields(cls)
+                                                    if f.name == name]
+        for f in chosen:
             meta = f.metadata
-            if meta.get("help") is None or (names is not None and f.name not in names):
+            if meta.get("help") is None:
                 continue
             flag = meta["flag"] or "--" + ("no-" if f.default is True else "") + f.name.replace("_", "-")
             kwargs: dict[str, Any] = dict(dest=f.name, help=meta["help"])
@@ -76,7 +82,16 @@ class Settings:
                     kwargs[key] = meta[key]
             if meta["flag"] and "metavar" not in kwargs and "type" in kwargs:
                 kwargs["metavar"] = meta["flag"].lstrip("-").replace("-", "_").upper()  # as argparse names it
+            if given_only:
+                kwargs["default"] = argparse.SUPPRESS
             parser.add_argument(flag, **kwargs)
+
+    @classmethod
+    def given(cls, args) -> dict:
+        """The flags of these options that the command line set (added with
+        ``given_only``), by field name."""
+        return _typed(cls, {f.name: getattr(args, f.name) for f in fields(cls)
+                            if f.metadata.get("help") is not None and hasattr(args, f.name)})
 
     @classmethod
     def from_args(cls, args):

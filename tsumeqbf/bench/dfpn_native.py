@@ -28,13 +28,13 @@ from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from ..usage import measured
+from ..values import Status
 from .dfpn import cshogi_dfpn, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
           *PROVENANCE]
-_VERDICT = {True: "mate", False: "nomate", None: "unknown"}
 
 
 def _rate(nodes, seconds) -> str:
@@ -58,10 +58,10 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
         totals["native"][1] += got["time_s"]
         totals["python"][0] += ours.nodes
         totals["python"][1] += took
-        verdict = _VERDICT[got["proven"]]
+        verdict = Status.of(got["proven"]).value
         if got["proven"] is not None and ours.proven is not None and got["proven"] != ours.proven:
             disagreements += 1
-            verdict += f" (Python: {_VERDICT[ours.proven]}!)"
+            verdict += f" (Python: {Status.of(ours.proven)}!)"
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{got['nodes']:12d} {got['time_s']:7.3f} | {ours.nodes:12d} {took:7.3f}")
         theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)

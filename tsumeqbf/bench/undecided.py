@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from ..engines import is_qbf_engine, run_engine
+from ..values import Status
 from ..experiments.store import read_csv
 from ..rules import Position, TsumeError
 
@@ -64,20 +65,20 @@ def main(argv: list[str]) -> int:
         except TsumeError as exc:
             print(f"{instance}: {exc}")
             continue
-        truth = run_engine("brute", pos, n)["mate"]
+        truth = run_engine("brute", pos, n).verdict
         cells = []
         for s in solvers:
             got = run_engine(s, pos, n, timeout=args.timeout, options={"encoding": args.encoding})
-            seconds = got.get("time_s") or 0.0
-            if got["mate"] is None:
-                cells.append(f"{s} {got['status']}")
+            seconds = got.timings.time_s or 0.0
+            if got.verdict is None:
+                cells.append(f"{s} {got.status}")
                 continue
             decided[s].append(seconds)
-            bad = truth is not None and got["mate"] != truth
+            bad = truth is not None and got.verdict != truth
             wrong += bad
-            cells.append(f"{s} {'mate' if got['mate'] else 'no mate'} {seconds:.2f} s"
+            cells.append(f"{s} {got.status.word} {seconds:.2f} s"
                          + (" WRONG" if bad else ""))
-        print(f"{instance:12s} n={n} {'mate' if truth else 'no mate':8s} " + "; ".join(cells))
+        print(f"{instance:12s} n={n} {Status.of(truth).word:8s} " + "; ".join(cells))
     for s in solvers:
         times = decided[s]
         print(f"{s}: decided {len(times)} of {len(questions)}"

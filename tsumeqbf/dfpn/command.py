@@ -11,6 +11,7 @@ from ..arguments import STDOUT, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
+from ..values import Status
 from .options import SolveOptions
 
 
@@ -64,10 +65,12 @@ def cmd_solve(args) -> int:
 
 def _report(args, pos, out: dict) -> int:
     """Print the answer; the exit status."""
+    status = Status(out["status"])
     if args.json:
         print(json.dumps({"sfen": pos.sfen(), **out}, ensure_ascii=False))
     else:
-        head = {"mate": f"mate in {out['length']}", "nomate": "no mate"}.get(out["status"], out["status"])
+        head = (f"mate in {out['length']}" if status is Status.MATE
+                else status.word if status is Status.NOMATE else status.value)
         spent = f"{out['nodes']:,} nodes, {out['time_s']:.2f} s"
         if out.get("pv") and out["total_s"] - out["time_s"] >= 0.01:
             spent += f"; {out['total_s']:.2f} s with the search for a shorter line"
@@ -95,7 +98,7 @@ def _report(args, pos, out: dict) -> int:
         print(f"tsumeqbf: stopped by {out['stopped']} while looking for a shorter line; the "
               f"answer is the line found so far", file=sys.stderr)
         return out["exit_status"]
-    return 0 if out["status"] in ("mate", "nomate") else 1
+    return 0 if status.decided else 1
 
 
 def shortest_note(out: dict) -> str:

@@ -39,7 +39,7 @@ whole proof tree with the rules, so a seed's proofs are checked where used.
 >>> from tsumeqbf.rules import Position
 >>> out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
 >>> out["status"], out["pv"], out["length"]
-('mate', ['2c1b'], 1)
+(<Status.MATE: 'mate'>, ['2c1b'], 1)
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from ..rules import Position, TsumeError, line_to_japanese
+from ..values import Answer, Limits, Status
 from .answer import AnswerError, principal_variation, shorten, shortest_check
 from .cshogi_backend import make_game
 from .shortest import seeded_dfpn, shorter_mate
@@ -65,7 +66,7 @@ __all__ = ["SOLVE_BACKENDS", "SolveOptions", "replay_answer", "solve_engine", "s
 def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | None = None,
                 timeout: float | None = None, progress=None, progress_every: int = 100_000,
                 on_phase=None, answer_on_stop: bool = False, **option_values) -> dict:
-    """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
+    """Unbounded df-pn; a dict with status (a :class:`~tsumeqbf.values.Status`), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes, and every field of ``options`` (a :class:`SolveOptions`,
     or its fields as keywords), under its name. ``max_nodes`` and ``timeout`` bound the
@@ -86,10 +87,7 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     options = replace(options or SolveOptions(), **option_values)
     if options.backend == "native":
         refuse_unsupported(options)
-        out = solve_native(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=options.tt_limit,
-                           mobility=options.mobility, group_drops=options.group_drops)
-        out.setdefault("shortest", False)  # its first line: no search for a shorter one
-        return out
+        return solve_native(pos, options, max_nodes=max_nodes, timeout=timeout)
     started = time.monotonic()
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
@@ -97,7 +95,7 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
                          progress_every=progress_every, options=options.search_options())
     res, resumed, seeded = _prove(search, game, pos, options, progress)
-    out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
+    out = {"status": Status.of(res.proven),
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
@@ -112,7 +110,7 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
                     _AfterProof(res, options.shortest, options.shorten_nodes, max_nodes, deadline),
                     on_phase)
         except AnswerError as exc:  # a bug: say so rather than print a wrong line
-            out.update(status="error", error=f"answer extraction failed: {exc}")
+            out.update(status=Status.ERROR, error=f"answer extraction failed: {exc}")
             return out
         if options.check_shortest and stops.stopped is None:
             left = deadline - time.monotonic() if deadline else None
@@ -342,14 +340,14 @@ def replay_answer(pos, usi_line: list[str]) -> str:
     return "ok" if p.is_checkmate() else "ok (ends on useless interpositions)"
 
 
-def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
+def solve_engine(pos, n: int, limits: Limits, options: dict) -> Answer:
     """Engine ``tsume`` for ``run_engine``: unbounded df-pn. ``n`` is not a bound here:
     the verdict says whether a mate exists at all, and ``length`` gives its length. The
     exact-shortest search after a proof is off unless option ``shortest_up_to`` asks for
     it (it would add up to ``max_nodes`` more nodes to every short proof), and so is the
     search for shorter mates unless option ``shorten_nodes`` gives it nodes."""
     out = solve_tsume(pos, SolveOptions.from_config(options, shortest_up_to=0, shorten_nodes=0),
-                      max_nodes=options.get("max_nodes"), timeout=timeout)
+                      max_nodes=limits.max_nodes, timeout=limits.seconds_left())
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
-    return out
+    return Answer.from_dict(out)

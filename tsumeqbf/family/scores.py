@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from ..provenance import FIELDS, row_fields
 from ..rules import TsumeError
 from ..solvers.runner import SOLVERS, SolverError, run_solver
+from ..values import Status
 from .writer import file_md5s
 
 #: the formats each solver reads (tried on the family's files: DepQBF, RAReQS, CAQE and
@@ -99,7 +100,7 @@ def score_cell(folder: str, row: dict, solver: str, limits: ScoreLimits,
         status, message = result.status, result.message
         cpu_s, wall_s, peak = result.cpu_s, result.time_s, result.peak_mb
     except SolverError as exc:
-        status, message, cpu_s, wall_s, peak = "error", str(exc), None, None, None
+        status, message, cpu_s, wall_s, peak = Status.ERROR.value, str(exc), None, None, None
     decided = status in ("true", "false")
     provenance = row_fields(solver, {"encoding": row["encoding"]})
     provenance["encoder_version"] = _header_encoder_version(path) or provenance["encoder_version"]
@@ -247,7 +248,7 @@ def render_scores(rows: list[dict], asked: int | None = None) -> str:
         count = lambda **kv: sum(all(r[k] == v for k, v in kv.items()) for r in mine)  # noqa: E731
         lines.append(f"| {label} | {_spread(r['solver_version'] for r in mine)} | {len(mine)} | "
                      f"{count(decided='1')} | {count(status='true')} | {count(status='false')} | "
-                     f"{count(wrong='1')} | {count(status='unknown')} | {count(status='error')} | "
+                     f"{count(wrong='1')} | {count(status=Status.UNKNOWN)} | {count(status=Status.ERROR)} | "
                      f"{par2(mine):.1f} |")
     groups = sorted({(r["board"], int(r["n"])) for r in rows},
                     key=lambda g: (_board_key(g[0]), g[1]))
@@ -266,7 +267,7 @@ def render_scores(rows: list[dict], asked: int | None = None) -> str:
     lines += ["", f"Wrong answers: {len(wrong)}."]
     lines += [f"- {r['solver']} says {r['status']} on `{r['file']}` (truth {r['truth']}; "
               f"{r['cpu_s']} CPU s; {r['solver_version']})" for r in wrong]
-    errors = [r for r in rows if r["status"] == "error"]
+    errors = [r for r in rows if r["status"] == Status.ERROR]
     if errors:
         lines += ["", f"Errors: {len(errors)}."]
         lines += [f"- {r['solver']} on `{r['file']}`: {r['message']}" for r in errors[:20]]

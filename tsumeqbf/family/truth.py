@@ -50,10 +50,10 @@ def _answers(engine: str, pos: Position, depths, max_nodes: int) -> dict[int, bo
     if engine == "dfpn":
         options["backend"] = "rules"
     for k in depths:
-        result = run_engine(engine, pos, k, options=options)
-        if result["status"] not in ("mate", "nomate"):
+        answer = run_engine(engine, pos, k, options=options)
+        if not answer.status.decided:
             break
-        out[k] = result["status"] == "mate"
+        out[k] = answer.verdict
         if out[k]:
             break
     return out
