@@ -169,3 +169,16 @@ def test_the_native_backend_answers_with_its_options_and_what_it_does_not_do(cap
     with pytest.raises(TsumeError, match="backend 'native' has no option heuristics"):
         from tsumeqbf.dfpn.solve import solve_tsume
         solve_tsume(Position.from_sfen(sfen), backend="native", heuristics="A")
+
+
+def test_the_usi_engine_declares_the_df_pn_options_from_their_fields():
+    from tsumeqbf.usi.engine import OPTIONS
+
+    assert {name: OPTIONS[name] for name in SolveOptions.usi_options()} == {
+        "Heuristics": "type string default <empty>",
+        "TableEntries": f"type spin default {TABLE_ENTRIES} min 2 max 1000000000",
+        "Shortest": "type check default false",
+        "ShortenNodes": "type spin default -1 min -1 max 2000000000",
+        "Backend": "type combo default rules var rules var cshogi"}
+    with pytest.raises(ValueError, match="Backend must be rules or cshogi, not 'native'"):
+        SolveOptions().with_usi("Backend", "native")
