@@ -151,3 +151,34 @@ def test_the_qbf_options_check_their_encoding_axes_as_they_are_built():
     assert PortfolioOptions.from_config({"members": "caqe, depqbf/compact,"}).members == (
         "caqe", "depqbf/compact")
     assert PortfolioOptions.from_config({"members": ["caqe"], "jobs": 1}).row()["members"] == ["caqe"]
+
+
+def test_the_native_backend_answers_with_its_options_and_what_it_does_not_do(capsys):
+    from tsumeqbf import native
+
+    if not native.available():
+        pytest.skip("the native core is not built")
+    sfen = "7k1/9/7G1/9/9/9/9/9/9 b G 1"  # standard 9x9, a mate in 1
+    capsys.readouterr()
+    assert main(["solve", sfen, "--quiet", "--json", "--backend", "native",
+                 "--tt-entries", "5000", "--shortest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["status"], out["backend"], out["tt_limit"]) == ("mate", "native", 5000)
+    # no DAG correction, no inherited numbers, no search for a shorter line
+    assert (out["dag"], out["inherit"], out["shortest"]) == (False, False, False)
+    with pytest.raises(TsumeError, match="backend 'native' has no option heuristics"):
+        from tsumeqbf.dfpn.solve import solve_tsume
+        solve_tsume(Position.from_sfen(sfen), backend="native", heuristics="A")
+
+
+def test_the_usi_engine_declares_the_df_pn_options_from_their_fields():
+    from tsumeqbf.usi.engine import OPTIONS
+
+    assert {name: OPTIONS[name] for name in SolveOptions.usi_options()} == {
+        "Heuristics": "type string default <empty>",
+        "TableEntries": f"type spin default {TABLE_ENTRIES} min 2 max 1000000000",
+        "Shortest": "type check default false",
+        "ShortenNodes": "type spin default -1 min -1 max 2000000000",
+        "Backend": "type combo default rules var rules var cshogi"}
+    with pytest.raises(ValueError, match="Backend must be rules or cshogi, not 'native'"):
+        SolveOptions().with_usi("Backend", "native")

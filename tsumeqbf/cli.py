@@ -166,9 +166,8 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     from .solvers.portfolio import PortfolioOptions
 
     no_hands_arg(p)
-    QbfOptions.add_flags(p, ("encoding", "used_kinds_only", "attacker_moves", "defender_moves",
-                             "solver"), given_only=True)
-    PortfolioOptions.add_flags(p, ("members",), given_only=True)
+    QbfOptions.add_flags(p, given_only=True)
+    PortfolioOptions.add_flags(p, given_only=True)  # its certification flags are the QBF engine's
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
@@ -178,7 +177,6 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deepen", action="store_true",
                    help="ask 1, 3, 5, ... n plies and stop at the first mate (the shortest); "
                         "one timeout for all")
-    QbfOptions.add_flags(p, ("certify", "certify_timeout"), given_only=True)
     MateOptions.add_flags(p, given_only=True)
 
 

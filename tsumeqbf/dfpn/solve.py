@@ -87,10 +87,7 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     options = replace(options or SolveOptions(), **option_values)
     if options.backend == "native":
         refuse_unsupported(options)
-        out = solve_native(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=options.tt_limit,
-                           mobility=options.mobility, group_drops=options.group_drops)
-        out.setdefault("shortest", False)  # its first line: no search for a shorter one
-        return out
+        return solve_native(pos, options, max_nodes=max_nodes, timeout=timeout)
     started = time.monotonic()
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None

@@ -69,7 +69,7 @@ class CertifyOptions(Settings):
 
 
 @dataclass(frozen=True)
-class QbfOptions(EncodingOptions, CertifyOptions):
+class QbfOptions(CertifyOptions, EncodingOptions):
     """How a QBF engine answers (:mod:`tsumeqbf.settings`): the solver, the encoding with
     its move choices (:mod:`tsumeqbf.encoder.choice`), the certification; the answer
     carries it."""
