@@ -177,7 +177,7 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--members", default=None, metavar="LIST",
                    help="engine portfolio: its configurations, comma-separated, each "
                         "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; "
-                        "default caqe/enumerated,rareqs/enumerated,"
+                        "default caqe/mating,depqbf/mating,caqe/enumerated,rareqs/enumerated,"
                         "caqe/enumerated/attacker=onehot-seqcounter,depqbf/enumerated)")
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
