@@ -111,8 +111,9 @@ def test_a_tree_too_large_or_unanswered_is_not_certified():
 # -- the engine, with real and lying solvers ----------------------------------------------
 
 def certified(solver, pos, n, **options):
+    """The certified answer as ``mate --json`` writes it."""
     return run_engine("qbf", pos, n, timeout=60,
-                      options={"solver": solver, "certify": True, **options})
+                      options={"solver": solver, "certify": True, **options}).to_dict()
 
 
 @needs_solvers

@@ -1,13 +1,54 @@
-"""The shape issue #44 asked for, kept by reading the code with ``ast``: no private name
-(a leading underscore) imported from another module, and the command line's sub-commands
-reached through functions a reader can follow, not module names in strings. Each rule's
+"""The shape issue #44 asked for, kept by reading the code with ``ast``: no function over
+MAX_LINES lines in the engines and encoders, no private name (a leading underscore)
+imported from another module, and the command line's sub-commands reached through
+functions a reader can follow, not module names in strings. Each rule's
 checker is first shown to catch what it forbids, so a test cannot pass by checking nothing."""
 
 import ast
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tsumeqbf"
+
+
+#: the engines and encoders: what answers a question
+ENGINES = ("dfpn", "encoder", "solvers", "native", "rules/reference.py", "engines.py")
+MAX_LINES = 80
+
+
+def long_functions(source: str, limit: int = MAX_LINES) -> list[tuple[str, int]]:
+    """(name, lines) of each function or method in ``source`` longer than ``limit`` lines,
+    from its ``def`` line to its last, docstring included."""
+    return [(node.name, node.end_lineno - node.lineno + 1)
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > limit]
+
+
+def engine_files() -> list[Path]:
+    out = []
+    for name in ENGINES:
+        path = PACKAGE / name
+        out += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return out
+
+
+def test_the_length_checker_catches_a_long_function():
+    def function(lines: int) -> str:  # a def line and lines - 1 statements
+        return "def f():\n" + "".join(f"    x{i} = {i}\n" for i in range(lines - 1))
+
+    assert long_functions(function(81)) == [("f", 81)]
+    assert long_functions(function(80)) == []
+    assert long_functions("class C:\n" + textwrap.indent(function(90), "    ")) == [("f", 90)]
+
+
+def test_no_function_in_the_engines_and_encoders_is_over_80_lines():
+    files = engine_files()
+    assert len(files) > 40 and PACKAGE / "dfpn" / "solve.py" in files
+    found = [f"{path.relative_to(ROOT)}: {name} ({lines} lines)"
+             for path in files for name, lines in long_functions(path.read_text())]
+    assert found == []
 
 
 def private_imports(source: str, path: Path) -> list[str]:

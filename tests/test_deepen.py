@@ -21,15 +21,15 @@ def test_deepening_finds_the_shortest_mate(engine):
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         shortest = minimal_mate_length(pos, 5)
         got = run_engine(engine, pos, 5, timeout=60, options={"deepen": True})
-        asked = [d["n"] for d in got["deepened"]]
-        if got["status"] == "unknown":
+        asked = [d["n"] for d in got.facts["deepened"]]
+        if got.status == "unknown":
             continue
         if shortest is None:
-            assert got["status"] == "nomate" and asked == [1, 3, 5]
+            assert got.status == "nomate" and asked == [1, 3, 5]
         else:
-            assert got["status"] == "mate" and got["mate_length"] == shortest
+            assert got.status == "mate" and got.facts["mate_length"] == shortest
             assert asked == list(range(1, shortest + 1, 2))
-            assert all(d["status"] == "nomate" for d in got["deepened"][:-1])
+            assert all(d["status"] == "nomate" for d in got.facts["deepened"][:-1])
         lengths.add(shortest)
     assert len(lengths) >= 2
 

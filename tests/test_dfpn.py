@@ -12,6 +12,7 @@ from tsumeqbf.dfpn.engine import solve_mate
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mating_moves
+from tsumeqbf.values import Limits
 
 
 
@@ -82,10 +83,10 @@ def test_generated_questions_agree_with_reference(plies, sizes, count):
     for q in question_set(200 + plies, count, sizes=sizes, plies=(plies,)):
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         want = {pos.usi(m) for m in mating_moves(pos, plies)}
-        got = solve_mate(pos, plies, None, {})
-        assert got["mate"] == bool(want), q
+        got = solve_mate(pos, plies, Limits(), {})
+        assert got.verdict == bool(want), q
         if want:
-            assert got["first_move"] in want, q
+            assert got.first_move in want, q
 
 
 @pytest.mark.parametrize("plies", [1, 3, 5])
@@ -95,10 +96,10 @@ def test_no_hands_questions_agree_with_reference(plies):
                           attacker_hand=0, defender_hand=0, attacker_pieces=5, defender_pieces=3):
         pos = Position.from_sfen(q["sfen"], zone=q["zone"], no_hands=True)
         want = {pos.usi(m) for m in mating_moves(pos, plies)}
-        got = solve_mate(pos, plies, None, {})
-        assert got["mate"] == bool(want), q
+        got = solve_mate(pos, plies, Limits(), {})
+        assert got.verdict == bool(want), q
         if want:
-            assert got["first_move"] in want, q
+            assert got.first_move in want, q
 
 
 @pytest.mark.parametrize("mobility, group_drops", [(True, True), (True, False), (False, True),
@@ -127,8 +128,8 @@ def test_replies_count_start_saves_nodes_and_keeps_verdicts():
 @pytest.mark.parametrize("row", read_jsonl("figures.jsonl"),
                          ids=lambda r: r["id"])
 def test_paper_figures(row):
-    got = solve_mate(Position.from_sfen(row["sfen"], zone=row["zone"]), row["n"], None, {})
-    assert got["mate"] is row["mate"]
+    got = solve_mate(Position.from_sfen(row["sfen"], zone=row["zone"]), row["n"], Limits(), {})
+    assert got.verdict is row["mate"]
 
 
 def _samples():
@@ -139,17 +140,17 @@ def _samples():
 def test_yaneuraou_samples_mate_at_stated_length_only(row):
     pos = Position.from_sfen(row["sfen"])
     n = int(row["stated_length"])
-    got = solve_mate(pos, n, None, {})
-    assert got["status"] == "mate"
-    move = pos.parse_usi(got["first_move"])
+    got = solve_mate(pos, n, Limits(), {})
+    assert got.status == "mate"
+    move = pos.parse_usi(got.first_move)
     assert move in pos.checks()
-    assert solve_mate(pos, n - 2, None, {})["status"] == "nomate"
+    assert solve_mate(pos, n - 2, Limits(), {}).status == "nomate"
 
 
 def test_node_limit_gives_unknown():
     pos = Position.from_sfen(_samples()[-3]["sfen"])
-    got = solve_mate(pos, 11, None, {"max_nodes": 50})
-    assert got["status"] == "unknown" and got["mate"] is None
+    got = solve_mate(pos, 11, Limits(max_nodes=50), {})
+    assert got.status == "unknown" and got.verdict is None
 
 
 def test_bounded_sum_past_the_range_is_not_taken_for_a_solved_node():

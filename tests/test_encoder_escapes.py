@@ -22,6 +22,7 @@ from tsumeqbf.rules.pieces import KING, PAWN, piece_code
 from tsumeqbf.rules.reference import mate_within
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
+from tsumeqbf.values import Limits
 
 # 3x3, the attacker's king on 1b, the defender holding a pawn that p*1a would check it with
 DROP_CHECK = "k2/2K/2R b N2Pp 1"
@@ -106,9 +107,9 @@ def _both_drop_questions():
 def _agree(questions, encoding):
     decided = 0
     for pos, n in questions:
-        got = solve_mate(pos, n, 30, {"solver": "depqbf", "encoding": encoding})
-        if got["mate"] is not None:
-            assert got["mate"] == mate_within(pos, n), (pos.sfen(), n, encoding)
+        got = solve_mate(pos, n, Limits.within(30), {"solver": "depqbf", "encoding": encoding})
+        if got.verdict is not None:
+            assert got.verdict == mate_within(pos, n), (pos.sfen(), n, encoding)
             decided += 1
     assert decided >= len(questions) // 2  # not vacuous (nested, the slow form, leaves some)
 

@@ -10,6 +10,7 @@ from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mating_moves
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
+from tsumeqbf.values import Limits
 
 pytestmark = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
 
@@ -24,13 +25,13 @@ def test_every_move_choice_agrees_with_the_reference(attacker, defender):
     for q in qs:
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         want = {pos.usi(m) for m in mating_moves(pos, q["n"])}
-        got = solve_mate(pos, q["n"], 60, {"solver": "depqbf", "encoding": "compact",
+        got = solve_mate(pos, q["n"], Limits.within(60), {"solver": "depqbf", "encoding": "compact",
                                            "attacker_moves": attacker, "defender_moves": defender})
-        assert got["status"] in ("mate", "nomate"), got
-        assert got["mate"] == bool(want), (q["sfen"], q["n"])
-        if got["mate"]:
-            assert got["first_move"] in want
-        verdicts.add(got["mate"])
+        assert got.status in ("mate", "nomate"), got
+        assert got.verdict == bool(want), (q["sfen"], q["n"])
+        if got.verdict:
+            assert got.first_move in want
+        verdicts.add(got.verdict)
     assert verdicts == {True, False}
 
 
@@ -42,12 +43,12 @@ def test_one_hot_on_nested():
     decided = 0
     for q in question_set(seed=43, count=8, sizes=[(3, 3)], plies=[1, 3]):
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
-        got = solve_mate(pos, q["n"], 20, {"solver": "depqbf", "encoding": encoding,
+        got = solve_mate(pos, q["n"], Limits.within(20), {"solver": "depqbf", "encoding": encoding,
                                            "attacker_moves": "onehot-seqcounter",
                                            "defender_moves": "onehot-sequential"})
-        assert got["status"] in ("mate", "nomate", "unknown"), got
-        if got["status"] != "unknown":
-            assert got["mate"] == bool(mating_moves(pos, q["n"]))
+        assert got.status in ("mate", "nomate", "unknown"), got
+        if got.status != "unknown":
+            assert got.verdict == bool(mating_moves(pos, q["n"]))
             decided += 1
     assert decided >= 4
 
@@ -63,6 +64,6 @@ def test_a_choice_that_does_not_apply_is_one_line(capsys, tmp_path):
     assert "does not apply" in capsys.readouterr().err
     assert main(["mate", "1k1/3/PG1 b - 1", "-n", "1", "--engine", "depqbf",
                  "--defender-moves", "onehot-ladder"]) == 2
-    got = solve_mate(Position.from_sfen("1k1/3/PG1 b - 1", zone=2), 1, 10,
+    got = solve_mate(Position.from_sfen("1k1/3/PG1 b - 1", zone=2), 1, Limits.within(10),
                      {"solver": "depqbf", "defender_moves": "onehot-totalizer"})
-    assert got["status"] == "error" and "unknown defender moves choice" in got["error"]
+    assert got.status == "error" and "unknown defender moves choice" in got.error

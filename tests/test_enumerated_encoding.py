@@ -12,6 +12,7 @@ from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
+from tsumeqbf.values import Limits
 
 from test_qbf_agreement import NO_HANDS, check_agreement
 
@@ -79,8 +80,8 @@ def test_an_early_mate_is_mate_within_n(n):
     # G*3b mates at once: asked at 3 or 5 plies the later states must still see the
     # pieces of a position no legal reply leaves (the reach covers every offered move)
     pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
-    got = solve_mate(pos, n, 30, {"solver": "depqbf", "encoding": "enumerated"})
-    assert got["mate"] is True and got["first_move"] == "G*3b"
+    got = solve_mate(pos, n, Limits.within(30), {"solver": "depqbf", "encoding": "enumerated"})
+    assert got.verdict is True and got.first_move == "G*3b"
 
 
 @needs_solvers
@@ -101,6 +102,6 @@ def test_generated_questions_without_hands():
 def test_yaneuraou_mate_in_3():
     qs = [q for q in collection_cases("yaneuraou_mate_samples.csv") if q["n"] == 3][:4]
     for q in qs:
-        got = solve_mate(Position.from_sfen(q["sfen"]), 3, 30,
+        got = solve_mate(Position.from_sfen(q["sfen"]), 3, Limits.within(30),
                          {"solver": "caqe", "encoding": "enumerated"})
-        assert got["mate"] is True, (q["id"], got)
+        assert got.verdict is True, (q["id"], got)

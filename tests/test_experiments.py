@@ -816,6 +816,7 @@ def test_report_under_a_cpu_limit_counts_cpu_seconds(tmp_path):
     # each repeat's median over a and b: (1 + 3) / 2 and (2 + 3) / 2
     assert "| plies | brute CPU s |" in md and "| 3 | 2.000 / 2.250 / 2.500 |" in md
     assert "the Repeats section count CPU\nseconds (`cpu_s`), and PAR-2 twice the CPU limit" in md
+    assert "Seconds are wall-clock" not in md
     assert "- limits: CPU 3 s, wall 30 s" in md
 
 

@@ -226,13 +226,14 @@ def test_a_source_may_name_its_own_encodings(tmp_path):
 
 def test_engines_that_disagree_stop_the_family(monkeypatch):
     import tsumeqbf.family.truth as truth
+    from tsumeqbf.values import Status
 
     real = truth.run_engine
 
     def lying(engine, pos, n, options=None):
         out = real(engine, pos, n, options=options)
         if engine == "dfpn":
-            out["status"] = {"mate": "nomate", "nomate": "mate"}[out["status"]]
+            out = out.replace(status=Status.of(not out.verdict), verdict=not out.verdict)
         return out
 
     monkeypatch.setattr(truth, "run_engine", lying)

@@ -14,8 +14,8 @@ from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.pieces import PAWN
 from tsumeqbf.rules.reference import mate_within
-from tsumeqbf.solvers.formula_check import (CheckFailed, check_aiger, check_file, write_aiger,
-                                            write_formula)
+from tsumeqbf.solvers.formula_check import (CheckFailed, check_aiger, check_file, choice_code,
+                                            write_aiger, write_formula)
 
 MATE = ("2k/3/1GP b - 1", 2)  # mate in 1 (and so within 3)
 NO_MATE = [("2k/3/G2 b - 1", 2), ("1k1/3/1P1 b - 1", 2)]
@@ -29,6 +29,22 @@ def _check(tmp_path, pos, n, encoding, fmt, **choices):
     path = str(tmp_path / f"f.{fmt}")
     write_formula(encode(pos, n, encoding, **choices), path)
     return check_file(path, pos, n, encoding, choices=choices)
+
+
+@pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
+@pytest.mark.parametrize("encoding", ["lifted", "lifted-nested"])
+def test_a_lifted_drop_is_read_whatever_its_promote_bit(tmp_path, fmt, encoding):
+    # lifted accepts a drop with either promote bit and drops the same piece: the
+    # defender's interposition G*2a at ply 2 must be read by its fields alone, else the
+    # other code of that drop meets no move of the strategy and the check is not proven
+    pos = Position.from_sfen("2k/+R1p/3 b GLrg 1", zone=1)
+    assert _check(tmp_path, pos, 3, encoding, fmt).truth is True
+    choice = encode(pos, 3, encoding).formula.choices["m2"]
+    after = pos.copy()
+    after.push(after.parse_usi("3b3a"))
+    drop = after.parse_usi("G*2a")
+    assert choice.promote in choice_code(choice, after, drop)  # what the defender sets
+    assert choice.promote not in choice_code(choice, after, drop, reading=True)
 
 
 def _position(sfen, zone, encoding):

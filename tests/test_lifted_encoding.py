@@ -23,6 +23,7 @@ from tsumeqbf.rules.pieces import PAWN
 from tsumeqbf.rules.reference import mating_moves
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
+from tsumeqbf.values import Limits
 
 LIFTED = ("lifted", "lifted-nested")
 needs_solvers = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
@@ -134,16 +135,17 @@ def agree(questions, encoding, solver="depqbf", timeout=20, max_unknown=0):
     for q in questions:
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         want = reference(q["sfen"], q["zone"], q["n"])
-        got = solve_mate(pos, q["n"], timeout, {"solver": solver, "encoding": encoding})
-        if got["status"] == "unknown":
+        got = solve_mate(pos, q["n"], Limits.within(timeout),
+                         {"solver": solver, "encoding": encoding})
+        if got.status == "unknown":
             unknown += 1
             continue
-        assert got["status"] in ("mate", "nomate"), (q, got)
-        assert got["mate"] == bool(want), (q, got, sorted(want))
-        if got["mate"] and got.get("certificate") == "checked":
+        assert got.status in ("mate", "nomate"), (q, got)
+        assert got.verdict == bool(want), (q, got, sorted(want))
+        if got.verdict and got.facts.get("certificate") == "checked":
             # the engine decoded the first move and checked it is a legal check
-            assert got["first_move"] in want, (q, got)
-        verdicts.add(got["mate"])
+            assert got.first_move in want, (q, got)
+        verdicts.add(got.verdict)
     assert unknown <= max_unknown, f"{unknown} timeouts"
     return verdicts
 
@@ -203,14 +205,14 @@ def test_a_defender_choice_does_not_apply(capsys):
     err = capsys.readouterr().err
     assert "does not apply" in err and "internal error" not in err
     assert len(err.strip().splitlines()) == 1
-    got = solve_mate(Position.from_sfen(sfen, zone=2), 1, 10,
+    got = solve_mate(Position.from_sfen(sfen, zone=2), 1, Limits.within(10),
                      {"solver": "depqbf", "encoding": "lifted-nested",
                       "defender_moves": "onehot-sequential"})
-    assert got["status"] == "error" and "does not apply" in got["error"]
+    assert got.status == "error" and "does not apply" in got.error
     # the attacker's choice still applies: its moves are a candidate list
-    got = solve_mate(Position.from_sfen(sfen, zone=2), 1, 10,
+    got = solve_mate(Position.from_sfen(sfen, zone=2), 1, Limits.within(10),
                      {"solver": "depqbf", "encoding": "lifted", "attacker_moves": "onehot-ladder"})
-    assert got["mate"] == bool(reference(sfen, 2, 1))
+    assert got.verdict == bool(reference(sfen, 2, 1))
 
 
 # -- larger sweeps -------------------------------------------------------------------------

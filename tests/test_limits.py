@@ -135,7 +135,7 @@ def test_the_solver_gets_only_what_remains(tmp_path, monkeypatch):
     exe = fake_solver(tmp_path, "import time; time.sleep(60)")
     start = time.monotonic()
     row = run_engine("qbf", Position.from_sfen(FIG5, zone=2), 1, timeout=1.5, options={"solver": exe})
-    assert row["status"] == "unknown" and row["error"].startswith("timeout in the solver")
+    assert row.status == "unknown" and row.error.startswith("timeout in the solver")
     assert time.monotonic() - start < 5
 
 
@@ -313,8 +313,8 @@ def test_searches_stop_at_the_memory_limit(monkeypatch, engine, n):
 
     monkeypatch.setattr(limits, "resident_mb", resident_mb)
     row = run_engine(engine, Position.from_sfen(ZUKOU_2), n, timeout=60, options={"memory_mb": 100})
-    assert row["status"] == "unknown" and row["error"] == "memory limit while searching (100 MB)"
-    assert len(looks) == 2 and row["nodes"] == 4096  # stopped at the search's first look
+    assert row.status == "unknown" and row.error == "memory limit while searching (100 MB)"
+    assert len(looks) == 2 and row.facts["nodes"] == 4096  # stopped at the search's first look
 
 
 def test_a_search_without_a_memory_limit_is_unchanged():
@@ -322,4 +322,4 @@ def test_a_search_without_a_memory_limit_is_unchanged():
     from tsumeqbf.rules import Position
 
     row = run_engine("dfpn", Position.from_sfen(ZUKOU_2), 13, timeout=60)
-    assert row["status"] == "nomate" and row["nodes"] > 4096
+    assert row.status == "nomate" and row.facts["nodes"] > 4096

@@ -15,6 +15,7 @@ from tsumeqbf.rules.reference import mate_within
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
 from tsumeqbf.solvers.formula_check import check_file, write_formula
+from tsumeqbf.values import Limits
 
 from test_qbf_agreement import check_agreement
 
@@ -94,8 +95,8 @@ def test_the_formula_is_a_fraction_of_enumerateds():
 def test_an_early_mate_is_mate_within_n(n):
     # G*3b mates at once; asked at 3 or 5 plies, ply n offers the mates of other lines
     pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
-    got = solve_mate(pos, n, 30, {"solver": "depqbf", "encoding": "mating"})
-    assert got["mate"] is True and got["first_move"] == "G*3b"
+    got = solve_mate(pos, n, Limits.within(30), {"solver": "depqbf", "encoding": "mating"})
+    assert got.verdict is True and got.first_move == "G*3b"
 
 
 @needs_solvers
@@ -113,10 +114,10 @@ def test_verdicts_are_certified():
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         got = run_engine("qbf", pos, q["n"], timeout=30,
                          options={"solver": "depqbf", "encoding": "mating", "certify": True})
-        if got["status"] == "unknown":
+        if got.status == "unknown":
             continue
-        assert got["mate"] == mate_within(pos, q["n"]) and got["certified"] is True, got
-        counts[got["mate"]] += 1
+        assert got.verdict == mate_within(pos, q["n"]) and got.certification.certified, got
+        counts[got.verdict] += 1
     assert counts[True] >= 2 and counts[False] >= 2, counts
 
 

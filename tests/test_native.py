@@ -341,8 +341,8 @@ def test_the_tsume_engine_answers_with_the_native_backend():
 
     pos = Position.from_sfen(read_rows("yaneuraou_mate_samples.csv")[0]["sfen"])
     out = run_engine("tsume", pos, 3, options={"backend": "native", "max_nodes": 10_000})
-    assert out["status"] == "mate" and out["backend"] == "native"
-    assert replay_answer(pos, out["pv"]) == "ok" and out["first_move"] == out["pv"][0]
+    assert out.status == "mate" and out.facts["backend"] == "native"
+    assert replay_answer(pos, list(out.line)) == "ok" and out.first_move == out.line[0]
 
 
 def test_the_native_bench_writes_and_resumes_its_rows(tmp_path, capsys):

@@ -67,7 +67,9 @@ def sleeper_pids(pids) -> list[int]:
 
 
 def portfolio(sfen, n, zone=2, timeout=60, **options):
-    return run_engine("portfolio", Position.from_sfen(sfen, zone=zone), n, timeout, options)
+    """The portfolio's answer as ``mate --json`` writes it."""
+    return run_engine("portfolio", Position.from_sfen(sfen, zone=zone), n, timeout,
+                      options).to_dict()
 
 
 def test_member_labels():
@@ -165,11 +167,11 @@ def test_agreement_with_brute_force_on_generated_questions():
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         want = ReferenceSolver().mating_moves(pos, q["n"])
         got = run_engine("portfolio", pos, q["n"], 60, {"jobs": 2, "certify": True})
-        assert got["status"] in ("mate", "nomate"), got
-        assert got["mate"] is bool(want), (q, got)
-        assert got["certified"] is True
+        assert got.status.decided, got
+        assert got.verdict is bool(want), (q, got)
+        assert got.certification.certified is True
         if want:
-            assert got["first_move"] in [pos.usi(m) for m in want]
+            assert got.first_move in [pos.usi(m) for m in want]
 
 
 def test_deepen_asks_each_length_of_the_portfolio():
@@ -217,7 +219,7 @@ def test_batch_and_usi_use_the_portfolio(tmp_path):
     assert row["status"] == "mate" and row["member"] in ("depqbf/enumerated", "caqe/enumerated")
     got = answer_mate(MateRequest("7k1/9/7G1/9/9/9/9/9/9 b G 1", engine="portfolio"),
                       lambda *a: None)
-    assert got["status"] == "mate" and got["pv"] == ["G*2b"]
+    assert got.status == "mate" and got.line == ("G*2b",)
 
 
 def test_an_experiment_runs_the_portfolio(tmp_path):

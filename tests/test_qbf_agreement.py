@@ -17,6 +17,7 @@ from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import mating_moves
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
+from tsumeqbf.values import Limits
 
 FIGURES = read_jsonl("figures.jsonl")
 
@@ -35,16 +36,17 @@ def check_agreement(questions, solver, encoding, timeout, max_unknown_share, no_
     for q in questions:
         pos = Position.from_sfen(q["sfen"], zone=q["zone"], no_hands=no_hands)
         want = reference(q["sfen"], q["zone"], q["n"], no_hands)
-        got = solve_mate(pos, q["n"], timeout, {"solver": solver, "encoding": encoding, **options})
-        if got["status"] == "unknown":
+        got = solve_mate(pos, q["n"], Limits.within(timeout),
+                         {"solver": solver, "encoding": encoding, **options})
+        if got.status == "unknown":
             unknown += 1
             continue
-        ok = got["status"] in ("mate", "nomate") and got["mate"] == bool(want)
-        if ok and got.get("first_move"):
-            ok = got["first_move"] in want
+        ok = got.status in ("mate", "nomate") and got.verdict == bool(want)
+        if ok and got.first_move:
+            ok = got.first_move in want
         if not ok:
-            disagreements.append((q["sfen"], q["n"], q["zone"], got.get("status"),
-                                  got.get("first_move"), got.get("error"), sorted(want)))
+            disagreements.append((q["sfen"], q["n"], q["zone"], got.status,
+                                  got.first_move, got.error, sorted(want)))
     assert not disagreements, disagreements
     assert unknown <= max_unknown_share * len(questions), f"{unknown} timeouts"
 
@@ -94,8 +96,8 @@ def test_no_hands_is_another_question():
     for q in differ:  # and every engine follows the variant there
         pos = Position.from_sfen(q["sfen"], zone=q["zone"], no_hands=True)
         for encoding in ("paper", "compact"):
-            got = solve_mate(pos, 3, 30, {"solver": "depqbf", "encoding": encoding})
-            assert got["mate"] is False, (q["sfen"], encoding, got)
+            got = solve_mate(pos, 3, Limits.within(30), {"solver": "depqbf", "encoding": encoding})
+            assert got.verdict is False, (q["sfen"], encoding, got)
 
 
 @pytest.mark.parametrize("solver", ["depqbf", "rareqs", "caqe"])
@@ -129,8 +131,8 @@ def test_a_pinned_piece_does_not_answer_a_check(sfen, encoding):
                          ids=lambda r: r["id"])
 def test_paper_figures(row):
     pos = Position.from_sfen(row["sfen"], zone=row["zone"])
-    got = solve_mate(pos, row["n"], 30, {"solver": "depqbf", "encoding": "compact"})
-    assert got["mate"] is row["mate"] is bool(reference(row["sfen"], row["zone"], row["n"]))
+    got = solve_mate(pos, row["n"], Limits.within(30), {"solver": "depqbf", "encoding": "compact"})
+    assert got.verdict is row["mate"] is bool(reference(row["sfen"], row["zone"], row["n"]))
 
 
 @pytest.mark.parametrize("row", [r for r in FIGURES if r["n"] <= 5 and r["width"] <= 4],
@@ -138,10 +140,10 @@ def test_paper_figures(row):
 def test_paper_figures_paper_encoding(row):
     # the paper's own question: its encoding under its rules, beside brute force under them
     pos = Position.from_sfen(row["sfen"], zone=row["zone"], no_hands=True)
-    got = solve_mate(pos, row["n"], 60, {"solver": "depqbf", "encoding": "paper"})
+    got = solve_mate(pos, row["n"], Limits.within(60), {"solver": "depqbf", "encoding": "paper"})
     want = reference(row["sfen"], row["zone"], row["n"], True)
-    assert got["mate"] is row["mate"] is bool(want)
-    assert got.get("first_move") is None or got["first_move"] in want
+    assert got.verdict is row["mate"] is bool(want)
+    assert got.first_move is None or got.first_move in want
 
 
 @pytest.mark.slow

@@ -540,7 +540,8 @@ def bench_passes_on(monkeypatch, keyword, *extra_args):
     seen = []
     real = bench_dfpn.solve_tsume
     monkeypatch.setattr(bench_dfpn, "solve_tsume",
-                        lambda *a, **kw: seen.append(kw[keyword]) or real(*a, **kw))
+                        lambda pos, options, **kw: seen.append(getattr(options, keyword))
+                        or real(pos, options, **kw))
     args = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "0", "--ids", "zukou-002"]
     for extra in extra_args:
         assert bench_dfpn.main(args + extra) == 0

@@ -49,23 +49,24 @@ def test_every_engine_says_its_cpu_seconds_and_memory():
     pos = Position.from_sfen(FIG5, zone=2)
     for engine in ("brute", "dfpn", "tsume"):
         result = run_engine(engine, pos, 1)
-        assert result["cpu_s"] >= 0 and result["solver_cpu_s"] == 0
-        assert result["peak_mb"] > 0 and result["measured_by"] == "rusage"
+        used = result.timings
+        assert used.cpu_s >= 0 and used.solver_cpu_s == 0
+        assert used.peak_mb > 0 and used.measured_by == "rusage"
 
 
 @pytest.mark.skipif(not is_installed("depqbf"), reason="depqbf missing")
 def test_a_qbf_engines_cpu_seconds_include_its_solvers():
     result = run_engine("depqbf", Position.from_sfen(FIG5, zone=2), 1)
-    assert result["mate"] is True
-    assert 0 < result["solver_cpu_s"] <= result["cpu_s"]
+    assert result.verdict is True
+    assert 0 < result.timings.solver_cpu_s <= result.timings.cpu_s
 
 
 @pytest.mark.skipif(not is_installed("depqbf"), reason="depqbf missing")
 def test_a_portfolios_cpu_seconds_include_its_members():
     # the members are forked processes, each reaped with os.wait4: theirs and their solvers'
     result = run_engine("portfolio", Position.from_sfen(FIG5, zone=2), 1)
-    assert result["mate"] is True
-    assert 0 < result["solver_cpu_s"] <= result["cpu_s"]
+    assert result.verdict is True
+    assert 0 < result.timings.solver_cpu_s <= result.timings.cpu_s
 
 
 def _mate7():
@@ -78,9 +79,9 @@ def test_cpu_limit_stops_an_encoding_as_unknown():
     q = _mate7()
     result = run_engine("depqbf", Position.from_sfen(q["sfen"]), 7,
                         options={"cpu_limit": 0.5, "encoding": "compact"})
-    assert (result["status"], result["mate"]) == ("unknown", None)
-    assert result["error"] == "CPU time limit (0.5 s)"
-    assert 0.3 < result["cpu_s"] < 5  # the limit counts the process, cpu_s the thread
+    assert (result.status, result.verdict) == ("unknown", None)
+    assert result.error == "CPU time limit (0.5 s)"
+    assert 0.3 < result.timings.cpu_s < 5  # the limit counts the process, cpu_s the thread
 
 
 def test_mate_takes_a_cpu_limit(capsys):

@@ -106,8 +106,8 @@ def test_usi_hash_and_threads_set_the_request():
     for command in ("setoption name USI_Hash value 64", "setoption name Threads value 3",
                     "setoption name Shortest value true"):
         engine.handle(command)
-    assert engine.request.tt_entries == (64 << 20) // 330
-    assert engine.request.threads == 3 and engine.request.shortest is True
+    assert engine.request.dfpn.tt_limit == (64 << 20) // 330
+    assert engine.request.threads == 3 and engine.request.dfpn.shortest is True
     out = _talk("setoption name USI_Hash value 0", "setoption name Threads value x", wait=False)
     assert "USI_Hash must be at least 1" in out[0] and "Threads must be a whole" in out[1]
 
@@ -115,12 +115,13 @@ def test_usi_hash_and_threads_set_the_request():
 def test_threads_is_the_portfolios_members_at_once(monkeypatch):
     import tsumeqbf.engines as engines
     from tsumeqbf.usi.search import MateRequest, answer_mate
+    from tsumeqbf.values import Answer
 
     asked = []
 
-    def run_engine(name, pos, n, timeout=None, options=None):
+    def run_engine(name, pos, n, timeout=None, options=None, limits=None):
         asked.append((name, dict(options or {})))
-        return {"status": "unknown", "mate": None}
+        return Answer.unknown("node or time limit reached")
 
     monkeypatch.setattr(engines, "run_engine", run_engine)
     for threads, jobs in ((3, {"jobs": 3}), (None, {})):
@@ -310,12 +311,13 @@ def test_position_with_moves_and_a_refused_position_clears_it():
 def test_info_lines_after_the_proof_show_no_searched_line_as_pv():
     # yaneuraou-0 is proven in 9 nodes; what follows looks for shorter mates below other
     # checks, whose lines are not mates and must not be shown as the pv
+    from tsumeqbf.dfpn.options import SolveOptions
     from tsumeqbf.usi.search import MateRequest, answer_mate
 
     lines = []
-    out = answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], shorten_nodes=5000,
+    out = answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], dfpn=SolveOptions(shorten_nodes=5000),
                                   info_every_s=0.0), lambda kind, text: lines.append(text))
-    assert out["pv"] == ["B*5g", "4h5h", "7i6i"]
+    assert out.line == ("B*5g", "4h5h", "7i6i")
     assert lines[-2].endswith(" pv B*5g 4h5h 7i6i")
     assert lines[-1].startswith("info string shortest: exact")
     during = lines[:-2]

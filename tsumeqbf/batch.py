@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 from .progress import Progress
 from .rules import Position, TsumeError
 from .stop import Stopped, signals_held, worker_signals
+from .values import Answer, Status, Timings
 
 #: seconds a worker gets beyond the engine's own timeout before it is stopped
 GRACE_S = 5.0
@@ -88,31 +89,31 @@ def configuration(engine: str, options: dict, timeout: float | None) -> dict:
         config.pop("jobs", None)
         config["members"] = [{"label": m.label, **_qbf_versions(m.options)} for m in members]
     elif is_qbf_engine(engine):
-        from .encoder.registry import DEFAULT_ENCODING, encoding_options
+        from .solvers.engine import QbfOptions
 
-        encoding = options.get("encoding") or DEFAULT_ENCODING
         try:
-            config.update(encoding_options(encoding, options), encoding=encoding)
+            qbf = QbfOptions.from_config(options)
         except ValueError as exc:
             raise TsumeError(str(exc)) from None
-        config.update(solver=options.get("solver") or "depqbf", **_qbf_versions(options))
+        config.update(qbf.choices(), encoding=qbf.encoding, solver=qbf.solver,
+                      **_qbf_versions(options))
     return config
 
 
 def _qbf_versions(options: dict) -> dict:
     """The encoder's and the solver's versions for a QBF engine's options."""
-    from .encoder.registry import DEFAULT_ENCODING, encoding_version
+    from .encoder.registry import encoding_version
+    from .solvers.engine import QbfOptions
     from .solvers.runner import SolverError, is_known, solver_version
 
-    solver = options.get("solver") or "depqbf"
+    qbf = QbfOptions.from_config(options)
     try:
-        version = solver_version(solver)
+        version = solver_version(qbf.solver)
     except SolverError as exc:
-        if not is_known(solver):
+        if not is_known(qbf.solver):
             raise TsumeError(str(exc)) from None
         version = "not installed"  # each case says so as its error
-    return {"encoder_version": encoding_version(options.get("encoding") or DEFAULT_ENCODING),
-            "solver_version": version}
+    return {"encoder_version": encoding_version(qbf.encoding), "solver_version": version}
 
 
 def finished_ids(path: str, config: dict) -> tuple[set, dict]:
@@ -190,27 +191,33 @@ def _drop_torn_line(path: str) -> None:
 
 
 def solve_case(case: dict, engine: str, timeout: float | None, options: dict) -> dict:
-    """Run one case in this process; every failure becomes a status "error" row. The row
-    says what made it (:func:`tsumeqbf.provenance.row_fields`)."""
+    """Run one case in this process; every failure becomes a status ``error`` row. The
+    row says what made it (:func:`answer_row`)."""
     from .engines import run_engine
-    from .provenance import row_fields
 
     start = time.perf_counter()
     try:
         pos = Position.from_sfen(case["sfen"], zone=case.get("zone"))
-        result = run_engine(engine, pos, case["n"], timeout=timeout, options=options)
+        answer = run_engine(engine, pos, case["n"], timeout=timeout, options=options)
     except TsumeError as exc:
-        result = {"status": "error", "mate": None, "error": str(exc)}
+        answer = Answer.failed(str(exc))
     except Exception as exc:  # an engine crash must not stop the batch
-        result = {"status": "error", "mate": None, "error": f"{type(exc).__name__}: {exc}"}
-    result.setdefault("engine", engine)
-    result.setdefault("first_move", None)
-    result.setdefault("time_s", round(time.perf_counter() - start, 6))
-    made = row_fields(engine, options)
-    if made["dfpn_backend"] and result.get("backend"):
-        made["dfpn_backend"] = result["backend"]  # the search that answered, whatever the default
-    result.update(made)
-    return merge_row(case, result)
+        answer = Answer.failed(f"{type(exc).__name__}: {exc}")
+    if answer.timings.time_s is None:
+        answer = answer.replace(timings={"time_s": round(time.perf_counter() - start, 6)})
+    return answer_row(case, answer.replace(engine=answer.engine or engine), options)
+
+
+def answer_row(case: dict, answer: Answer, options: dict) -> dict:
+    """The row of a case's answer: its keys, the answer's and what made it
+    (:func:`tsumeqbf.provenance.row_fields`)."""
+    from .provenance import row_fields
+
+    made = row_fields(answer.engine, options)
+    if made["dfpn_backend"] and answer.facts.get("backend"):
+        # the search that answered, whatever the default
+        made["dfpn_backend"] = answer.facts["backend"]
+    return merge_row(case, {**answer.to_dict(), **made})
 
 
 def merge_row(case: dict, result: dict) -> dict:
@@ -330,8 +337,6 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     status for this run. What it skips and keeps is said on ``log`` (stderr)."""
     import sys
 
-    from .provenance import row_fields
-
     if jobs < 1:
         raise TsumeError(f"--jobs must be at least 1, got {jobs}")
     options = dict(options or {})
@@ -354,11 +359,10 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
             for end in pool:
                 row = end.result
                 if isinstance(row, Lost):
-                    row = merge_row(end.task, {
-                        "engine": engine, "status": "unknown" if row.timed_out else "error",
-                        "mate": None, "first_move": None, "time_s": round(end.elapsed_s, 6),
-                        "error": f"timeout after {timeout} s" if row.timed_out else row.reason,
-                        **row_fields(engine, options)})
+                    row = answer_row(end.task, Answer(
+                        Status.UNKNOWN if row.timed_out else Status.ERROR, engine=engine,
+                        error=f"timeout after {timeout} s" if row.timed_out else row.reason,
+                        timings=Timings(time_s=round(end.elapsed_s, 6))), options)
                 row["config"] = config
                 row["jobs"] = jobs  # cases at once: with cores and load, how busy the machine was
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -1,23 +1,24 @@
 """One interface over every engine that answers Mate(P, n): ``run_engine(name, ...)``.
 
-Each engine is a function ``(pos, n, timeout, options) -> dict`` returning at least
-``status`` ("mate", "nomate", "unknown", "error"), ``mate`` (True/False/None) and, when
-known, ``first_move`` (USI). ``timeout`` bounds the whole question: ``run_engine`` starts
-the clock before it loads the engine and gives the engine the seconds that remain, and
-the QBF engines share them between encoding, writing and the solver (status ``unknown``,
-the reason in ``error``, past it). Option ``memory_mb`` bounds the process's resident
-memory (QBF engines: the encoder's, then the solver's address space; brute and df-pn:
-the search's), and every engine stops when the machine's memory reserve is reached
+Each engine is a function ``(pos, n, limits, options) -> Answer``: an
+:class:`~tsumeqbf.values.Answer` with its :class:`~tsumeqbf.values.Status` (mate, nomate,
+unknown, error), verdict and, when known, first move (USI). ``run_engine`` makes the
+question's :class:`~tsumeqbf.values.Limits` once, before it loads the engine, and passes
+them down whole: the deadline ``timeout`` seconds away, which the QBF engines share
+between encoding, writing and the solver (status ``unknown``, the reason in ``error``,
+past it), options ``memory_mb`` (the process's resident memory; QBF engines: the
+encoder's, then the solver's address space; brute and df-pn: the search's) and
+``max_nodes``; every engine also stops when the machine's memory reserve is reached
 (:mod:`tsumeqbf.limits`). ``run_engine`` validates the question, times the call and
-adds ``engine`` and ``time_s`` (the whole call); an engine that times itself keeps its own
-seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the search alone, without
-the answer extraction). It also adds the call's CPU seconds ``cpu_s`` (the solvers' own
-among them as ``solver_cpu_s``) and peak resident ``peak_mb`` by the kernel's accounting
-(:mod:`tsumeqbf.usage`); option ``cpu_limit`` bounds those CPU seconds (``unknown`` past
-it, the kernel's RLIMIT_CPU). Each engine's package is imported by its loader, a function
-of a few lines beside :data:`ENGINES`, when the engine is first asked for, so that
-``brute`` never pays for the QBF or df-pn packages; a new engine is a loader and a line in
-:data:`ENGINES` (docs/layout.md shows one).
+adds the ``engine``, its settings and ``time_s`` (the whole call); an engine that times
+itself keeps its own seconds as ``solve_s`` (QBF engines: the solver alone; ``tsume``: the
+search alone, without the answer extraction). It also adds the call's CPU seconds
+``cpu_s`` (the solvers' own among them as ``solver_cpu_s``) and peak resident ``peak_mb``
+by the kernel's accounting (:mod:`tsumeqbf.usage`); option ``cpu_limit`` bounds those CPU
+seconds (``unknown`` past it, the kernel's RLIMIT_CPU). Each engine's package is imported
+by its loader, a function of a few lines beside :data:`ENGINES`, when the engine is first
+asked for, so that ``brute`` never pays for the QBF or df-pn packages; a new engine is a
+loader and a line in :data:`ENGINES` (docs/layout.md shows one).
 
 :data:`ENGINES` is the one list of engines that the command line and the experiment
 configurations read; its QBF solvers are :data:`tsumeqbf.solvers.SOLVERS`, which also says
@@ -27,8 +28,9 @@ stands above the packages that answer questions (``rules``, ``encoder``, ``solve
 (``experiments``, ``usi``, ``batch``, ``cli``) does.
 
 >>> from tsumeqbf.rules import Position
->>> run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)["status"]
-'mate'
+>>> answer = run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
+>>> answer.status is Status.MATE, answer.first_move, answer.engine
+(True, '2c1b', 'brute')
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .limits import LimitReached, limits
+from .limits import LimitReached, limits as bounded
 from .rules import Position, TsumeError, check_n
+from .settings import Settings
 from .solvers.runner import SOLVERS
 from .usage import cpu_limited, measured
+from .values import Answer, Limits, Status
 
-EngineFn = Callable[[Position, int, "float | None", dict], dict]
+EngineFn = Callable[[Position, int, Limits, dict], Answer]
 
 
 class UnknownEngine(TsumeError):
@@ -134,85 +138,92 @@ def get_engine(name: str) -> tuple[EngineFn, dict]:
 
 
 def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
-               options: dict | None = None) -> dict:
+               options: dict | None = None, limits: Limits | None = None) -> Answer:
     """Answer Mate(pos, n) with engine ``name``; raises TsumeError on bad input.
 
     Option ``no_hands`` asks the question under the no-hands rules of RULES.md (every
     engine reads them from the position). Option ``deepen`` asks Mate(pos, 1), Mate(pos, 3),
     ... up to n within the one timeout and stops at the first mate: the answer is that
     question's, with ``mate_length`` the shortest mate and ``deepened`` the status and
-    seconds of each question asked."""
+    seconds of each question asked.
+
+    ``limits`` are the question's when the caller already holds them (the USI engine's
+    questions share one deadline); without them they are made here, ``timeout`` seconds
+    from now, with options ``memory_mb`` and ``max_nodes``."""
     start = time.perf_counter()
+    options = dict(options or {})
+    if limits is None:  # from now: loading the engine is on the question's clock
+        limits = Limits.within(timeout, options.get("memory_mb"), options.get("max_nodes"))
     check_n(n)
-    if (options or {}).get("no_hands") and not pos.no_hands:
+    if options.get("no_hands") and not pos.no_hands:
         pos = pos.with_no_hands()
     pos.validate_question()
-    options = dict(options or {})
     with measured() as used, cpu_limited(options.pop("cpu_limit", None)):
-        fn, fixed = get_engine(name)  # the first call imports the engine: on the question's clock
-        if timeout is not None:
-            # never 0: engines read a timeout of 0 as none
-            timeout = max(0.001, timeout - (time.perf_counter() - start))
+        fn, fixed = get_engine(name)
         options.update(fixed)
         if options.pop("deepen", False):
-            result = _deepening(fn, pos, n, timeout, options)
+            answer = _deepening(fn, pos, n, limits, options)
         else:
-            result = _within_memory(fn, pos, n, timeout, options)
-    result.update(used.row())
-    result.setdefault("first_move", None)
-    result["engine"] = name
-    if result.get("time_s") is not None:  # the engine's own clock (tsume: the search alone,
-        result.setdefault("solve_s", result["time_s"])  # not the answer extraction after it)
-    result["time_s"] = round(time.perf_counter() - start, 6)
-    return result
+            answer = _within_memory(fn, pos, n, limits, options)
+    # the engine's own clock (tsume: the search alone, not the answer extraction after it)
+    own = answer.timings.solve_s if answer.timings.solve_s is not None else answer.timings.time_s
+    return answer.replace(engine=name, settings=options, timings={
+        **used.row(), "solve_s": own, "time_s": round(time.perf_counter() - start, 6)})
 
 
-def _deepening(fn: EngineFn, pos: Position, n: int, timeout: float | None,
-               options: dict) -> dict:
+def _deepening(fn: EngineFn, pos: Position, n: int, limits: Limits,
+               options: dict) -> Answer:
     """The first of Mate(pos, 1), Mate(pos, 3), ..., Mate(pos, n) that is a mate, or the
-    last answer (no mate within n, or the first question that was not decided)."""
-    deadline = None if timeout is None else time.monotonic() + timeout
+    last answer (no mate within n, or the first question that was not decided), every
+    question within the one deadline."""
     asked = []
     for k in range(1, n + 1, 2):
-        left = None if deadline is None else max(0.001, deadline - time.monotonic())
         start = time.monotonic()
-        result = _within_memory(fn, pos, k, left, options)
-        asked.append({"n": k, "status": result["status"],
+        answer = _within_memory(fn, pos, k, limits, options)
+        asked.append({"n": k, "status": answer.status.value,
                       "time_s": round(time.monotonic() - start, 6)})
-        if result["status"] != "nomate":
+        if answer.status is not Status.NOMATE:
             break
-    result["deepened"] = asked
-    if result["status"] == "mate":
-        result["mate_length"] = asked[-1]["n"]
-    return result
+    answer = answer.with_facts(deepened=asked)
+    if answer.status is Status.MATE:
+        answer = answer.with_facts(mate_length=asked[-1]["n"])
+    return answer
 
 
-def _within_memory(fn: EngineFn, pos: Position, n: int, timeout: float | None,
-                   options: dict) -> dict:
-    """``fn``'s answer with the memory limits in force that searches read (option
-    ``memory_mb`` and the machine's reserve; a QBF engine sets its own around encoding)."""
+def _within_memory(fn: EngineFn, pos: Position, n: int, limits: Limits,
+                   options: dict) -> Answer:
+    """``fn``'s answer with the memory limits in force that searches read (``memory_mb``
+    and the machine's reserve; a QBF engine sets its own around encoding)."""
     try:
-        with limits(memory_mb=options.get("memory_mb"), stage="searching") as budget:
-            result = fn(pos, n, timeout, options)
+        with bounded(memory_mb=limits.memory_mb, stage="searching") as budget:
+            answer = fn(pos, n, limits, options)
     except LimitReached as exc:  # past them already as the engine starts
-        return {"status": "unknown", "mate": None, "error": exc.reason}
-    if result["status"] == "unknown" and budget.reached:
-        result["error"] = budget.reached  # a search's own message says only "limit reached"
-    return result
+        return Answer.unknown(exc.reason)
+    if answer.status is Status.UNKNOWN and budget.reached:
+        # a search's own message says only "limit reached"
+        answer = answer.replace(error=budget.reached)
+    return answer
 
 
-def _brute(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
+@dataclass(frozen=True)
+class BruteOptions(Settings):
+    """How engine ``brute`` answers (:mod:`tsumeqbf.settings`); the answer carries it."""
+
+    #: every mating first move (``mating_moves``), not only whether there is one
+    all_moves: bool = True
+
+
+def _brute(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
     from .rules.reference import ReferenceSolver, SearchLimit
 
-    deadline = time.monotonic() + timeout if timeout else None
-    solver = ReferenceSolver(max_nodes=options.get("max_nodes"), deadline=deadline)
+    settings = BruteOptions.from_config(options)
+    solver = ReferenceSolver(max_nodes=limits.max_nodes, deadline=limits.deadline)
     try:
-        moves = solver.mating_moves(pos, n) if options.get("all_moves", True) else None
+        moves = solver.mating_moves(pos, n) if settings.all_moves else None
         mate = bool(moves) if moves is not None else solver.mate(pos, n)
     except SearchLimit as exc:
-        return {"status": "unknown", "mate": None, "error": str(exc), "nodes": solver.nodes}
-    out = {"status": "mate" if mate else "nomate", "mate": mate, "nodes": solver.nodes}
-    if moves:
-        out["first_move"] = pos.usi(moves[0])
-        out["mating_moves"] = [pos.usi(m) for m in moves]
-    return out
+        return Answer.unknown(str(exc), facts={"nodes": solver.nodes, **settings.row()})
+    if not moves:
+        return Answer.decided(mate, facts={"nodes": solver.nodes, **settings.row()})
+    return Answer.decided(mate, first_move=pos.usi(moves[0]), facts={
+        "nodes": solver.nodes, **settings.row(), "mating_moves": [pos.usi(m) for m in moves]})

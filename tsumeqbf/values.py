@@ -39,6 +39,8 @@ class Status(str, enum.Enum):
 
     >>> Status.of(False), Status("mate") == "mate", f"{Status.UNKNOWN}"
     (<Status.NOMATE: 'nomate'>, True, 'unknown')
+    >>> {"mate": 1}[Status.MATE], Status.ERROR in {"error"}
+    (1, True)
     >>> [s.verdict for s in Status]
     [True, False, None, None]
     """
@@ -48,9 +50,10 @@ class Status(str, enum.Enum):
     UNKNOWN = "unknown"
     ERROR = "error"
 
-    # the plain word wherever a status is printed, as a str would be
+    # the plain word wherever a status is printed, and the same key as it in a dict
     __str__ = str.__str__
     __format__ = str.__format__
+    __hash__ = str.__hash__
 
     @classmethod
     def of(cls, verdict: bool | None) -> Status:
@@ -75,6 +78,30 @@ class Status(str, enum.Enum):
         ['mate', 'no mate', 'timeout', 'error']
         """
         return {Status.NOMATE: "no mate", Status.UNKNOWN: "timeout"}.get(self, self.value)
+
+
+def verdict_of(row: Mapping[str, Any]) -> bool | None:
+    """The verdict a row holds (a store's or a JSON line's, or any dict with its key
+    ``mate``): True, False, or None when not decided.
+
+    >>> verdict_of({"status": "nomate", "mate": False}), verdict_of({"status": "error"})
+    (False, None)
+    """
+    return row.get("mate")
+
+
+def status_of(row: Mapping[str, Any]) -> Status | None:
+    """The status a row holds, None where it has none.
+
+    >>> status_of({"status": "unknown"}), status_of({"mate": True})
+    (<Status.UNKNOWN: 'unknown'>, None)
+    """
+    return Status(row["status"]) if row.get("status") else None
+
+
+def reason_of(row: Mapping[str, Any]) -> str:
+    """Why a row's question was not decided (its ``error``), "" where none is given."""
+    return row.get("error") or ""
 
 
 #: the rules variants a question can be asked under (spec/RULES.md)
@@ -115,13 +142,14 @@ class Question:
 class Limits:
     """What one question may spend: a ``deadline`` (a ``time.monotonic()`` value, None
     for none), this process's resident memory ``memory_mb`` and ``max_nodes`` of a
-    search. Made once where a command starts (:meth:`within`) and passed down whole:
-    every layer reads the same deadline, and :meth:`seconds_left` is never 0, which
-    engines would read as no limit.
+    search; ``seconds`` is the time the deadline was set at, which a second stage (the
+    certification of a QBF verdict) may take again. Made once where a question starts
+    (:meth:`within`) and passed down whole: every layer reads the same deadline, and
+    :meth:`seconds_left` is never 0, which the solvers would read as no limit.
 
     >>> limits = Limits.within(30, memory_mb=512, clock=lambda: 100.0)
-    >>> limits.deadline, limits.seconds_left(clock=lambda: 129.5)
-    (130.0, 0.5)
+    >>> limits.deadline, limits.seconds, limits.seconds_left(clock=lambda: 129.5)
+    (130.0, 30, 0.5)
     >>> limits.seconds_left(clock=lambda: 131.0), Limits().seconds_left()
     (0.001, None)
     >>> limits.passed(clock=lambda: 131.0), Limits().passed()
@@ -131,6 +159,7 @@ class Limits:
     deadline: float | None = None
     memory_mb: float | None = None
     max_nodes: int | None = None
+    seconds: float | None = None
 
     #: what :meth:`seconds_left` says once the deadline has passed (not 0: no limit)
     LAST_S = 0.001
@@ -140,7 +169,7 @@ class Limits:
                max_nodes: int | None = None,
                clock: Callable[[], float] = time.monotonic) -> Limits:
         """Limits of ``seconds`` from now (None: no deadline)."""
-        return cls(None if seconds is None else clock() + seconds, memory_mb, max_nodes)
+        return cls(None if seconds is None else clock() + seconds, memory_mb, max_nodes, seconds)
 
     def seconds_left(self, clock: Callable[[], float] = time.monotonic) -> float | None:
         """Seconds until the deadline, at least :attr:`LAST_S`; None without one."""
@@ -293,6 +322,18 @@ class Answer:
         if self.engine is not None:
             out["engine"] = self.engine
         out.update({k: v for k, v in dataclasses.asdict(self.timings).items() if v is not None})
+        return out
+
+    def summary(self) -> dict:
+        """The short form a list of answers holds (the portfolio's members): ``status``,
+        ``time_s`` and, when there is one, ``error``.
+
+        >>> Answer.unknown("timeout", timings=Timings(time_s=2.0)).summary()
+        {'status': 'unknown', 'time_s': 2.0, 'error': 'timeout'}
+        """
+        out = {"status": self.status.value, "time_s": self.timings.time_s}
+        if self.error:
+            out["error"] = self.error
         return out
 
     def to_row(self) -> dict:

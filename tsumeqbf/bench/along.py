@@ -39,6 +39,8 @@ from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..dfpn.tsume import TsumeSearch
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position, TsumeError
+from ..settings import TABLE_ENTRIES
+from ..values import Status
 from .dfpn import cshogi_dfpn
 
 CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
@@ -106,7 +108,7 @@ def solve_after(pos, recorded, max_nodes, tt_entries, backend, top=3, mate_probe
     res = search.solve()  # node and time limits end as unknown (proven None)
     took = time.perf_counter() - start
     pn, dn = search.root_numbers
-    row = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
+    row = {"status": Status.of(res.proven).value,
            "nodes": res.nodes, "time_s": round(took, 3), "pn": pn, "dn": dn,
            "recorded_share": "", "busiest": "", "busiest_line": ""}
     if res.proven is None:
@@ -130,7 +132,7 @@ def walk_back(problem_id, line, sfen, plies, max_nodes, tt_entries, backend, csh
                    group_interpositions)
         rows.append(row)
         emit(row)
-        unsolved_in_a_row = unsolved_in_a_row + 1 if row["status"] == "unknown" else 0
+        unsolved_in_a_row = unsolved_in_a_row + 1 if row["status"] == Status.UNKNOWN else 0
         if plies is None and unsolved_in_a_row == 2:
             break
     return rows
@@ -210,7 +212,7 @@ def main(argv: list[str]) -> int:
                          'the recorded line or off it (an even number, e.g. "P*4c 4b4c 2d3c '
                          '4a3c"; repeat for more positions); any Edo problem id')
     ap.add_argument("--max-nodes", type=int, default=1_000_000)
-    ap.add_argument("--tt-entries", type=int, default=1_000_000)
+    ap.add_argument("--tt-entries", type=int, default=TABLE_ENTRIES)
     ap.add_argument("--backend", choices=BACKENDS, default="cshogi")
     ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
                     help="as solve: probe new nodes for mates in 1 (1) or 3 (3), as cshogi's "

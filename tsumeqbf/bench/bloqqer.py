@@ -77,9 +77,9 @@ def run_bloqqer(path: str, out_path: str, timeout: float | None) -> tuple[str, f
 def reference(pos: Position, n: int, timeout: float) -> tuple[bool | None, str]:
     """Brute force within ``timeout``, else df-pn: (verdict, engine) or (None, "")."""
     for engine in ("brute", "dfpn"):
-        r = run_engine(engine, pos, n, timeout=timeout)
-        if r["mate"] is not None:
-            return r["mate"], engine
+        answer = run_engine(engine, pos, n, timeout=timeout)
+        if answer.status.decided:
+            return answer.verdict, engine
     return None, ""
 
 

@@ -18,6 +18,7 @@ import argparse
 import statistics
 
 from ..engines import run_engine
+from ..values import Status
 from ..rules import Position
 from ..rules.generate import question_set
 
@@ -39,22 +40,23 @@ def main(argv: list[str]) -> int:
     qs = question_set(seed=2024, count=args.count, sizes=sizes, plies=plies)
     print(f"{'question':12} {'n':>2} {'verdict':8} {'ask s':>8} {'certify s':>9} {'ratio':>7} "
           f"{'nodes':>6} {'calls':>5}")
-    ratios: dict[str, list[tuple[float, float]]] = {"mate": [], "nomate": []}
+    ratios: dict[Status, list[tuple[float, float]]] = {Status.MATE: [], Status.NOMATE: []}
     other: dict[str, int] = {}
     for q in qs:
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         r = run_engine(args.solver, pos, q["n"], timeout=args.timeout,
                        options={"encoding": args.encoding, "certify": True})
-        if not r.get("certified"):
-            why = r.get("certify_reason") or r.get("error") or r["status"]
+        cert = r.certification
+        if cert is None or not cert.certified:
+            why = (cert and cert.certify_reason) or r.error or r.status.value
             other[why.split(" after")[0]] = other.get(why.split(" after")[0], 0) + 1
-            print(f"{q['id']:12} {q['n']:>2} {r['status']:8} not certified: {why}")
+            print(f"{q['id']:12} {q['n']:>2} {r.status:8} not certified: {why}")
             continue
-        ask = r["time_s"] - r["certify_s"]
-        ratio = r["certify_s"] / ask
-        ratios[r["status"]].append((ratio, r["certify_s"] - GOAL * ask))
-        print(f"{q['id']:12} {q['n']:>2} {r['status']:8} {ask:8.3f} {r['certify_s']:9.3f} "
-              f"{ratio:7.2f} {r['strategy_nodes']:>6} {r['certify_calls']:>5}", flush=True)
+        ask = r.timings.time_s - cert.certify_s
+        ratio = cert.certify_s / ask
+        ratios[r.status].append((ratio, cert.certify_s - GOAL * ask))
+        print(f"{q['id']:12} {q['n']:>2} {r.status:8} {ask:8.3f} {cert.certify_s:9.3f} "
+              f"{ratio:7.2f} {cert.strategy_nodes:>6} {r.facts['certify_calls']:>5}", flush=True)
     print()
     for verdict, got in ratios.items():
         if got:

@@ -21,6 +21,9 @@ also has the search's CPU seconds (``cpu_s``) and what made it
 (:data:`tsumeqbf.provenance.FIELDS`); ``--repeat K`` solves each problem K times (rounds,
 column ``repeat``) and the summary gives the spread of the seconds and the problems solved
 in some rounds only.
+``--heuristics``, ``--shorten-nodes``, ``--tt-entries`` (long runs need more than the
+default: zukou-091 ends with 6.7M entries after 11.3M nodes), ``--mate-probe``,
+``--group-interpositions``, ``--no-inherit`` and ``--backend`` are ``solve``'s.
 ``--backend native`` runs the native core instead, beside the Python search and cshogi's
 DfPn (:mod:`tsumeqbf.bench.dfpn_native`).
 ``--only cshogi`` runs cshogi's DfPn alone on the Edo problems (no bounded set, none of
@@ -39,11 +42,12 @@ from pathlib import Path
 from ..arguments import table_csv
 from ..data import read_rows
 from ..dfpn import DfPn, ShogiGame
-from ..dfpn.solve import SOLVE_BACKENDS
+from ..dfpn.options import SolveOptions
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
-from ..rules import Position
+from ..rules import Position, TsumeError
 from ..usage import measured
+from ..values import Status
 
 
 def cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
@@ -80,7 +84,7 @@ def bounded(rows, max_nodes, cshogi) -> None:
         took = time.perf_counter() - start
         total_nodes += res.nodes
         total_s += took
-        verdict = {True: "mate", False: "no mate", None: "unknown"}[res.proven]
+        verdict = Status.UNKNOWN.value if res.proven is None else Status.of(res.proven).word
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{res.nodes:8d} {took:7.3f} {res.nodes / max(took, 1e-9):8.0f}")
         theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
@@ -119,9 +123,10 @@ def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
     return sink, writer, done
 
 
-def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
-              backend="rules", resume=False, tt_limit=1_000_000, mate_probe=0,
-              inherit=True, group_interpositions=False, repeat=1) -> None:
+def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=False,
+              repeat=1) -> None:
+    """``solve`` with ``options`` on each of ``rows`` (no exact-shortest search after a
+    proof: ``shortest_up_to`` 0), beside cshogi's DfPn."""
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
     sink, writer, done = open_rows(csv_path, resume)
     if done:
@@ -133,10 +138,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
     for k, r in ((k, r) for k in range(1, repeat + 1) for r in rows if (r["id"], k) not in done):
         pos = Position.from_sfen(r["sfen"])
         with measured() as used:
-            out = solve_tsume(pos, max_nodes=max_nodes, heuristics=heuristics, shortest_up_to=0,
-                              shorten_nodes=shorten_nodes, backend=backend, tt_limit=tt_limit,
-                              mate_probe=mate_probe, inherit=inherit,
-                              group_interpositions=group_interpositions)
+            out = solve_tsume(pos, options, max_nodes=max_nodes, shortest_up_to=0)
         our_nodes += out["nodes"]
         our_s += out["time_s"]
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
@@ -149,7 +151,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
                "cshogi_proven": theirs[0] if theirs else None,
                "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"],
                "repeat": k, "cpu_s": round(used.cpu_s, 3),
-               **row_fields("tsume", {"backend": backend})}
+               **row_fields("tsume", {"backend": options.backend})}
         if writer:
             writer.writerow(row)
             sink.flush()
@@ -163,7 +165,7 @@ def unbounded(rows, max_nodes, heuristics, cshogi, csv_path, shorten_nodes=None,
         sink.close()
         with open(csv_path, encoding="utf-8") as fh:  # a resumed run sums up every row
             finished = list(csv.DictReader(fh))
-    print(f"\nthis run: {our_nodes / max(our_s, 1e-9):.0f} nodes/s (heuristics '{heuristics}', "
+    print(f"\nthis run: {our_nodes / max(our_s, 1e-9):.0f} nodes/s (heuristics '{options.heuristics}', "
           f"budget {max_nodes:,} nodes)")
     for line in summary(finished):
         print(line)
@@ -205,7 +207,7 @@ def summary(rows: list[dict]) -> list[str]:
     solved per collection beside cshogi, node ratios where both solve, replays, and the
     answers' lengths against the stated ones.
 
-    >>> row = dict(id="zukou-002", status="mate", stated_length="21", length=21, nodes=3021,
+    >>> row = dict(id="zukou-002", status=Status.MATE, stated_length="21", length=21, nodes=3021,
     ...            replay="ok", cshogi_proven="True", cshogi_nodes=1783)
     >>> summary([row])[0]
     'solved 1/1 (zukou 1/1); cshogi DfPn 1/1 (zukou 1/1)'
@@ -218,8 +220,8 @@ def summary(rows: list[dict]) -> list[str]:
     groups: dict[str, list] = {}
     for r in rows:
         groups.setdefault(r["id"].split("-")[0], []).append(r)
-    ours = [r for r in rows if r["status"] == "mate"]
-    each = ", ".join(f"{g} {sum(r['status'] == 'mate' for r in rs)}/{len(rs)}"
+    ours = [r for r in rows if r["status"] == Status.MATE]
+    each = ", ".join(f"{g} {sum(r['status'] == Status.MATE for r in rs)}/{len(rs)}"
                      for g, rs in groups.items())
     out = [f"solved {len(ours)}/{len(rows)} ({each})"]
     if any(r.get("cshogi_proven") not in (None, "") for r in rows):
@@ -230,7 +232,7 @@ def summary(rows: list[dict]) -> list[str]:
             out.append(f"where both solve ({len(ratios)}): within 2x of cshogi's nodes on "
                        f"{sum(x <= 2 for x in ratios)}, median ratio ours/cshogi "
                        f"{statistics.median(ratios):.2f}")
-        missed = [r["id"] for r in rows if proven(r) and r["status"] != "mate"]
+        missed = [r["id"] for r in rows if proven(r) and r["status"] != Status.MATE]
         if missed:
             out.append(f"solved by cshogi only: {', '.join(missed)}")
     bad = [r["id"] for r in ours if r["replay"] != "ok"]
@@ -246,22 +248,22 @@ def repeat_lines(rows: list[dict]) -> list[str]:
     """With repeats: each round's solved count, the spread of a problem's seconds over
     the rounds, and the problems solved in some rounds only (none without repeats).
 
-    >>> rows = [dict(id="a", status="mate", time_s="1.0", repeat="1"), dict(id="a", status="mate", time_s="3.0", repeat="2"),
-    ...         dict(id="b", status="mate", time_s="2.0", repeat="1"), dict(id="b", status="unknown", time_s="9.0", repeat="2")]
+    >>> rows = [dict(id="a", status=Status.MATE, time_s="1.0", repeat="1"), dict(id="a", status=Status.MATE, time_s="3.0", repeat="2"),
+    ...         dict(id="b", status=Status.MATE, time_s="2.0", repeat="1"), dict(id="b", status=Status.UNKNOWN, time_s="9.0", repeat="2")]
     >>> repeat_lines(rows)
     ['repeats 2: solved 2, 1 (min / median / max 1 / 1.5 / 2); seconds of the problems solved every time, (max - min) / median: median 100%, largest 100% (a)', 'solved in some repeats only: b']
     """
     rounds = sorted({int(r.get("repeat") or 1) for r in rows})
     if len(rounds) < 2:
         return []
-    solved = [sum(r["status"] == "mate" for r in rows if int(r.get("repeat") or 1) == k)
+    solved = [sum(r["status"] == Status.MATE for r in rows if int(r.get("repeat") or 1) == k)
               for k in rounds]
     by_id: dict[str, list] = {}
     for r in rows:
         by_id.setdefault(r["id"], []).append(r)
     spreads = {}
     for pid, group in by_id.items():
-        times = [float(r["time_s"]) for r in group if r["status"] == "mate"]
+        times = [float(r["time_s"]) for r in group if r["status"] == Status.MATE]
         if len(times) == len(group) > 1 and statistics.median(times) > 0:
             spreads[pid] = (max(times) - min(times)) / statistics.median(times)
     line = (f"repeats {len(rounds)}: solved {', '.join(map(str, solved))} (min / median / max "
@@ -271,7 +273,7 @@ def repeat_lines(rows: list[dict]) -> list[str]:
         line += (f"; seconds of the problems solved every time, (max - min) / median: median "
                  f"{statistics.median(spreads.values()):.0%}, largest {spreads[worst]:.0%} ({worst})")
     borderline = sorted(pid for pid, group in by_id.items()
-                        if len({r["status"] == "mate" for r in group}) > 1)
+                        if len({r["status"] == Status.MATE for r in group}) > 1)
     return [line] + ([f"solved in some repeats only: {', '.join(borderline)}"] if borderline else [])
 
 
@@ -303,7 +305,7 @@ def _native(args, cshogi) -> int:
                                       ("--shorten-nodes", args.shorten_nodes is None),
                                       ("--mate-probe", args.mate_probe == 0),
                                       ("--group-interpositions", not args.group_interpositions),
-                                      ("--no-inherit", not args.no_inherit),
+                                      ("--no-inherit", args.inherit),
                                       ("--repeat", args.repeat == 1), ("--plot", not args.plot),
                                       ("--only", args.only is None))
                if not off]
@@ -317,7 +319,7 @@ def _native(args, cshogi) -> int:
         rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
         bad += dfpn_native.unbounded(rows, args.max_nodes, cshogi,
                                      None if args.beside == "none" else args.beside,
-                                     args.csv, args.resume, args.tt_entries)
+                                     args.csv, args.resume, args.tt_limit)
     return 1 if bad else 0
 
 
@@ -327,24 +329,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
     ap.add_argument("--ids", default=None,
                     help="Edo problems by id instead of the first K (zukou-023,musou-007)")
-    ap.add_argument("--heuristics", default="",
-                    help="Nagai's heuristics, letters of ABCDEF (default: none, as solve)")
-    ap.add_argument("--shorten-nodes", type=int, default=None,
-                    help="nodes after each proof looking for shorter mates (default: solve's)")
-    ap.add_argument("--tt-entries", type=int, default=1_000_000,
-                    help="unsolved positions the table keeps (as solve; long runs need more: "
-                         "zukou-091 ends with 6.7M after 11.3M nodes)")
-    ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
-                    help="as solve: probe new nodes for mates in 1 (1) or 3 (3) before searching them")
-    ap.add_argument("--group-interpositions", action="store_true",
-                    help="as solve: every interposition of an AND node counted once")
-    ap.add_argument("--no-inherit", action="store_true",
-                    help="as solve: new positions do not start from the same board's numbers")
+    # solve's options that the benchmark passes on (with solve's help; --backend also
+    # chooses the native core, whose bench is dfpn_native)
+    SolveOptions.add_flags(ap, ("heuristics", "shorten_nodes", "tt_limit", "mate_probe",
+                                "group_interpositions", "inherit", "backend"))
     ap.add_argument("--csv", type=table_csv, default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
-    ap.add_argument("--backend", choices=SOLVE_BACKENDS, default="rules",
-                    help="move generator for the unbounded runs (cshogi: faster, 9x9 only)")
     ap.add_argument("--no-bounded", action="store_true", help="skip the YaneuraOu bounded set")
     ap.add_argument("--beside", choices=("rules", "cshogi", "none"), default="cshogi",
                     help="with --backend native: the Python search's move generator on the "
@@ -363,6 +354,10 @@ def main(argv: list[str]) -> int:
                     help="cshogi: its DfPn alone on the Edo problems (wall and CPU seconds "
                          "to --csv); neither the bounded set nor our search runs")
     args = ap.parse_args(argv)
+    try:
+        options = SolveOptions.from_args(args)
+    except (TsumeError, ValueError) as exc:
+        raise SystemExit(f"bench dfpn: {exc}") from None
     if args.beside_csv and not args.plot:
         raise SystemExit("bench dfpn: --beside-csv goes with --plot")
     try:
@@ -373,8 +368,6 @@ def main(argv: list[str]) -> int:
         raise SystemExit("bench dfpn: --resume needs --csv")
     if args.plot and not args.csv:
         raise SystemExit("bench dfpn: --plot draws the rows of --csv; give --csv")
-    if args.tt_entries < 2:
-        raise SystemExit("bench dfpn: --tt-entries must be at least 2")
     if args.backend == "native":
         return _native(args, cshogi)
     if args.repeat < 1:
@@ -394,9 +387,7 @@ def main(argv: list[str]) -> int:
         bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
     if args.edo or args.ids:
         rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
-        unbounded(rows, args.max_nodes, args.heuristics, cshogi, args.csv, args.shorten_nodes,
-                  args.backend, args.resume, args.tt_entries, args.mate_probe,
-                  not args.no_inherit, args.group_interpositions, args.repeat)
+        unbounded(rows, args.max_nodes, options, cshogi, args.csv, args.resume, args.repeat)
     if args.plot:
         draw(args.csv, args.plot, args.max_nodes, summed=bool(args.edo or args.ids),
              beside_csv=args.beside_csv)
@@ -435,8 +426,8 @@ def with_cshogi_seconds(rows: list[dict], theirs: list[dict]) -> tuple[list[dict
     nodes are those ``rows`` recorded; and lines saying how many matched and the median
     seconds of each where both solve.
 
-    >>> ours = [dict(id="a", status="mate", time_s="2.0", cshogi_proven="True", cshogi_nodes="10"),
-    ...         dict(id="b", status="mate", time_s="4.0", cshogi_proven="False", cshogi_nodes="99")]
+    >>> ours = [dict(id="a", status=Status.MATE, time_s="2.0", cshogi_proven="True", cshogi_nodes="10"),
+    ...         dict(id="b", status=Status.MATE, time_s="4.0", cshogi_proven="False", cshogi_nodes="99")]
     >>> theirs = [dict(id="a", cshogi_proven="True", cshogi_nodes="10", cshogi_time_s="0.5", cshogi_cpu_s="0.4"),
     ...           dict(id="b", cshogi_proven="True", cshogi_nodes="50", cshogi_time_s="0.1", cshogi_cpu_s="0.1")]
     >>> rows, lines = with_cshogi_seconds(ours, theirs)
@@ -456,7 +447,7 @@ def with_cshogi_seconds(rows: list[dict], theirs: list[dict]) -> tuple[list[dict
     lines = [f"cshogi seconds: {len(timed)} of {len(rows)} rows"
              + (f" ({len(other)} with another verdict or node count left out: "
                 f"{', '.join(other)})" if other else "")]
-    both = [r for r in timed if r["status"] == "mate" and str(r["cshogi_proven"]) == "True"]
+    both = [r for r in timed if r["status"] == Status.MATE and str(r["cshogi_proven"]) == "True"]
     if both:
         def median(key):
             return f"{statistics.median(float(r[key]) for r in both):.3g}"

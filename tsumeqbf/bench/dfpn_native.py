@@ -26,14 +26,15 @@ from ..dfpn import DfPn, ShogiGame
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
+from ..settings import TABLE_ENTRIES
 from ..usage import measured
+from ..values import Status
 from .dfpn import cshogi_dfpn, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
           *PROVENANCE]
-_VERDICT = {True: "mate", False: "nomate", None: "unknown"}
 
 
 def _rate(nodes, seconds) -> str:
@@ -57,10 +58,10 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
         totals["native"][1] += got["time_s"]
         totals["python"][0] += ours.nodes
         totals["python"][1] += took
-        verdict = _VERDICT[got["proven"]]
+        verdict = Status.of(got["proven"]).value
         if got["proven"] is not None and ours.proven is not None and got["proven"] != ours.proven:
             disagreements += 1
-            verdict += f" (Python: {_VERDICT[ours.proven]}!)"
+            verdict += f" (Python: {Status.of(ours.proven)}!)"
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{got['nodes']:12d} {got['time_s']:7.3f} | {ours.nodes:12d} {took:7.3f}")
         theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
@@ -76,7 +77,7 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
 
 
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
-              resume: bool = False, tt_limit: int = 1_000_000) -> int:
+              resume: bool = False, tt_limit: int = TABLE_ENTRIES) -> int:
     """The Edo problems without a bound; returns the disagreements and bad lines."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
     done_ids = {problem for problem, _ in done}
@@ -132,8 +133,8 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     """The summary lines of unbounded rows (values or the CSV's strings) and the count of
     verdict disagreements with the Python search plus lines that do not replay.
 
-    >>> rows = [dict(id="zukou-002", status="mate", nodes=2226, time_s=0.01, replay="ok",
-    ...              python_status="mate", python_nodes=1954, python_time_s=0.5,
+    >>> rows = [dict(id="zukou-002", status=Status.MATE, nodes=2226, time_s=0.01, replay="ok",
+    ...              python_status=Status.MATE, python_nodes=1954, python_time_s=0.5,
     ...              cshogi_proven=True, cshogi_nodes=1783, cshogi_time_s=0.02)]
     >>> summary(rows)[0][:2]
     ['native solved 1/1; Python 1/1; cshogi DfPn 1/1', 'nodes/s: native 222,600, Python 3,908, cshogi 89,150']
@@ -148,12 +149,12 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     def proven(value):
         return str(value) == "True"
 
-    solved = [r for r in rows if r["status"] == "mate"]
+    solved = [r for r in rows if r["status"] == Status.MATE]
     has_python = any(r.get("python_status") for r in rows)
     has_cshogi = any(r.get("cshogi_nodes") not in (None, "") for r in rows)
     head = f"native solved {len(solved)}/{len(rows)}"
     if has_python:
-        head += f"; Python {sum(r.get('python_status') == 'mate' for r in rows)}/{len(rows)}"
+        head += f"; Python {sum(r.get('python_status') == Status.MATE for r in rows)}/{len(rows)}"
     if has_cshogi:
         head += f"; cshogi DfPn {sum(proven(r.get('cshogi_proven')) for r in rows)}/{len(rows)}"
     out = [head]
@@ -171,8 +172,9 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
         ratios = [num(r, "time_s") / max(num(r, "cshogi_time_s"), 1e-6) for r in both]
         out.append(f"where native and cshogi both solve ({len(both)}): native's seconds over "
                    f"cshogi's at the median {statistics.median(ratios):.2f}")
-    differ = [r["id"] for r in rows if r.get("python_status") in ("mate", "nomate")
-              and r["status"] in ("mate", "nomate") and r["status"] != r["python_status"]]
+    decided = (Status.MATE, Status.NOMATE)
+    differ = [r["id"] for r in rows if r.get("python_status") in decided
+              and r["status"] in decided and r["status"] != r["python_status"]]
     not_ok = [r["id"] for r in solved if r["replay"] != "ok"]
     out.append(f"verdicts differing from the Python search's: {len(differ)}"
                + (f" ({', '.join(differ)})" if differ else "")

@@ -31,13 +31,13 @@ from ..dfpn.cshogi_backend import BACKENDS, make_game
 from ..rules import Position
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..usage import measured
+from ..values import Status
 from .dfpn import open_rows, pick_edo
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ROWS = "results/runs/dfpn-edo/dfpn-edo-1m.csv,results/runs/dfpn-edo/dfpn-zukou-10m.csv"
 FIELDS = ["id", "stated_length", "length", "plies", "max_nodes", "stated_mate", "stated_nodes",
           "shorter_n", "shorter_mate", "shorter_nodes", "finding", "cpu_s", *PROVENANCE]
-_WORD = {True: "mate", False: "nomate", None: "unknown"}
 
 
 def differing(rows_files: list[Path]) -> dict[str, dict]:
@@ -48,7 +48,7 @@ def differing(rows_files: list[Path]) -> dict[str, dict]:
             for row in csv.DictReader(fh):
                 by_id[row["id"]] = row
     return {i: r for i, r in by_id.items()
-            if r["status"] == "mate" and int(r["length"]) != int(r["stated_length"])}
+            if r["status"] == Status.MATE and int(r["length"]) != int(r["stated_length"])}
 
 
 def finding(stated: int, length: int, stated_mate: bool | None, shorter_mate: bool | None) -> str:
@@ -88,7 +88,7 @@ def audit(pos, stated: int, plies: int, length: int, max_plies: int, max_nodes: 
         res = search.solve(n)
         for name in (k for k, v in asked.items() if v == n):
             verdicts[name] = res.proven
-            out[f"{name}_mate"], out[f"{name}_nodes"] = _WORD[res.proven], search.nodes - before
+            out[f"{name}_mate"], out[f"{name}_nodes"] = Status.of(res.proven).value, search.nodes - before
     out["finding"] = finding(stated, length, verdicts["stated"], verdicts["shorter"])
     return out
 

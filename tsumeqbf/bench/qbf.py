@@ -27,6 +27,7 @@ from ..encoder.registry import ENCODINGS, encode
 from ..experiments.paper import figure_questions, paper_rows, question_key
 from ..rules import Position
 from ..solvers.engine import solve_mate
+from ..values import Limits, Status, verdict_of
 
 
 def paper_index() -> dict[tuple, dict]:
@@ -96,13 +97,13 @@ def main(argv: list[str]) -> int:
             stats = formula_stats(*enc.formula.prefix_and_matrix()[:2])
             for solver in solvers:
                 started = time.monotonic()
-                r = solve_mate(pos, q["n"], args.timeout,
+                r = solve_mate(pos, q["n"], Limits.within(args.timeout),
                                {"solver": solver, "encoding": encoding, **axes})
-                verdict = {"mate": "mate", "nomate": "no mate", "unknown": "timeout"}.get(
-                    r["status"], "ERROR")
-                if r["status"] in ("mate", "nomate") and r["mate"] != q["mate"]:
+                verdict = "ERROR" if r.status is Status.ERROR else r.status.word
+                if r.status.decided and r.verdict != verdict_of(q):
                     verdict = "WRONG"  # never expected: the figures' verdicts are the paper's
-                solve_s = r.get("solve_s", time.monotonic() - started)
+                solve_s = (r.timings.solve_s if r.timings.solve_s is not None
+                           else time.monotonic() - started)
                 line = (f"{q['id']:24s} {encoding:11s} {stats['vars']:7d} {stats['clauses']:8d} "
                         f"{enc.encode_s:6.2f} {solver:7s} {solve_s:8.2f} {verdict:8s} |")
                 if ref:
@@ -110,7 +111,7 @@ def main(argv: list[str]) -> int:
                     line += (f" {pv:10d} {pc:8d} {ref['solver_s']:8.2f} |"
                              f" {100 * stats['vars'] / pv:5.1f}% {100 * stats['clauses'] / pc:5.1f}%")
                 print(line, flush=True)
-                if r["status"] == "error":
-                    print(f"    error: {r.get('error')}", flush=True)
+                if r.status is Status.ERROR:
+                    print(f"    error: {r.error}", flush=True)
     print("\npaper: DepQBF 6.0 on the authors' machine; vars%/cls%: ours as a share of the paper's.")
     return 0

@@ -6,16 +6,18 @@ Python on the rules engine, any board; ``native``, the same search compiled
 (tests/test_native.py). Every answer names the backend that gave it.
 
 >>> from tsumeqbf.rules import Position
->>> out = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, None, {})
->>> out["status"], out["backend"]
-('mate', 'rules')
+>>> answer = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, Limits(), {})
+>>> answer.status is Status.MATE, answer.facts["backend"]
+(True, 'rules')
 """
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass
 
 from ..rules import Position, TsumeError
+from ..settings import Settings, setting
+from ..values import Answer, Limits, Status  # noqa: F401 (Status: the docstring's example)
 from .core import DfPn
 from .game import ShogiGame
 
@@ -23,31 +25,36 @@ from .game import ShogiGame
 BACKENDS = ("rules", "native")
 
 
-def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
-    backend = options.get("backend", "rules")
-    if backend not in BACKENDS:
-        raise TsumeError(f"unknown dfpn backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if backend == "native":
-        return _native(pos, n, timeout, options)
-    deadline = time.monotonic() + timeout if timeout else None
-    search = DfPn(ShogiGame(pos.copy()), max_nodes=options.get("max_nodes"), deadline=deadline)
+@dataclass(frozen=True)
+class MateOptions(Settings):
+    """How engine ``dfpn`` answers (:mod:`tsumeqbf.settings`); the answer carries it."""
+
+    backend: str = setting(
+        "rules", "engine dfpn: its search in Python on the rules engine (rules, the default) "
+                 "or compiled (native: standard 9x9 with hands only)", choices=BACKENDS)
+
+    def __post_init__(self):
+        if self.backend not in BACKENDS:
+            raise TsumeError(f"unknown dfpn backend {self.backend!r}; choose one of "
+                             f"{', '.join(BACKENDS)}")
+
+
+def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
+    settings = MateOptions.from_config(options)
+    if settings.backend == "native":
+        from .. import native
+
+        res = native.mate(pos, n, max_nodes=limits.max_nodes, timeout=limits.seconds_left())
+        return _answer(pos, res["proven"], res["best_move"], **settings.row(),
+                       nodes=res["nodes"], tt_hits=res["tt_hits"], tt_size=res["tt_size"])
+    search = DfPn(ShogiGame(pos.copy()), max_nodes=limits.max_nodes, deadline=limits.deadline)
     res = search.solve(n)
-    return _answer(pos, res.proven, res.best_move, backend="rules", nodes=res.nodes,
+    return _answer(pos, res.proven, res.best_move, **settings.row(), nodes=res.nodes,
                    tt_hits=res.tt_hits, tt_size=res.tt_size)
 
 
-def _native(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
-    from .. import native
-
-    res = native.mate(pos, n, max_nodes=options.get("max_nodes"), timeout=timeout)
-    return _answer(pos, res["proven"], res["best_move"], backend="native", nodes=res["nodes"],
-                   tt_hits=res["tt_hits"], tt_size=res["tt_size"])
-
-
-def _answer(pos: Position, proven, best_move, **facts) -> dict:
+def _answer(pos: Position, proven, best_move, **facts) -> Answer:
     if proven is None:
-        return {**facts, "status": "unknown", "mate": None, "error": "node or time limit reached"}
-    out = {**facts, "status": "mate" if proven else "nomate", "mate": proven}
-    if proven:
-        out["first_move"] = pos.usi(best_move)
-    return out
+        return Answer.unknown("node or time limit reached", facts=facts)
+    return Answer.decided(proven, first_move=pos.usi(best_move) if proven else None,
+                          facts=facts)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 from ..rules import TsumeError, line_to_japanese
+from ..values import Status
 
 #: solve_tsume's options the native core does not have, with the value that means "off"
 UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "checkpoint": None,
@@ -23,34 +24,37 @@ UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "checkpoi
                "proof_pieces": True, "check_shortest": False}
 
 
-def refuse_unsupported(options: dict) -> None:
-    """TsumeError naming the first option the native core does not have."""
+def refuse_unsupported(options) -> None:
+    """TsumeError naming the first option (of a SolveOptions) the native core does not have."""
     for name, off in UNSUPPORTED.items():
-        if name in options and options[name] != off and not (off == () and not options[name]):
+        if getattr(options, name) != off:
             raise TsumeError(f"backend 'native' has no option {name} (the Python search "
                              f"has: --backend rules)")
 
 
-def solve_native(pos, max_nodes: int | None = None, timeout: float | None = None,
-                 tt_limit: int = 1_000_000, mobility: bool = True,
-                 group_drops: bool = True) -> dict:
-    """Unbounded df-pn in the native core; see the module docstring."""
+#: what the native core does whatever its options say: no DAG correction, no inherited
+#: numbers (the answer says so)
+NATIVE_SEARCH = {"dag": False, "inherit": False}
+
+
+def solve_native(pos, options, max_nodes: int | None = None,
+                 timeout: float | None = None) -> dict:
+    """Unbounded df-pn in the native core under ``options`` (a SolveOptions, with
+    nothing of :data:`UNSUPPORTED` asked); see the module docstring."""
     from .. import native
     from .solve import replay_answer
 
     started = time.monotonic()
     pos.validate_question()
-    res = native.tsume(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=tt_limit,
-                       mobility=mobility, group_drops=group_drops)
-    out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res["proven"]],
+    res = native.tsume(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=options.tt_limit,
+                       mobility=options.mobility, group_drops=options.group_drops)
+    out = {"status": Status.of(res["proven"]),
            "mate": res["proven"], "pv": None, "pv_ja": None, "length": None,
            "nodes": res["nodes"], "time_s": round(res["time_s"], 6), "proofs": res["proofs"],
            "disproofs": res["disproofs"], "twins": res["twins"], "tt_size": res["tt_size"],
-           "tt_hits": res["tt_hits"], "heuristics": "", "dag": False, "mobility": mobility,
-           "simulation": False, "proof_pieces": True, "group_drops": group_drops,
-           "group_promotions": False, "group_interpositions": False, "mate_probe": 0,
-           "inherit": False, "probes": 0, "backend": "native", "checkpoint": None,
-           "resumed_nodes": 0, "seeds": [], "seeded_proofs": 0}
+           "tt_hits": res["tt_hits"], **options.row(), **NATIVE_SEARCH, "probes": 0,
+           "resumed_nodes": 0, "seeded_proofs": 0,
+           "shortest": False}  # its first line: no search for a shorter one
     if res["reason"]:
         out["error"] = res["reason"]
     if res["proven"]:
@@ -58,7 +62,7 @@ def solve_native(pos, max_nodes: int | None = None, timeout: float | None = None
         usi = [pos.usi(m) for m in line]
         check = replay_answer(pos, usi) if line else "no line read off the proofs"
         if check != "ok":  # a bug in the core: say so rather than print a wrong line
-            out.update(status="error", error=f"native answer does not replay as mate: {check}")
+            out.update(status=Status.ERROR, error=f"native answer does not replay as mate: {check}")
         else:
             out.update(pv=usi, pv_ja=line_to_japanese(pos, line), length=len(line),
                        plies=len(line), first_plies=len(line), shorten_nodes=0,

@@ -1,9 +1,45 @@
 """Solve a tsume problem without a bound and print the answer: ``solve_tsume(pos, ...)``.
 
+The options are one :class:`~.options.SolveOptions` (the command line's flags, engine
+``tsume``'s options and the USI engine's are built from it); the fields named here are
+its fields.
+
+After a proof (``first_plies``: its line's plies), two searches look for a shorter
+line. First more nodes of the unbounded search try the open checks along the main
+line (:func:`answer.shorten`; ``shorten_nodes`` in the output); then, when the best
+line read off the proofs has L plies (every ply counted) and L is at most
+``shortest_up_to``, bounded df-pn, its table started from the proofs
+(:mod:`.shortest`), asks for a mate within 1, 3, ... L - 2 plies. ``shortest`` says
+whether the answer is the exact shortest: bounded df-pn has shown that no mate within
+``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
+the shortest line counting every ply). By default the two get a share of the proof's
+work (:class:`_AfterProof`: each as many nodes as the proof took, at least 10,000 and
+20,000, and together as much time, at least 30 s); with ``shortest=True`` bounded
+df-pn runs on a line of any length until it knows, within ``max_nodes`` and
+``timeout``, and the shortening gets the proof's nodes, at least 50,000.
+``shorten_nodes`` sets the shortening's nodes either way; ``after_nodes`` counts the
+nodes of both. When the bounded line is shorter than the
+line read off the proofs, it becomes the answer (``answer``: "bounded",
+otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
+in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
+positions the probes asked for a mate in 1. ``inherit`` starts a new position from the
+numbers of the same board with other hands (:meth:`TsumeTables.inherited`).
+
+``checkpoint`` (a file) keeps a long search: when the file exists the search goes on
+from it (``resumed_nodes``; ``nodes`` and ``max_nodes`` then count from the first
+run), and the tables are written to it every ``checkpoint_every`` nodes, at the end
+and on an interrupt (:meth:`TsumeSearch.save_tables`).
+
+``seeds`` (checkpoint files of other problems or of positions of this one, written
+with the same hashing and attacker) add their proofs before the search starts
+(:meth:`TsumeTables.add_proofs`; ``seeded_proofs``): a hard position solved apart,
+say on another machine, then counts as proven. The answer is still read off the
+whole proof tree with the rules, so a seed's proofs are checked where used.
+
 >>> from tsumeqbf.rules import Position
 >>> out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
->>> out["status"], out["pv"], out["length"]
-('mate', ['2c1b'], 1)
+>>> out["status"] is Status.MATE, out["pv"], out["length"]
+(True, ['2c1b'], 1)
 """
 
 from __future__ import annotations
@@ -11,66 +47,33 @@ from __future__ import annotations
 import os
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 
 from ..rules import Position, TsumeError, line_to_japanese
+from ..values import Answer, Limits, Status
 from .answer import AnswerError, principal_variation, shorten, shortest_check
-from .cshogi_backend import BACKENDS, make_game
+from .cshogi_backend import make_game
 from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
 from .native_solve import refuse_unsupported, solve_native
+from .options import SOLVE_BACKENDS, SolveOptions
 from .tsume import TsumeSearch
 
-#: the move generators (and, native, the compiled search) that ``backend`` chooses from
-SOLVE_BACKENDS = BACKENDS + ("native",)
+__all__ = ["SOLVE_BACKENDS", "SolveOptions", "replay_answer", "solve_engine", "solve_tsume"]
 
 
-def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
-                heuristics: str = "", dag: bool = True, mobility: bool = True,
-                simulation: bool = False, check_shortest: bool = False,
-                progress=None, tt_limit: int = 1_000_000, shortest_up_to: int = 31,
-                shorten_nodes: int | None = None, proof_pieces: bool = True,
-                backend: str = "rules", group_drops: bool = True,
-                group_promotions: bool = False, mate_probe: int = 0,
-                inherit: bool = True, group_interpositions: bool = False,
-                checkpoint: str | None = None, checkpoint_every: int = 10_000_000,
-                seeds: tuple = (), progress_every: int = 100_000, on_phase=None,
-                answer_on_stop: bool = False, shortest: bool = False) -> dict:
-    """Unbounded df-pn; a dict with status ("mate", "nomate", "unknown"), pv (USI),
+def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | None = None,
+                timeout: float | None = None, progress=None, progress_every: int = 100_000,
+                on_phase=None, answer_on_stop: bool = False, **option_values) -> dict:
+    """Unbounded df-pn; a dict with status (a :class:`~tsumeqbf.values.Status`), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
-    nodes, time_s and table sizes.
+    nodes, time_s and table sizes, and every field of ``options`` (a :class:`SolveOptions`,
+    or its fields as keywords), under its name. ``max_nodes`` and ``timeout`` bound the
+    whole of it.
 
-    After a proof (``first_plies``: its line's plies), two searches look for a shorter
-    line. First more nodes of the unbounded search try the open checks along the main
-    line (:func:`answer.shorten`; ``shorten_nodes`` in the output); then, when the best
-    line read off the proofs has L plies (every ply counted) and L is at most
-    ``shortest_up_to``, bounded df-pn, its table started from the proofs
-    (:mod:`.shortest`), asks for a mate within 1, 3, ... L - 2 plies. ``shortest`` says
-    whether the answer is the exact shortest: bounded df-pn has shown that no mate within
-    ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
-    the shortest line counting every ply). By default the two get a share of the proof's
-    work (:class:`_AfterProof`: each as many nodes as the proof took, at least 10,000 and
-    20,000, and together as much time, at least 30 s); with ``shortest=True`` bounded
-    df-pn runs on a line of any length until it knows, within ``max_nodes`` and
-    ``timeout``, and the shortening gets the proof's nodes, at least 50,000.
-    ``shorten_nodes`` sets the shortening's nodes either way; ``after_nodes`` counts the
-    nodes of both. When the bounded line is shorter than the
-    line read off the proofs, it becomes the answer (``answer``: "bounded",
-    otherwise "proof"). ``mate_probe`` (1 or 3) proves a new node whose replies all mate
-    in 1 (or, with 3, that mates in 3) before searching it; ``probes`` counts the
-    positions the probes asked for a mate in 1. ``inherit`` starts a new position from the
-    numbers of the same board with other hands (:meth:`TsumeTables.inherited`).
-
-    ``checkpoint`` (a file) keeps a long search: when the file exists the search goes on
-    from it (``resumed_nodes``; ``nodes`` and ``max_nodes`` then count from the first
-    run), and the tables are written to it every ``checkpoint_every`` nodes, at the end
-    and on an interrupt (:meth:`TsumeSearch.save_tables`).
-
-    ``seeds`` (checkpoint files of other problems or of positions of this one, written
-    with the same hashing and attacker) add their proofs before the search starts
-    (:meth:`TsumeTables.add_proofs`; ``seeded_proofs``): a hard position solved apart,
-    say on another machine, then counts as proven. The answer is still read off the
-    whole proof tree with the rules, so a seed's proofs are checked where used.
+    What it does after a proof, with checkpoints and with seeds: see the module's
+    docstring.
 
     ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
     asks often, to report and to stop within a second); ``on_phase(text)`` is told when the
@@ -81,136 +84,145 @@ def solve_tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     during the searches for a shorter line ends them and the answer is the line found so
     far, with ``stopped`` (the signal's name) and ``exit_status``; without it, or during
     the proof itself, the stop goes on up to the caller."""
-    if backend == "native":
-        refuse_unsupported(dict(heuristics=heuristics, simulation=simulation,
-                                mate_probe=mate_probe, checkpoint=checkpoint, seeds=seeds,
-                                group_interpositions=group_interpositions,
-                                group_promotions=group_promotions, proof_pieces=proof_pieces,
-                                check_shortest=check_shortest))
-        out = solve_native(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=tt_limit,
-                           mobility=mobility, group_drops=group_drops)
-        out.setdefault("shortest", False)  # its first line: no search for a shorter one
-        return out
+    options = replace(options or SolveOptions(), **option_values)
+    if options.backend == "native":
+        refuse_unsupported(options)
+        return solve_native(pos, options, max_nodes=max_nodes, timeout=timeout)
     started = time.monotonic()
     pos.validate_question()
     deadline = time.monotonic() + timeout if timeout else None
-    game = make_game(pos.copy(), backend)
-    search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, heuristics=heuristics,
-                         dag=dag, mobility=mobility, simulation=simulation, progress=progress,
-                         tt_limit=tt_limit, proof_pieces=proof_pieces, group_drops=group_drops,
-                         group_promotions=group_promotions, mate_probe=mate_probe,
-                         inherit=inherit, group_interpositions=group_interpositions,
-                         progress_every=progress_every)
-    resumed = 0
-    if checkpoint is not None:
-        # the root's hash too: tables from another hashing (a changed Zobrist seed) would
-        # look up wrong positions, so such a file is refused like another problem's
-        identity = {"sfen": pos.sfen(), "zone": pos.geo.zone, "root_key": game.key()}
-        if os.path.exists(checkpoint):
-            search.load_tables(checkpoint, identity)
-            resumed = search.nodes
-        seeded = _add_seeds(search, seeds, pos)
-        search.progress = _saving(search, progress, checkpoint, identity, checkpoint_every)
-        try:
-            res = search.solve()
-        finally:  # at the end, and on Ctrl-C: nothing found so far is lost
-            search.save_tables(checkpoint, identity)
-    else:
-        seeded = _add_seeds(search, seeds, pos)
-        res = search.solve()
-    out = {"status": {True: "mate", False: "nomate", None: "unknown"}[res.proven],
+    game = make_game(pos.copy(), options.backend)
+    search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
+                         progress_every=progress_every, options=options.search_options())
+    res, resumed, seeded = _prove(search, game, pos, options, progress)
+    out = {"status": Status.of(res.proven),
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
            "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
-           "tt_hits": res.tt_hits,
-           "heuristics": search.options.heuristics, "dag": dag, "mobility": mobility,
-           "simulation": simulation, "simulations": search.simulations,
-           "proof_pieces": proof_pieces, "group_drops": group_drops,
-           "group_promotions": group_promotions, "group_interpositions": group_interpositions,
-           "mate_probe": mate_probe, "checkpoint": checkpoint, "resumed_nodes": resumed,
-           "probes": search.probes, "inherit": inherit, "backend": backend,
-           "seeds": list(seeds), "seeded_proofs": seeded}
+           "tt_hits": res.tt_hits, **options.row(), "simulations": search.simulations,
+           "resumed_nodes": resumed, "probes": search.probes, "seeded_proofs": seeded}
     if res.reason:
         out["error"] = res.reason
-    stopped = None
+    stops = _Stops(answer_on_stop)
+    if res.proven:
+        try:
+            _answer(out, pos, search, res, game, options, stops,
+                    _AfterProof(res, options.shortest, options.shorten_nodes, max_nodes, deadline),
+                    on_phase)
+        except AnswerError as exc:  # a bug: say so rather than print a wrong line
+            out.update(status=Status.ERROR, error=f"answer extraction failed: {exc}")
+            return out
+        if options.check_shortest and stops.stopped is None:
+            left = deadline - time.monotonic() if deadline else None
+            # of the proofs' line, which bounded df-pn's may have replaced
+            length = out.get("proof_length", out["length"])
+            shorter = stops.run(shortest_check, pos, length, max_nodes=max_nodes,
+                                deadline=time.monotonic() + left if left else None,
+                                backend=options.backend)
+            if stops.stopped is None:
+                out["shorter_mate_exists"] = shorter
+    if stops.stopped is not None:
+        out.update(stopped=str(stops.stopped) or "SIGINT",
+                   exit_status=getattr(stops.stopped, "exit_status", 130))
+    out["total_s"] = round(time.monotonic() - started, 6)
+    return out
 
-    def refine(work, *args, **kwargs):
-        """Run a search for a shorter line; a stop ends it (None) when the caller asked
-        for the answer found so far."""
-        nonlocal stopped
+
+def _prove(search, game, pos, options: SolveOptions, progress):
+    """Run the proof search, from and to ``options.checkpoint`` when there is one, its
+    seeds taken in first: its result, the nodes it resumed from and the proofs the seeds
+    gave."""
+    checkpoint, resumed = options.checkpoint, 0
+    if checkpoint is None:
+        seeded = _add_seeds(search, options.seeds, pos)
+        return search.solve(), resumed, seeded
+    # the root's hash too: tables from another hashing (a changed Zobrist seed) would
+    # look up wrong positions, so such a file is refused like another problem's
+    identity = {"sfen": pos.sfen(), "zone": pos.geo.zone, "root_key": game.key()}
+    if os.path.exists(checkpoint):
+        search.load_tables(checkpoint, identity)
+        resumed = search.nodes
+    seeded = _add_seeds(search, options.seeds, pos)
+    search.progress = _saving(search, progress, checkpoint, identity, options.checkpoint_every)
+    try:
+        return search.solve(), resumed, seeded
+    finally:  # at the end, and on Ctrl-C: nothing found so far is lost
+        search.save_tables(checkpoint, identity)
+
+
+class _Stops:
+    """Runs the searches for a shorter line; a stop (KeyboardInterrupt) ends one, which
+    then gives None, when the caller asked for the answer found so far
+    (``answer_on_stop``); ``stopped`` is the first such stop."""
+
+    def __init__(self, answer_on_stop: bool):
+        self.answer_on_stop, self.stopped = answer_on_stop, None
+
+    def run(self, work, *args, **kwargs):
         try:
             return work(*args, **kwargs)
         except KeyboardInterrupt as exc:
-            if not answer_on_stop:
+            if not self.answer_on_stop:
                 raise
-            stopped = exc
+            self.stopped = exc
             return None
 
-    if res.proven:
-        try:
-            first = principal_variation(search, game, muda=False)
-            after = _AfterProof(res, shortest, shorten_nodes, max_nodes, deadline)
-            rank, spent = None, 0
-            if len(first) > 1:  # a mate in 1 is the shortest
-                if on_phase is not None and after.shorten_nodes:
-                    on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
-                             f"{res.time_s:.2f} s); looking for shorter mates with up to "
-                             f"{after.shorten_nodes:,} more nodes{after.time_text()}")
-                before = search.nodes
-                with after.limits(search):
-                    rank, spent = (refine(shorten, search, game, after.shorten_nodes)
-                                   or (None, search.nodes - before))
-            # the answer walks the whole proof tree (every reply of every defender node);
-            # with another move generator it walks it with ours, an independent check. A
-            # stop can leave the game below the root (the searches after the proof play
-            # moves outside try/finally), so after one the answer is read from a new game
-            reader = (game if backend == "rules" and stopped is None
-                      else TsumeGame(pos.copy()))
-            line = principal_variation(search, reader, rank=rank)
-            raw = principal_variation(search, reader, muda=False, rank=rank)
-            found, short = (False, None) if len(raw) <= 1 else (None, None)
-            if (len(raw) > 1 and stopped is None
-                    and (shortest or len(raw) <= shortest_up_to)):
-                if on_phase is not None:
-                    on_phase(f"a line of {len(raw)} plies; bounded df-pn looks for a mate "
-                             f"within {len(raw) - 2} plies{after.bounded_text()}")
-                bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
-                                      deadline=after.deadline)
-                found, short = (refine(shorter_mate, bounded, game, len(raw) - 2)
-                                or (None, None))
-                out["bounded_nodes"] = bounded.nodes
-        except AnswerError as exc:  # a bug: say so rather than print a wrong line
-            out.update(status="error", error=f"answer extraction failed: {exc}")
-            return out
-        out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
-                   length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
-                   answer="proof", shortest=found is not None)
-        out["after_nodes"] = spent + out.get("bounded_nodes", 0)
-        if found:
-            out["pv_shortest"] = [pos.usi(m) for m in short] if short else None
-            out["shortest_plies"] = len(short) if short else None
-            out["shortest"] = short is not None
-            if short and len(short) < out["length"]:
-                # the proofs hold no line this short (zukou-036: 19 plies found, 13
-                # exact): answer with the exact one; every ply of it counts, so its
-                # length can only overstate the tsume length
-                out.update(pv=out["pv_shortest"], pv_ja=line_to_japanese(pos, short),
-                           proof_length=out["length"], length=len(short), plies=len(short),
-                           answer="bounded")
-        elif found is False:
-            out.update(shortest_plies=len(raw), pv_shortest=[pos.usi(m) for m in raw])
-        if check_shortest and stopped is None:
-            left = deadline - time.monotonic() if deadline else None
-            shorter = refine(shortest_check, pos, len(line), max_nodes=max_nodes,
-                             deadline=time.monotonic() + left if left else None,
-                             backend=backend)
-            if stopped is None:
-                out["shorter_mate_exists"] = shorter
-    if stopped is not None:
-        out.update(stopped=str(stopped) or "SIGINT",
-                   exit_status=getattr(stopped, "exit_status", 130))
-    out["total_s"] = round(time.monotonic() - started, 6)
-    return out
+
+def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _Stops,
+            after: _AfterProof, on_phase) -> None:
+    """The proven answer's line into ``out``: read off the proofs after the shortening,
+    then the exact shortest when bounded df-pn finds a shorter line."""
+    first = principal_variation(search, game, muda=False)
+    rank, spent = None, 0
+    if len(first) > 1:  # a mate in 1 is the shortest
+        if on_phase is not None and after.shorten_nodes:
+            on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
+                     f"{res.time_s:.2f} s); looking for shorter mates with up to "
+                     f"{after.shorten_nodes:,} more nodes{after.time_text()}")
+        before = search.nodes
+        with after.limits(search):
+            rank, spent = (stops.run(shorten, search, game, after.shorten_nodes)
+                           or (None, search.nodes - before))
+    # the answer walks the whole proof tree (every reply of every defender node); with
+    # another move generator it walks it with ours, an independent check. A stop can
+    # leave the game below the root (the searches after the proof play moves outside
+    # try/finally), so after one the answer is read from a new game
+    reader = (game if options.backend == "rules" and stops.stopped is None
+              else TsumeGame(pos.copy()))
+    line = principal_variation(search, reader, rank=rank)
+    raw = principal_variation(search, reader, muda=False, rank=rank)
+    found, short = (False, None) if len(raw) <= 1 else (None, None)
+    if (len(raw) > 1 and stops.stopped is None
+            and (options.shortest or len(raw) <= options.shortest_up_to)):
+        if on_phase is not None:
+            on_phase(f"a line of {len(raw)} plies; bounded df-pn looks for a mate "
+                     f"within {len(raw) - 2} plies{after.bounded_text()}")
+        bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
+                              deadline=after.deadline)
+        found, short = stops.run(shorter_mate, bounded, game, len(raw) - 2) or (None, None)
+        out["bounded_nodes"] = bounded.nodes
+    out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
+               length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
+               answer="proof", shortest=found is not None)
+    out["after_nodes"] = spent + out.get("bounded_nodes", 0)
+    if found:
+        _exact(out, pos, short)
+    elif found is False:
+        out.update(shortest_plies=len(raw), pv_shortest=[pos.usi(m) for m in raw])
+
+
+def _exact(out: dict, pos, short) -> None:
+    """Bounded df-pn's shortest line ``short`` (None: none shorter within its limits)."""
+    out["pv_shortest"] = [pos.usi(m) for m in short] if short else None
+    out["shortest_plies"] = len(short) if short else None
+    out["shortest"] = short is not None
+    if short and len(short) < out["length"]:
+        # the proofs hold no line this short (zukou-036: 19 plies found, 13 exact):
+        # answer with the exact one; every ply of it counts, so its length can only
+        # overstate the tsume length
+        out.update(pv=out["pv_shortest"], pv_ja=line_to_japanese(pos, short),
+                   proof_length=out["length"], length=len(short), plies=len(short),
+                   answer="bounded")
 
 
 #: without ``shortest``, the searches after a proof get this share of the proof's nodes
@@ -328,24 +340,14 @@ def replay_answer(pos, usi_line: list[str]) -> str:
     return "ok" if p.is_checkmate() else "ok (ends on useless interpositions)"
 
 
-def solve_engine(pos, n: int, timeout: float | None, options: dict) -> dict:
+def solve_engine(pos, n: int, limits: Limits, options: dict) -> Answer:
     """Engine ``tsume`` for ``run_engine``: unbounded df-pn. ``n`` is not a bound here:
     the verdict says whether a mate exists at all, and ``length`` gives its length. The
     exact-shortest search after a proof is off unless option ``shortest_up_to`` asks for
     it (it would add up to ``max_nodes`` more nodes to every short proof), and so is the
     search for shorter mates unless option ``shorten_nodes`` gives it nodes."""
-    out = solve_tsume(pos, max_nodes=options.get("max_nodes"), timeout=timeout,
-                      shortest_up_to=options.get("shortest_up_to", 0),
-                      heuristics=options.get("heuristics", ""), dag=options.get("dag", True),
-                      mobility=options.get("mobility", True),
-                      simulation=options.get("simulation", False),
-                      shorten_nodes=options.get("shorten_nodes", 0),
-                      proof_pieces=options.get("proof_pieces", True),
-                      backend=options.get("backend", "rules"),
-                      group_drops=options.get("group_drops", True),
-                      group_promotions=options.get("group_promotions", False),
-                      group_interpositions=options.get("group_interpositions", False),
-                      inherit=options.get("inherit", True))
+    out = solve_tsume(pos, SolveOptions.from_config(options, shortest_up_to=0, shorten_nodes=0),
+                      max_nodes=limits.max_nodes, timeout=limits.seconds_left())
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
-    return out
+    return Answer.from_dict(out)

@@ -34,16 +34,14 @@ from ..progress import Progress
 from ..provenance import FIELDS as PROVENANCE, checkout, cpu_model, row_fields
 from ..rules import Position, TsumeError
 from ..stop import stop_on_signals
+from ..values import Answer, Status, Timings
 from .analysis import disagreements
 from .config import EngineConfig, Experiment, canonical_json
 from .shrink import shrink
 from .store import SHRUNK_COLUMNS, Store, read_csv
 
 #: result keys copied into a cell's row (the rest of an engine's answer is dropped)
-RESULT_KEYS = ("status", "mate", "first_move", "time_s", "encode_s", "solve_s", "vars",
-               "clauses", "blocks", "nodes", "certified", "strategy_nodes", "certify_s",
-               "certify_reason", "error", "cpu_s", "solver_cpu_s", "peak_mb", "measured_by",
-               *PROVENANCE)
+RESULT_KEYS = (*(name for name, _ in Answer.COLUMNS), *PROVENANCE)
 
 
 def cell_key(instance_id: str, engine: str, options: dict, repeat: int = 1) -> str:
@@ -112,9 +110,9 @@ def run_cell(cell: dict) -> dict:
 def lost_row(cell: dict, lost: Lost, elapsed_s: float) -> dict:
     """The row of a cell whose worker was killed at its time limit or died (its CPU
     seconds unknown: the worker took them along)."""
-    return cell_row(cell, {"status": "unknown" if lost.timed_out else "error", "mate": None,
-                           "time_s": round(elapsed_s, 6), "error": lost.reason,
-                           **row_fields(cell["engine"], cell["options"])})
+    answer = Answer(Status.UNKNOWN if lost.timed_out else Status.ERROR, error=lost.reason,
+                    timings=Timings(time_s=round(elapsed_s, 6)))
+    return cell_row(cell, {**answer.to_dict(), **row_fields(cell["engine"], cell["options"])})
 
 
 # -- executors: each yields (cell, row or Lost, elapsed seconds) -------------------------
@@ -260,7 +258,7 @@ def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv
                 row = lost_row(cell, result, elapsed) if isinstance(result, Lost) else result
                 store.record(row)
                 counts[row["status"]] = counts.get(row["status"], 0) + 1
-                failed += row["status"] == "error"
+                failed += row["status"] == Status.ERROR
                 meter.update(running=min(jobs, len(todo) - done), failed=failed)
         finally:
             stream.close()  # an exception here (Ctrl-C while storing) still stops the workers
@@ -335,7 +333,8 @@ def shrink_disagreement(d: dict, eng_a: EngineConfig, eng_b: EngineConfig, jobs:
             got = {}
             with contextlib.closing(iter_pool(cells, run_cell, min(jobs, 2), kill_after(cells))) as pool:
                 for end in pool:
-                    got[end.task["label"]] = None if isinstance(end.result, Lost) else end.result["mate"]
+                    got[end.task["label"]] = (None if isinstance(end.result, Lost)
+                                              else Answer.from_row(end.result).verdict)
             seen[sfen] = (got[eng_a.label], got[eng_b.label])
         return seen[sfen]
 

@@ -1,4 +1,5 @@
-"""``tsumeqbf family SPEC -o DIR [--quiet]``: write a benchmark family (:mod:`tsumeqbf.family`).
+"""``tsumeqbf family SPEC -o DIR [--quiet]``: write a benchmark family (:mod:`tsumeqbf.family`);
+``tsumeqbf family-score DIR``: the QBF solvers on it (:mod:`.scores`).
 
 One line per question on stderr (unless ``--quiet``), a summary on stdout; a bad SPEC, a
 bad question, a disagreement between the engines or a failed strategy check is one line
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+
+from ..arguments import positive_int
 
 
 def register(sub) -> None:
@@ -23,6 +26,7 @@ def register(sub) -> None:
                    help="print the summary as one JSON object: files, true, false, questions, "
                         "left_out, index")
     p.set_defaults(func=cmd_family)
+    register_score(sub)
 
 
 def cmd_family(args) -> int:
@@ -41,4 +45,70 @@ def cmd_family(args) -> int:
     print(f"wrote {len(report.rows)} files ({truths['true']} true, {truths['false']} false) "
           f"from {report.questions} questions to {args.output}; index {args.output}/index.csv"
           + (f"; {len(report.left_out)} questions left out" if report.left_out else ""))
+    return 0
+
+
+def register_score(sub) -> None:
+    from .scores import READS
+    p = sub.add_parser("family-score",
+                       help="score the QBF solvers on a written family: decided, wrong against "
+                            "the proven truth, PAR-2")
+    p.add_argument("folder", metavar="DIR", help="a folder `family` wrote (index.csv and files)")
+    p.add_argument("--csv", default=None, metavar="FILE",
+                   help="the rows, one per file x solver (default DIR/scores.csv); a run "
+                        "again with the same FILE skips the cells it holds")
+    p.add_argument("--md", default=None, metavar="FILE",
+                   help="the summary drawn from the CSV (default: beside it, .md)")
+    p.add_argument("--solvers", default=",".join(READS["qdimacs"]),
+                   help="comma-separated (default: all five)")
+    p.add_argument("--cpu-limit", type=positive_int, default=60, metavar="S",
+                   help="CPU seconds a cell (the kernel's RLIMIT_CPU; default 60)")
+    p.add_argument("--memory-mb", type=positive_int, default=4096, metavar="MB",
+                   help="a solver's address space (default 4096)")
+    p.add_argument("--jobs", "-j", type=positive_int, default=1,
+                   help="cells at once (default 1)")
+    p.add_argument("--every", type=positive_int, default=1, metavar="K",
+                   help="a sample: only the files of every K-th formula of the index (to "
+                        "estimate a whole run's time; a run without it adds the rest)")
+    p.add_argument("--report-only", action="store_true",
+                   help="run nothing: draw the summary from the CSV")
+    p.add_argument("--quiet", action="store_true", help="no line per cell")
+    p.set_defaults(func=cmd_family_score)
+
+
+def cmd_family_score(args) -> int:
+    import os
+
+    from ..rules import TsumeError
+    from ..solvers.runner import SOLVERS
+    from .scores import ScoreLimits, cells, read_index, read_scores, render_scores, score_family
+
+    csv_path = args.csv or os.path.join(args.folder, "scores.csv")
+    md_path = args.md or os.path.splitext(csv_path)[0] + ".md"
+    solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
+    unknown = [s for s in solvers if s not in SOLVERS]
+    if unknown or not solvers:
+        raise TsumeError(f"unknown solver {unknown[0] if unknown else '(none)'!r}: "
+                         f"choose among {', '.join(SOLVERS)}")
+    index = read_index(args.folder)
+    if args.report_only:
+        rows = read_scores(csv_path)
+        if not rows:
+            raise TsumeError(f"{csv_path}: no scores to report")
+    else:
+        command = " ".join(["tsumeqbf family-score", args.folder, "--csv", csv_path,
+                            "--cpu-limit", str(args.cpu_limit), "--memory-mb",
+                            str(args.memory_mb), "--jobs", str(args.jobs)]
+                           + (["--every", str(args.every)] if args.every > 1 else [])
+                           + (["--solvers", ",".join(solvers)]
+                              if solvers != list(SOLVERS) else []))
+        rows = score_family(args.folder, csv_path, solvers,
+                            ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb), args.jobs,
+                            command, args.every, log=None if args.quiet else sys.stderr)
+        rows = read_scores(csv_path)
+    asked = len(cells(index, solvers))
+    with open(md_path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(render_scores(rows, asked))
+    wrong = sum(r["wrong"] == "1" for r in rows)
+    print(f"{len(rows)} cells of {asked} scored in {csv_path}; {wrong} wrong; summary {md_path}")
     return 0

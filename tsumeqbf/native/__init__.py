@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 
 from ..rules import InvalidQuestion, TsumeError
+from ..settings import TABLE_ENTRIES
 
 try:
     from . import _core
@@ -98,7 +99,7 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
 
 
 def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
-          tt_limit: int = 1_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
+          tt_limit: int = TABLE_ENTRIES, mobility: bool = True, group_drops: bool = True) -> dict:
     """Unbounded df-pn (the sound core of :class:`tsumeqbf.dfpn.TsumeSearch`: repetition a
     failure, path-dependent disproofs as twin entries, proof and disproof pieces; none of
     the heuristics that only steer it): ``proven`` True/False, None at a limit

@@ -16,71 +16,105 @@ sub-questions of the positions reached are encoded and solved again, and every n
 judged by the rules.
 
 >>> from tsumeqbf.rules import Position
->>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, 30, {"solver": "depqbf"})
->>> r["status"], r["first_move"] in ("2c1b", "1c1b+")
-('mate', True)
->>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 999, 0.5, {"solver": "depqbf"})
->>> r["status"], r["error"]
-('unknown', 'timeout while encoding')
+>>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, Limits.within(30),
+...                {"solver": "depqbf"})
+>>> r.status is Status.MATE, r.first_move in ("2c1b", "1c1b+")
+(True, True)
+>>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 999, Limits.within(0.5),
+...                {"solver": "depqbf"})
+>>> r.status is Status.UNKNOWN, r.error
+(True, 'timeout while encoding')
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import time
 from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
-from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
+from ..arguments import positive_float
+from ..encoder.registry import EncodingOptions, encode
 from ..encoder.size import check_plies
-from ..limits import LimitReached, check_budget, limits
+from ..limits import LimitReached, check_budget, limits as bounded
 from ..progress import held_phase, phase
 from ..rules import Position
-from .certify import (DEFAULT_MAX_NODES, Answer, CertificateFailure, CertificateIncomplete,
-                      certify)
+from ..settings import Settings, setting
+from ..values import Answer, Certification, Limits, Status, Timings
+from .certify import Answer as SubAnswer
+from .certify import DEFAULT_MAX_NODES, CertificateFailure, CertificateIncomplete, certify
 from .runner import SOLVERS, SolverError, certifying_solvers, find_solver, run_solver
 
 #: solvers whose output carries the outermost block's assignment on a true verdict
 CERTIFYING = set(certifying_solvers())
 
 
-def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
-    """Engine function (see tsumeqbf.engines): options ``solver``, ``encoding``,
-    ``memory_mb``, ``used_kinds_only``, ``attacker_moves`` and ``defender_moves``
-    (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
-    ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree)."""
+@dataclass(frozen=True)
+class CertifyOptions(Settings):
+    """Whether and how a QBF verdict is certified (:mod:`.certify`): the QBF engine's and
+    the portfolio's."""
+
+    certify: bool = setting(
+        False, "QBF engines: check the solver side's whole strategy with the rules engine "
+               "(sub-questions re-encoded and re-solved); a strategy that fails is an error "
+               "naming the node")
+    # seconds for the certification (None: the question's timeout again)
+    certify_timeout: float | None = setting(
+        None, "seconds for the certification (default: the question's --timeout again; "
+              "none without one)", type=positive_float)
+    certify_max_nodes: int | None = None  # strategy nodes checked at most (None: the default)
+    strategy: str | None = None  # a file for the checked strategy tree (mate --strategy)
+
+
+@dataclass(frozen=True)
+class QbfOptions(CertifyOptions, EncodingOptions):
+    """How a QBF engine answers (:mod:`tsumeqbf.settings`): the solver, the encoding with
+    its move choices (:mod:`tsumeqbf.encoder.choice`), the certification; the answer
+    carries it."""
+
+    solver: str = setting("depqbf", "engine qbf: a solver name or the path of any QDIMACS "
+                                    "solver executable (default: depqbf)")
+
+    def __post_init__(self):
+        super().__post_init__()
+        object.__setattr__(self, "solver", self.solver or "depqbf")
+
+
+def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
+    """Engine function (see tsumeqbf.engines): the options of :class:`QbfOptions`;
+    ``limits``' memory bounds the encoder and the solver."""
     check_plies(n)
     try:
-        question = question_of(options)
+        settings = QbfOptions.from_config(options)
+        question = question_of(options, limits.memory_mb)
     except (ValueError, SolverError) as exc:
-        return _error(str(exc))
-    deadline = None if timeout is None else time.monotonic() + timeout
-    result = _solve(pos, n, question, deadline)
-    if options.get("certify") and result["status"] in ("mate", "nomate"):
-        result.update(_certify(pos, n, result, question, timeout, options))
-    return result
+        return Answer.failed(str(exc))
+    answer = _solve(pos, n, question, limits.deadline)
+    # the answer carries its options (its own facts, such as the encoding, first)
+    answer = answer.replace(facts={**settings.row(), **answer.facts})
+    if settings.certify and answer.status.decided:
+        answer = _certify(pos, n, answer, question, limits, settings)
+    return answer
 
 
-def question_of(options: dict) -> "_Question":
+def question_of(options: dict, memory_mb: float | None = None) -> "_Question":
     """How :func:`solve_mate` asks its questions under ``options`` (solver, encoding and
-    its choices, memory), checked: ValueError or SolverError with one line for an unknown
-    encoding or choice or a missing solver, before any encoding."""
-    solver = options.get("solver", "depqbf")
-    encoding = options.get("encoding") or DEFAULT_ENCODING
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    choices = encoding_options(encoding, options)
-    find_solver(solver)
-    return _Question(solver, encoding, choices, options.get("memory_mb"))
+    its choices) within ``memory_mb``, checked: ValueError or SolverError with one line
+    for an unknown encoding or choice or a missing solver, before any encoding."""
+    settings = QbfOptions.from_config(options)
+    find_solver(settings.solver)
+    return _Question(settings.solver, settings.encoding, settings.choices(), memory_mb)
 
 
-def certify_answer(pos: Position, n: int, result: dict, timeout: float | None,
-                   options: dict) -> dict:
-    """What ``certify`` adds to ``result``, a decided answer to Mate(pos, n) found under
-    ``options`` by another process (the portfolio's member): the same check as
+def certify_answer(pos: Position, n: int, answer: Answer, limits: Limits,
+                   options: dict) -> Answer:
+    """``answer``, a decided answer to Mate(pos, n) found under ``options`` by another
+    process (the portfolio's member), with ``certify``'s check: the same as
     :func:`solve_mate`'s, its sub-questions asked under ``options`` here."""
-    return _certify(pos, n, result, question_of(options), timeout, options)
+    return _certify(pos, n, answer, question_of(options, limits.memory_mb), limits,
+                    QbfOptions.from_config(options))
 
 
 @dataclass(frozen=True)
@@ -93,72 +127,74 @@ class _Question:
     memory_mb: int | None
 
 
-def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> dict:
+def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> Answer:
     """Encode Mate(pos, n), run the solver within the deadline, read its verdict."""
     start = time.monotonic()
     try:
-        with limits(deadline, q.memory_mb) as budget:
+        with bounded(deadline, q.memory_mb) as budget:
             phase("encoding")
             enc = encode(pos, n, q.encoding, **q.choices)
             budget.stage = "writing the QDIMACS"
             phase("writing")
             path, sizes, old_of_new = _write_question(enc, q.encoding)
     except LimitReached as exc:
-        return {"encoding": q.encoding, "encode_s": round(time.monotonic() - start, 6),
-                "status": "unknown", "mate": None, "error": exc.reason}
+        return Answer.unknown(exc.reason, facts={"encoding": q.encoding},
+                              timings=Timings(encode_s=round(time.monotonic() - start, 6)))
+    timings = Timings(encode_s=round(enc.encode_s, 6))
     try:
         enc.formula.release()  # written out: the solver should not share the machine with it
-        remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
         phase("solving")
-        res = run_solver(q.solver, path, timeout=remaining, memory_mb=q.memory_mb,
-                         num_vars=sizes["vars"])
+        res = run_solver(q.solver, path, timeout=Limits(deadline).seconds_left(),
+                         memory_mb=q.memory_mb, num_vars=sizes["vars"])
     except SolverError as exc:
-        return {**_error(str(exc)), **sizes}
+        return Answer.failed(str(exc), facts=sizes, timings=timings)
     finally:
         os.unlink(path)
-    return _verdict(pos, enc, q.solver, res, old_of_new, {**sizes, "solve_s": round(res.time_s, 6)})
+    return _verdict(pos, enc, q.solver, res, old_of_new, sizes,
+                    dataclasses.replace(timings, solve_s=round(res.time_s, 6)))
 
 
-def _certify(pos: Position, n: int, result: dict, q: _Question, timeout: float | None,
-             options: dict) -> dict:
-    """The fields a certification adds to the engine's answer: ``certified``,
-    ``strategy_nodes``, ``certify_s`` and, when it cannot finish, ``certify_reason``; a
-    strategy that fails the rules turns the answer into an error naming the node. Its
-    seconds are ``certify_timeout``, by default the question's timeout again."""
+def _certify(pos: Position, n: int, answer: Answer, q: _Question, limits: Limits,
+             options: CertifyOptions) -> Answer:
+    """``answer`` with its :class:`~tsumeqbf.values.Certification` (when it cannot
+    finish, ``certify_reason`` says why); a strategy that fails the rules turns the
+    answer into an error naming the node. Its seconds are ``certify_timeout``, by default
+    the question's timeout again."""
     start = time.monotonic()
-    limit = options.get("certify_timeout", timeout)
+    limit = limits.seconds if options.certify_timeout is None else options.certify_timeout
     deadline = None if limit is None else start + limit
 
-    def ask(sub: Position, k: int) -> Answer:
+    def ask(sub: Position, k: int) -> SubAnswer:
         if deadline is not None and time.monotonic() >= deadline:
-            return Answer(None, reason=f"timeout after {limit:.1f} s")
+            return SubAnswer(None, reason=f"timeout after {limit:.1f} s")
         res = _solve(sub, k, q, deadline)
-        if res["status"] == "error" and res.get("solver_verdict") is not None:
-            return Answer(None, lie=res["error"])
-        if res["status"] in ("unknown", "error"):
-            return Answer(None, reason=res.get("error", ""))
-        return Answer(res["mate"], sub.parse_usi(res["first_move"]) if res.get("first_move")
-                      else None)
+        if res.status is Status.ERROR and res.facts.get("solver_verdict") is not None:
+            return SubAnswer(None, lie=res.error)
+        if not res.status.decided:
+            return SubAnswer(None, reason=res.error or "")
+        return SubAnswer(res.verdict, sub.parse_usi(res.first_move) if res.first_move else None)
 
-    root_move = pos.parse_usi(result["first_move"]) if result.get("first_move") else None
-    out = {"certified": False}
+    root_move = pos.parse_usi(answer.first_move) if answer.first_move else None
     try:
         with held_phase("certifying"):  # its sub-questions' phases are not named apart
-            cert = certify(pos, n, result["mate"], ask, root_move,
-                           options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
+            cert = certify(pos, n, answer.verdict, ask, root_move,
+                           options.certify_max_nodes or DEFAULT_MAX_NODES)
     except CertificateFailure as exc:
-        out.update(status="error", mate=None, solver_verdict=result["mate"],
-                   error=f"certificate failed {exc}")
+        return answer.replace(status=Status.ERROR, verdict=None,
+                              error=f"certificate failed {exc}",
+                              facts={"solver_verdict": answer.verdict},
+                              certification=Certification(False, certify_s=_since(start)))
     except CertificateIncomplete as exc:
-        out["certify_reason"] = exc.reason
-    else:
-        out.update(certified=True, strategy_nodes=cert.nodes, certify_calls=cert.calls)
-        if options.get("strategy"):
-            cert.write(options["strategy"], pos)
-        if cert.main_line:
-            out["main_line"] = cert.main_line
-    out["certify_s"] = round(time.monotonic() - start, 6)
-    return out
+        return answer.replace(certification=Certification(
+            False, certify_s=_since(start), certify_reason=exc.reason))
+    if options.strategy:
+        cert.write(options.strategy, pos)
+    return answer.replace(facts={"certify_calls": cert.calls}, certification=Certification(
+        True, cert.nodes, _since(start), main_line=cert.main_line or None))
+
+
+def _since(start: float) -> float:
+    return round(time.monotonic() - start, 6)
 
 
 def _write_question(enc, encoding: str) -> tuple[str, dict, list[int]]:
@@ -166,7 +202,7 @@ def _write_question(enc, encoding: str) -> tuple[str, dict, list[int]]:
     the size of the file); returns its path, the formula's sizes and ``old_of_new``."""
     prefix, clauses, old_of_new = enc.formula.prefix_and_matrix()
     sizes = {"encoding": encoding, "vars": max((v for _, vs in prefix for v in vs), default=0),
-             "clauses": len(clauses), "blocks": len(prefix), "encode_s": round(enc.encode_s, 6)}
+             "clauses": len(clauses), "blocks": len(prefix)}
     fd, path = tempfile.mkstemp(suffix=".qdimacs", prefix="tsumeqbf-")
     try:
         with os.fdopen(fd, "w") as fh:
@@ -179,32 +215,27 @@ def _write_question(enc, encoding: str) -> tuple[str, dict, list[int]]:
     return path, sizes, old_of_new
 
 
-def _verdict(pos: Position, enc, solver: str, res, old_of_new, out: dict) -> dict:
+def _verdict(pos: Position, enc, solver: str, res, old_of_new, facts: dict,
+             timings: Timings) -> Answer:
     """The engine's answer from the solver's result; a true verdict's certificate checked."""
-    if res.status in ("unknown", "error"):
-        return {**out, "status": res.status, "mate": None, "error": res.message}
+    if res.status in (Status.UNKNOWN, Status.ERROR):
+        return Answer(res.status, error=res.message, facts=facts, timings=timings)
     if res.status == "false":
-        return {**out, "status": "nomate", "mate": False}
-    out.update(status="mate", mate=True)
+        return Answer.decided(False, facts=facts, timings=timings)
     if solver not in CERTIFYING and solver in SOLVERS:
-        out["certificate"] = "none"  # this solver prints no assignment
-        return out
+        # this solver prints no assignment
+        return Answer.decided(True, facts={**facts, "certificate": "none"}, timings=timings)
     values = {old_of_new[v]: val for v, val in res.assignment.items() if v < len(old_of_new)}
     in_formula = set(old_of_new[1:])
     if any(b in in_formula and b not in values for b in enc.first_choice.bits):
-        out["certificate"] = "missing"  # the solver left a first-move bit unassigned
-        return out
+        # the solver left a first-move bit unassigned
+        return Answer.decided(True, facts={**facts, "certificate": "missing"}, timings=timings)
     cand = enc.decode_first_move(values)
     move = cand.move() if cand is not None else None
     if move is None or move not in pos.checks():
         shown = pos.usi(move) if move is not None else "no candidate"
-        return {**out, "status": "error", "mate": None, "solver_verdict": True,
-                "error": f"disagreement: {solver} says mate but its certificate decodes to "
-                         f"{shown}, which is not a legal check"}
-    out["first_move"] = pos.usi(move)
-    out["certificate"] = "checked"
-    return out
-
-
-def _error(message: str) -> dict:
-    return {"status": "error", "mate": None, "error": message}
+        return Answer.failed(f"disagreement: {solver} says mate but its certificate decodes "
+                             f"to {shown}, which is not a legal check",
+                             facts={**facts, "solver_verdict": True}, timings=timings)
+    return Answer.decided(True, first_move=pos.usi(move),
+                          facts={**facts, "certificate": "checked"}, timings=timings)

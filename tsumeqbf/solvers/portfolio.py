@@ -12,8 +12,8 @@ every QBF engine does on a stop), then SIGKILL to the group; a solver whose memb
 killed by the kernel (:func:`tsumeqbf.stop.die_with_parent`). A member that ends without
 a verdict (a crash, its memory share) makes room for the next one in the list.
 
-The limits hold for the whole portfolio: one deadline (``timeout``) for every member, and
-``memory_mb`` shared evenly between the members that run at once (each member's encoder
+The limits hold for the whole portfolio: one deadline for every member, and the memory
+shared evenly between the members that run at once (each member's encoder
 and solver keep within their share). The answer is the winning member's, with
 ``member`` its label and ``members`` what each member did; under ``certify`` the verdict
 is certified in this process by re-asking sub-questions under the winning member's
@@ -52,6 +52,7 @@ and Qute decide nothing that these do not decide sooner.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import select
@@ -64,7 +65,9 @@ from ..encoder.size import check_plies
 from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
 from ..usage import add_child
-from .engine import certify_answer, question_of, solve_mate as solve_member
+from ..settings import setting
+from ..values import Answer, Limits, Status
+from .engine import CertifyOptions, certify_answer, question_of, solve_mate as solve_member
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
@@ -79,6 +82,26 @@ STOP_S = 5.0
 LATE_S = 0.2
 #: options of the QBF engine that a member carries in its label, not the portfolio
 MEMBER_OPTIONS = ("solver", "encoding", "attacker_moves", "defender_moves")
+
+
+@dataclass(frozen=True)
+class PortfolioOptions(CertifyOptions):
+    """How the portfolio answers (:mod:`tsumeqbf.settings`): its members, how many run at
+    once, and the certification of the winner's verdict; the answer carries it (its
+    ``members`` there say what each member did)."""
+
+    members: tuple | None = setting(
+        None, "engine portfolio: its configurations, comma-separated, each "
+              "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; default "
+              + ",".join(DEFAULT_MEMBERS) + ")", type=str, metavar="LIST")
+    jobs: int | None = None  # members at once (None: the cores this process may use)
+    used_kinds_only: bool = False  # every member's (encoding paper)
+
+    def __post_init__(self):
+        members = self.members or DEFAULT_MEMBERS
+        if isinstance(members, str):
+            members = members.split(",")
+        object.__setattr__(self, "members", tuple(m.strip() for m in members if m.strip()))
 
 
 @dataclass(frozen=True)
@@ -111,10 +134,7 @@ def members_of(options: dict) -> list[Member]:
     """The members that option ``members`` names (a list of labels, or one string of
     labels separated by commas), :data:`DEFAULT_MEMBERS` without it; each checked (its
     encoding, its axes, its solver installed): ValueError or SolverError with one line."""
-    given = options.get("members") or DEFAULT_MEMBERS
-    if isinstance(given, str):
-        given = given.split(",")
-    members = [parse_member(text) for text in given if text.strip()]
+    members = [parse_member(text) for text in PortfolioOptions.from_config(options).members]
     if not members:
         raise ValueError("the portfolio needs at least one member")
     for member in members:
@@ -142,31 +162,40 @@ def checked(options: dict) -> tuple[list[Member], int]:
         raise ValueError(f"the portfolio's members carry their own {', '.join(mixed)}; name "
                          f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
     members = members_of(options)
-    jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
+    settings = PortfolioOptions.from_config(options)
+    jobs = default_jobs() if settings.jobs is None else int(settings.jobs)
     if jobs < 1:
         raise ValueError(f"the portfolio needs at least one job, got {jobs}")
     return members, jobs
 
 
-def solve_mate(pos: Position, n: int, timeout: float | None, options: dict) -> dict:
-    """Engine function (see tsumeqbf.engines): options ``members``, ``jobs``,
-    ``memory_mb`` and the QBF engine's ``certify`` options."""
+def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
+    """Engine function (see tsumeqbf.engines): the options of :class:`PortfolioOptions`;
+    ``limits``' memory is shared by the members at once."""
     check_plies(n)
     try:
         members, jobs = checked(options)
     except (ValueError, SolverError) as exc:
-        return _error(str(exc))
+        return Answer.failed(str(exc))
+    settings = PortfolioOptions.from_config(options)
     jobs = min(jobs, len(members))
-    memory = options.get("memory_mb")
-    share = None if memory is None else max(1, int(memory) // jobs)
-    extra = {k: v for k, v in options.items() if k == "used_kinds_only"}
-    result = _race(pos, n, members, jobs, timeout, {**extra, "memory_mb": share})
-    if options.get("certify") and result["status"] in ("mate", "nomate"):
-        winner = next(m for m in members if m.label == result["member"])
-        result.update(certify_answer(pos, n, result, timeout, {**options, **winner.options}))
-        if result["status"] == "error":
-            result["error"] = f"{result['member']}: {result['error']}"
-    return result
+    memory = limits.memory_mb
+    share = dataclasses.replace(limits, memory_mb=None if memory is None
+                                else max(1, int(memory) // jobs))
+    answer = _race(pos, n, members, jobs, share, {"used_kinds_only": settings.used_kinds_only})
+    # the answer carries its options, over the winning member's (its members: what each
+    # member did)
+    own = settings.row()
+    if "members" in answer.facts:
+        del own["members"]
+    answer = answer.replace(facts=own)
+    if settings.certify and answer.status.decided:
+        label = answer.facts["member"]
+        winner = next(m for m in members if m.label == label)
+        answer = certify_answer(pos, n, answer, limits, {**options, **winner.options})
+        if answer.status is Status.ERROR:
+            answer = answer.replace(error=f"{label}: {answer.error}")
+    return answer
 
 
 @dataclass
@@ -178,20 +207,19 @@ class _Running:
     data: bytearray = field(default_factory=bytearray)
 
 
-def _race(pos: Position, n: int, members: list[Member], jobs: int, timeout: float | None,
-          shared: dict) -> dict:
-    """Run the members, ``jobs`` at once, until one decides; stop the rest."""
+def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limits,
+          shared: dict) -> Answer:
+    """Run the members, ``jobs`` at once, each within ``limits``, until one decides; stop
+    the rest."""
     start = time.monotonic()
-    deadline = None if timeout is None else start + timeout
+    deadline = limits.deadline
     queue = list(members)
     running: dict[int, _Running] = {}
     done: list[dict] = []  # what each member did, in the order they ended
     try:
         while queue or running:
-            while queue and len(running) < jobs and (deadline is None
-                                                     or time.monotonic() < deadline):
-                left = None if deadline is None else max(0.001, deadline - time.monotonic())
-                child = _start(queue.pop(0), pos, n, left, shared)
+            while queue and len(running) < jobs and not limits.passed():
+                child = _start(queue.pop(0), pos, n, limits, shared)
                 running[child.fd] = child
             if not running:
                 break
@@ -207,18 +235,18 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, timeout: floa
                 child = running.pop(fd)
                 answer = _ended(child)
                 done.append(_summary(child.member, answer))
-                if answer["status"] in ("mate", "nomate") or _lied(answer):
+                if answer.status.decided or _lied(answer):
                     return _answer(answer, child.member, done, running.values(), start)
         for child in running.values():
-            done.append({"member": child.member.label, "status": "unknown",
-                         "time_s": round(time.monotonic() - child.started, 6),
-                         "error": "stopped at the portfolio's timeout"})
-        return _undecided(done, timeout)
+            done.append(_summary(child.member, Answer.unknown(
+                "stopped at the portfolio's timeout",
+                timings={"time_s": round(time.monotonic() - child.started, 6)})))
+        return _undecided(done, limits)
     finally:
         _stop(list(running.values()))
 
 
-def _start(member: Member, pos: Position, n: int, timeout: float | None,
+def _start(member: Member, pos: Position, n: int, limits: Limits,
            shared: dict) -> _Running:
     """Fork a member: a process group of its own, its answer pickled into a pipe."""
     read_end, write_end = os.pipe()
@@ -229,14 +257,14 @@ def _start(member: Member, pos: Position, n: int, timeout: float | None,
         status = 143
         try:
             os.close(read_end)
-            status = _member(member, pos, n, timeout, shared, parent, write_end)
+            status = _member(member, pos, n, limits, shared, parent, write_end)
         finally:
             os._exit(status)
     os.close(write_end)
     return _Running(member, pid, read_end, time.monotonic())
 
 
-def _member(member: Member, pos: Position, n: int, timeout: float | None, shared: dict,
+def _member(member: Member, pos: Position, n: int, limits: Limits, shared: dict,
             parent: int, write_end: int) -> int:
     """In the forked member: a process group of its own, stopped by SIGTERM (or by the
     death of the thread that started it); its answer pickled into ``write_end``."""
@@ -244,19 +272,18 @@ def _member(member: Member, pos: Position, n: int, timeout: float | None, shared
     worker_signals(parent)
     status = 0
     try:
-        answer = solve_member(pos, n, timeout, {**shared, **member.options})
+        answer = solve_member(pos, n, limits, {**shared, **member.options})
     except Stopped:
         return 143
     except Exception as exc:  # a bug in the member: its one line, not a traceback
-        answer = {"status": "error", "mate": None,
-                  "error": f"internal error: {type(exc).__name__}: {exc}"}
+        answer = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
         status = 1
     with os.fdopen(write_end, "wb") as out:
         pickle.dump(answer, out)
     return status
 
 
-def _ended(child: _Running) -> dict:
+def _ended(child: _Running) -> Answer:
     """The answer of a member whose pipe is closed (it wrote it, or it died)."""
     os.close(child.fd)
     _, code, usage = os.wait4(child.pid, 0)
@@ -267,41 +294,40 @@ def _ended(child: _Running) -> dict:
     except Exception:
         how = (f"signal {os.WTERMSIG(code)}" if os.WIFSIGNALED(code)
                else f"exit code {os.waitstatus_to_exitcode(code)}")
-        answer = {"status": "error", "mate": None, "error": f"the member died ({how})"}
-    answer["time_s"] = round(time.monotonic() - child.started, 6)
-    return answer
+        answer = Answer.failed(f"the member died ({how})")
+    return answer.replace(timings={"time_s": round(time.monotonic() - child.started, 6)})
 
 
-def _lied(answer: dict) -> bool:
+def _lied(answer: Answer) -> bool:
     """A member whose solver's own certificate failed the rules (a disagreement)."""
-    return answer["status"] == "error" and answer.get("solver_verdict") is not None
+    return answer.status is Status.ERROR and answer.facts.get("solver_verdict") is not None
 
 
-def _summary(member: Member, answer: dict) -> dict:
-    out = {"member": member.label, "status": answer["status"], "time_s": answer["time_s"]}
-    if answer.get("error"):
-        out["error"] = answer["error"]
-    return out
+def _summary(member: Member, answer: Answer) -> dict:
+    """What a member did, as the answer's ``members`` list says it: its label, status,
+    seconds and the reason it gave."""
+    return {"member": member.label, **answer.summary()}
 
 
-def _answer(answer: dict, member: Member, done: list[dict], losers, start: float) -> dict:
+def _answer(answer: Answer, member: Member, done: list[dict], losers, start: float) -> Answer:
     stopped = [{"member": c.member.label, "status": "stopped",
                 "time_s": round(time.monotonic() - c.started, 6)} for c in losers]
-    out = {**answer, "member": member.label, "members": done + stopped}
-    out["time_s"] = round(time.monotonic() - start, 6)
-    if _lied(answer):
-        out["error"] = f"{member.label}: {answer['error']}"
-    return out
+    out = answer.replace(facts={"member": member.label, "members": done + stopped},
+                         timings={"time_s": round(time.monotonic() - start, 6)})
+    return out.replace(error=f"{member.label}: {answer.error}") if _lied(answer) else out
 
 
-def _undecided(done: list[dict], timeout: float | None) -> dict:
+def _undecided(done: list[dict], limits: Limits) -> Answer:
     """No member decided: unknown when one ran out of its limits, else an error."""
-    status = "unknown" if any(d["status"] == "unknown" for d in done) else "error"
-    reasons = "; ".join(f"{d['member']}: {d.get('error') or d['status']}" for d in done)
+    said = [Answer.from_dict(d) for d in done]
+    status = (Status.UNKNOWN if any(a.status is Status.UNKNOWN for a in said)
+              else Status.ERROR)
+    reasons = "; ".join(f"{d['member']}: {a.error or a.status}" for d, a in zip(done, said))
     if not done:
-        reasons = f"timeout after {timeout:.1f} s before any member started"
-    return {"status": status, "mate": None, "member": None, "members": done,
-            "error": f"no member decided ({reasons})"}
+        reasons = ("the deadline passed before any member started" if limits.seconds is None
+                   else f"timeout after {limits.seconds:.1f} s before any member started")
+    return Answer(status, error=f"no member decided ({reasons})",
+                  facts={"member": None, "members": done})
 
 
 def _stop(children: list[_Running]) -> None:
@@ -338,6 +364,3 @@ def _signal_group(pid: int, signum: int) -> None:
         except (ProcessLookupError, PermissionError):
             pass
 
-
-def _error(message: str) -> dict:
-    return {"status": "error", "mate": None, "error": message}

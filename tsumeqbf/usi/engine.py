@@ -22,14 +22,16 @@ import threading
 from dataclasses import replace
 
 from .. import __version__
+from ..dfpn.options import SolveOptions
 from ..dfpn.tables import ENTRY_BYTES
 from ..rules import TsumeError
 from ..solvers.portfolio import default_jobs
 from ..rules.problem_files import position_from_usi
+from ..settings import TABLE_ENTRIES
 from .search import ENGINES, MateRequest, MateSearch
 
 NAME = f"tsumeqbf {__version__}"
-HASH_DEFAULT_MB = 1_000_000 * ENTRY_BYTES >> 20  # 314: the table of 'tsumeqbf solve'
+HASH_DEFAULT_MB = TABLE_ENTRIES * ENTRY_BYTES >> 20  # 314: the table of 'tsumeqbf solve'
 CORES = default_jobs()
 AUTHOR = "the tsumeqbf developers"
 
@@ -38,13 +40,9 @@ OPTIONS = {
     "Engine": "type combo default dfpn " + " ".join(f"var {e}" for e in ENGINES),
     "MaxPlies": "type spin default 15 min 1 max 255",
     "MaxNodes": "type spin default 0 min 0 max 2000000000",
-    "TableEntries": "type spin default 1000000 min 2 max 1000000000",
-    "Heuristics": "type string default <empty>",
-    "Backend": "type combo default rules var rules var cshogi",
-    # -1: as 'tsumeqbf solve' (as many nodes as the proof took, at least 10,000)
-    "ShortenNodes": "type spin default -1 min -1 max 2000000000",
-    # as 'tsumeqbf solve --shortest': bounded df-pn until it knows the shortest mate
-    "Shortest": "type check default false",
+    # df-pn's, as 'tsumeqbf solve' takes them: TableEntries, Heuristics, Shortest,
+    # ShortenNodes (-1: solve's default), Backend
+    **SolveOptions.usi_options(),
     # MB for df-pn's table (TableEntries counts its entries; the last one sent wins): the
     # default is the 1,000,000 entries of 'tsumeqbf solve'
     "USI_Hash": f"type spin default {HASH_DEFAULT_MB} min 1 max 1048576",
@@ -192,33 +190,27 @@ def _set_max_nodes(request, value):
     request.max_nodes = _int_option("MaxNodes", 0, value) or None
 
 
-def _set_table_entries(request, value):
-    request.tt_entries = _int_option("TableEntries", 2, value)
+def _dfpn_with(request, name: str, value: str):
+    """The request's df-pn options with USI option ``name`` (a field of SolveOptions) set."""
+    try:
+        return request.dfpn.with_usi(name, value)
+    except ValueError as exc:
+        raise TsumeError(str(exc)) from None
 
 
-def _set_heuristics(request, value):
-    from ..dfpn.tsume import check_heuristics
-    request.heuristics = check_heuristics("" if value == "<empty>" else value)
+def _set_dfpn(name: str):
+    """The setter of df-pn's USI option ``name``."""
+    def set_option(request, value):
+        request.dfpn = _dfpn_with(request, name, value)
+    return set_option
 
 
 def _set_backend(request, value):
-    if value not in ("rules", "cshogi"):
-        raise TsumeError(f"Backend must be rules or cshogi, not {value!r}")
+    options = _dfpn_with(request, "Backend", value)
     if value == "cshogi":
         from ..dfpn.cshogi_backend import load_cshogi
         load_cshogi()  # a clear error now rather than at 'go mate'
-    request.backend = value
-
-
-def _set_shorten_nodes(request, value):
-    nodes = _int_option("ShortenNodes", -1, value)
-    request.shorten_nodes = None if nodes < 0 else nodes
-
-
-def _set_shortest(request, value):
-    if value not in ("true", "false"):
-        raise TsumeError(f"Shortest must be true or false, not {value!r}")
-    request.shortest = value == "true"
+    request.dfpn = options
 
 
 def table_entries(mb: int) -> int:
@@ -231,7 +223,7 @@ def table_entries(mb: int) -> int:
 
 
 def _set_usi_hash(request, value):
-    request.tt_entries = table_entries(_int_option("USI_Hash", 1, value))
+    request.dfpn = replace(request.dfpn, tt_limit=table_entries(_int_option("USI_Hash", 1, value)))
 
 
 def _set_threads(request, value):
@@ -239,6 +231,5 @@ def _set_threads(request, value):
 
 
 _SETTERS = {"Engine": _set_engine, "MaxPlies": _set_max_plies, "MaxNodes": _set_max_nodes,
-            "TableEntries": _set_table_entries, "Heuristics": _set_heuristics,
-            "Backend": _set_backend, "ShortenNodes": _set_shorten_nodes,
-            "Shortest": _set_shortest, "USI_Hash": _set_usi_hash, "Threads": _set_threads}
+            **{name: _set_dfpn(name) for name in SolveOptions.usi_options()},
+            "Backend": _set_backend, "USI_Hash": _set_usi_hash, "Threads": _set_threads}

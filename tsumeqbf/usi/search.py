@@ -12,8 +12,8 @@ out the line with more questions of the same engine (:func:`bounded_line`).
 
 >>> from tsumeqbf.rules import Position
 >>> out = answer_mate(MateRequest("7k1/9/7G1/9/9/9/9/9/9 b G 1", engine="brute"), lambda *a: None)
->>> out["status"], out["pv"]
-('mate', ['G*2b'])
+>>> out.status is Status.MATE, out.line
+(True, ('G*2b',))
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ import multiprocessing
 import signal
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..dfpn.options import SolveOptions
 from ..rules import Position, TsumeError
 from ..solvers.runner import certifying_solvers
+from ..values import Answer, Limits, Status
 
 #: engines that answer a bounded question with a first move (a QBF solver that prints no
 #: certificate gives none, so it cannot spell out a line; the portfolio's members all do)
@@ -42,11 +44,7 @@ class MateRequest:
     timeout: float | None = None  # seconds; None: until stopped
     max_plies: int = 15  # bounded engines: the longest mate asked for
     max_nodes: int | None = None
-    tt_entries: int = 1_000_000
-    heuristics: str = ""
-    backend: str = "rules"
-    shorten_nodes: int | None = None  # dfpn: as solve --shorten-nodes (None: its default)
-    shortest: bool = False  # dfpn: as solve --shortest
+    dfpn: SolveOptions = field(default_factory=SolveOptions)  # engine dfpn: as solve's
     threads: int | None = None  # portfolio: members at once (None: its default, the cores)
     info_every_s: float = 1.0
 
@@ -84,9 +82,9 @@ def info_line(nodes: int, seconds: float, hashfull: int | None, pv: list[str],
     return " ".join(parts)
 
 
-def answer_mate(request: MateRequest, send) -> dict:
-    """Answer ``request``: a dict with ``status`` (mate, nomate, unknown, error), ``pv``
-    (USI moves) and ``error`` when there is one. ``send(kind, text)`` reports progress."""
+def answer_mate(request: MateRequest, send) -> Answer:
+    """Answer ``request``: its status, its ``line`` (USI moves) when a mate, and ``error``
+    when there is one. ``send(kind, text)`` reports progress."""
     pos = Position.from_sfen(request.sfen)
     pos.validate_question()
     if request.engine == "dfpn":
@@ -96,7 +94,7 @@ def answer_mate(request: MateRequest, send) -> dict:
     raise TsumeError(f"unknown engine {request.engine!r}")
 
 
-def _solve_dfpn(pos, request: MateRequest, send) -> dict:
+def _solve_dfpn(pos, request: MateRequest, send) -> Answer:
     from ..dfpn.command import shortest_note
     from ..dfpn.solve import solve_tsume
 
@@ -107,7 +105,7 @@ def _solve_dfpn(pos, request: MateRequest, send) -> dict:
         now = time.monotonic()
         if now - last[0] >= request.info_every_s:
             last[0] = now
-            full = min(1000, len(search.table) * 1000 // request.tt_entries)
+            full = min(1000, len(search.table) * 1000 // request.dfpn.tt_limit)
             if search.root_numbers[0] == 0:
                 # proven: the line searched now is below a check tried for a shorter mate,
                 # not a mate, so it is not shown as the pv
@@ -117,70 +115,65 @@ def _solve_dfpn(pos, request: MateRequest, send) -> dict:
                 send("info", info_line(search.nodes, now - start, full,
                                        [pos.usi(m) for m in search.current_line()]))
 
-    out = solve_tsume(pos, max_nodes=request.max_nodes, timeout=request.timeout,
-                      heuristics=request.heuristics, backend=request.backend,
-                      shorten_nodes=request.shorten_nodes, tt_limit=request.tt_entries,
-                      progress=progress, progress_every=1024, answer_on_stop=True,
-                      shortest=request.shortest)
-    full = min(1000, out["tt_size"] * 1000 // request.tt_entries)
+    out = solve_tsume(pos, request.dfpn, max_nodes=request.max_nodes, timeout=request.timeout,
+                      progress=progress, progress_every=1024, answer_on_stop=True)
+    full = min(1000, out["tt_size"] * 1000 // request.dfpn.tt_limit)
     nodes = out["nodes"] + out.get("after_nodes", 0)  # the proof's, then the searches after it
     send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
     if out.get("pv"):
         send("info", "info string " + shortest_note(out))
-    return out
+    return Answer.from_dict(out)
 
 
-def _solve_bounded(pos, request: MateRequest, send) -> dict:
+def _solve_bounded(pos, request: MateRequest, send) -> Answer:
     from ..engines import run_engine
 
     start = time.monotonic()
-    deadline = start + request.timeout if request.timeout else None
-    options = {"max_nodes": request.max_nodes} if request.max_nodes else {}
-    if request.engine == "portfolio" and request.threads is not None:
-        options["jobs"] = request.threads
+    # every question of the search within one deadline
+    limits = Limits.within(request.timeout or None, max_nodes=request.max_nodes)
+    options = {"jobs": request.threads} if (request.engine == "portfolio"
+                                            and request.threads is not None) else {}
 
-    def mate(p, k) -> dict:
-        left = deadline - time.monotonic() if deadline else None
-        if left is not None and left <= 0:
+    def mate(p, k) -> Answer:
+        if limits.passed():
             raise _OutOfTime
-        res = run_engine(request.engine, p, k, timeout=left, options=options)
-        if res["status"] == "unknown":
+        answer = run_engine(request.engine, p, k, options=options, limits=limits)
+        if answer.status is Status.UNKNOWN:
             raise _OutOfTime
-        if res["status"] == "error":
-            raise TsumeError(res.get("error", "engine error"))
-        if res["mate"] and not res.get("first_move"):
+        if answer.status is Status.ERROR:
+            raise TsumeError(answer.error or "engine error")
+        if answer.verdict and not answer.first_move:
             raise TsumeError(f"{request.engine} gave no first move for a mate")
-        return res
+        return answer
 
     try:
         for n in range(1, request.max_plies + 1, 2):
-            res = mate(pos, n)
+            answer = mate(pos, n)
             took = time.monotonic() - start
             send("info", f"info depth {n} time {int(took * 1000)} string "
-                         f"{'mate' if res['mate'] else 'no mate'} within {n} plies ({request.engine})")
-            if res["mate"]:
-                pv = [pos.usi(m) for m in bounded_line(pos, n, res, mate)]
+                         f"{answer.status.word} within {n} plies ({request.engine})")
+            if answer.verdict:
+                pv = [pos.usi(m) for m in bounded_line(pos, n, answer, mate)]
                 send("info", f"info depth {len(pv)} time {int((time.monotonic() - start) * 1000)} "
                              f"pv {' '.join(pv)}")
-                return {"status": "mate", "pv": pv}
+                return Answer.decided(True, first_move=pv[0], line=pv)
     except _OutOfTime:
-        return {"status": "unknown", "pv": None, "error": "time or node limit reached"}
+        return Answer.unknown("time or node limit reached")
     if not pos.checks():  # no check at all: no mate at any length
-        return {"status": "nomate", "pv": None, "note": "no check: no mate"}
-    # a mate may still exist beyond the ply limit: an unfinished search, not 'nomate'
-    return {"status": "unknown", "pv": None,
-            "error": f"no mate within {request.max_plies} plies (option MaxPlies); a longer "
-                     f"one is not ruled out"}
+        return Answer.decided(False, facts={"note": "no check: no mate"})
+    # a mate may still exist beyond the ply limit: an unfinished search, not no mate
+    return Answer.unknown(f"no mate within {request.max_plies} plies (option MaxPlies); a "
+                          f"longer one is not ruled out")
 
 
-def bounded_line(pos, n: int, first: dict, mate) -> list[int]:
+def bounded_line(pos, n: int, first: Answer, mate) -> list[int]:
     """The line of a shortest mate in ``n`` plies, spelt out with the bounded engine
-    ``mate(position, k) -> result``: the attacker plays the engine's first move for the
+    ``mate(position, k) -> Answer``: the attacker plays the engine's first move for the
     plies left, the defender the reply after which the attacker's shortest mate is
     longest. ``first`` is the engine's answer at ``pos`` for ``n``."""
-    p, line, k, res = pos.copy(), [], n, first
+    p, line, k, answer = pos.copy(), [], n, first
     while True:
-        m = p.parse_usi(res["first_move"])
+        m = p.parse_usi(answer.first_move)
         p.push(m)
         line.append(m)
         if p.is_checkmate():
@@ -191,8 +184,8 @@ def bounded_line(pos, n: int, first: dict, mate) -> list[int]:
         p.push(reply)
         line.append(reply)
         k -= 2
-        res = mate(p, k)
-        if not res["mate"]:
+        answer = mate(p, k)
+        if not answer.verdict:
             raise TsumeError(f"the engine disagrees with itself: no mate within {k} "
                              f"after {' '.join(pos.usi(x) for x in line)}")
 
@@ -205,7 +198,7 @@ def _longest_reply(p, left: int, mate) -> int:
         for r in replies:
             p.push(r)
             try:
-                shorter = mate(p, j)["mate"]
+                shorter = mate(p, j).verdict
             finally:
                 p.pop()
             if not shorter:
@@ -226,38 +219,37 @@ def _child(request: MateRequest, conn) -> None:
 
     try:
         try:
-            result = answer_mate(request, send)
+            answer = answer_mate(request, send)
         except TsumeError as exc:
-            result = {"status": "error", "pv": None, "error": str(exc)}
+            answer = Answer.failed(str(exc))
         except Exception as exc:  # a bug: say so on the protocol rather than die silently
-            result = {"status": "error", "pv": None,
-                      "error": f"internal error: {type(exc).__name__}: {exc}"}
-        send("done", result)
+            answer = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
+        send("done", answer)
     except (_Stopped, OSError):
         pass  # stopped, or the engine went away: the parent answers for us
     finally:
         conn.close()
 
 
-def answer_lines(result: dict | None) -> list[str]:
+def answer_lines(answer: Answer | None) -> list[str]:
     """The lines that end a ``go mate``: a ``checkmate`` line, after an ``info string``
     when there is something to explain. None means the search was stopped.
 
-    >>> answer_lines({"status": "mate", "pv": ["G*2b"]})
+    >>> answer_lines(Answer.decided(True, line=["G*2b"]))
     ['checkmate G*2b']
     >>> answer_lines(None)
     ['checkmate timeout']
     """
-    if result is None:
+    if answer is None:
         return ["checkmate timeout"]
-    status = result["status"]
-    if status == "mate":
-        return [f"checkmate {' '.join(result['pv'])}"]
-    if status == "nomate":
-        return ([f"info string {result['note']}"] if result.get("note") else []) + ["checkmate nomate"]
-    if status == "unknown":
-        return [f"info string {result.get('error') or 'limit reached'}", "checkmate timeout"]
-    return [f"info string {result.get('error', 'error')}", "checkmate notimplemented"]
+    if answer.status is Status.MATE:
+        return [f"checkmate {' '.join(answer.line)}"]
+    if answer.status is Status.NOMATE:
+        note = answer.facts.get("note")
+        return ([f"info string {note}"] if note else []) + ["checkmate nomate"]
+    if answer.status is Status.UNKNOWN:
+        return [f"info string {answer.error or 'limit reached'}", "checkmate timeout"]
+    return [f"info string {answer.error or answer.status}", "checkmate notimplemented"]
 
 
 class MateSearch:

@@ -1,0 +1,274 @@
+"""The QBF solvers' scores on a written family: ``tsumeqbf family-score DIR``.
+
+Each solver of :data:`tsumeqbf.solvers.runner.SOLVERS` is run (through
+:func:`~tsumeqbf.solvers.runner.run_solver`) on every file of ``DIR/index.csv`` in a
+format it reads (:data:`READS`: all five read QDIMACS, Qute alone QCIR), under a limit
+on its CPU seconds that the kernel enforces (RLIMIT_CPU, so the machine's load does not
+move it) and a wall-clock guard well above it. A row per cell: its verdict against the
+truth the index records (proven without a QBF solver), ``wrong`` where it decided the
+other way (a finding, never dropped), its CPU seconds, and the provenance fields of every
+result row (:mod:`tsumeqbf.provenance`).
+
+Rows are appended to the CSV as cells finish; a run started again with the same CSV
+skips every cell it already holds for the same file bytes (``md5``) and limit, so an
+interrupt loses only the cells then running. A file whose bytes are not those the index
+lists is refused before any solver runs: the score of other bytes would mean nothing.
+
+PAR-2 as the QBF field counts it: decided cells at their CPU seconds, every other cell
+(unknown, error, or a wrong answer) at twice the limit.
+
+>>> par2([{"decided": "1", "wrong": "0", "cpu_s": "3.0", "cpu_limit": "60"},
+...        {"decided": "0", "wrong": "0", "cpu_s": "60.1", "cpu_limit": "60"}])
+61.5
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from ..provenance import FIELDS, row_fields
+from ..rules import TsumeError
+from ..solvers.runner import SOLVERS, SolverError, run_solver
+from ..values import Status
+from .writer import file_md5s
+
+#: the formats each solver reads (tried on the family's files: DepQBF, RAReQS, CAQE and
+#: QFun stop at a QCIR file's first ``#``; Qute reads both)
+READS = {"qdimacs": tuple(SOLVERS), "qcir": ("qute",)}
+#: the columns of scores.csv, in order
+SCORE_COLUMNS = ("id", "file", "format", "question", "board", "n", "encoding", "truth",
+                 "solver", "status", "decided", "wrong", "cpu_s", "wall_s", "peak_mb",
+                 "cpu_limit", "memory_mb", "message", "md5", "command",
+                 *(f for f in FIELDS if f != "solver"))
+
+
+@dataclass(frozen=True)
+class ScoreLimits:
+    cpu_s: int = 60  # the solver's CPU seconds (RLIMIT_CPU)
+    wall_factor: float = 10.0  # the wall-clock guard, in multiples of cpu_s
+    memory_mb: int = 4096  # the solver's address space (RLIMIT_AS)
+
+
+def read_index(folder: str) -> list[dict]:
+    path = os.path.join(folder, "index.csv")
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return list(csv.DictReader(fh))
+    except OSError as exc:
+        raise TsumeError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def cells(index: list[dict], solvers, every: int = 1) -> list[tuple[dict, str]]:
+    """(index row, solver) of every file in a format the solver reads, in index order;
+    with ``every`` K, only the files of every K-th formula (a sample, to estimate a run).
+
+    >>> rows = [{"id": f"f{k}", "format": fmt} for k in range(3) for fmt in ("qdimacs", "qcir")]
+    >>> [(r["id"], r["format"], s) for r, s in cells(rows, ("depqbf", "qute"), every=2)]
+    [('f0', 'qdimacs', 'depqbf'), ('f0', 'qdimacs', 'qute'), ('f0', 'qcir', 'qute'), ('f2', 'qdimacs', 'depqbf'), ('f2', 'qdimacs', 'qute'), ('f2', 'qcir', 'qute')]
+    """
+    ids = list(dict.fromkeys(row["id"] for row in index))
+    kept = set(ids[::every])
+    return [(row, s) for row in index if row["id"] in kept
+            for s in solvers if s in READS.get(row["format"], ())]
+
+
+def _header_encoder_version(path: str) -> str | None:
+    """The encoder version the file's comment header names (``encoder-version=N``)."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith(("c ", "# ")):
+                if not line.startswith("#QCIR"):
+                    return None
+                continue
+            for word in line.split():
+                if word.startswith("encoder-version="):
+                    return word.split("=", 1)[1]
+    return None
+
+
+def score_cell(folder: str, row: dict, solver: str, limits: ScoreLimits,
+               command: str = "") -> dict:
+    """Run ``solver`` on the file of index ``row``; its scores.csv row."""
+    path = os.path.join(folder, row["file"])
+    try:
+        result = run_solver(solver, path, timeout=limits.cpu_s * limits.wall_factor,
+                            memory_mb=limits.memory_mb, cpu_limit=limits.cpu_s)
+        status, message = result.status, result.message
+        cpu_s, wall_s, peak = result.cpu_s, result.time_s, result.peak_mb
+    except SolverError as exc:
+        status, message, cpu_s, wall_s, peak = Status.ERROR.value, str(exc), None, None, None
+    decided = status in ("true", "false")
+    provenance = row_fields(solver, {"encoding": row["encoding"]})
+    provenance["encoder_version"] = _header_encoder_version(path) or provenance["encoder_version"]
+    return {"id": row["id"], "file": row["file"], "format": row["format"],
+            "question": row["question"], "board": row["board"], "n": row["n"],
+            "encoding": row["encoding"], "truth": row["truth"], "solver": solver,
+            "status": status, "decided": int(decided),
+            "wrong": int(decided and status != row["truth"]),
+            "cpu_s": None if cpu_s is None else round(cpu_s, 3),
+            "wall_s": None if wall_s is None else round(wall_s, 3),
+            "peak_mb": None if peak is None else round(peak, 1), "cpu_limit": limits.cpu_s,
+            "memory_mb": limits.memory_mb, "message": message[:200], "md5": row["md5"],
+            "command": command, **provenance}
+
+
+def read_scores(path: str) -> list[dict]:
+    """The complete rows of an existing scores CSV (a last line cut by a kill is dropped);
+    a CSV of other columns is refused, never overwritten."""
+    if not os.path.exists(path):
+        return []
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            rows = list(reader)
+            columns = reader.fieldnames
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise TsumeError(f"cannot read {path}: {exc}") from None
+    if columns is not None and tuple(columns) != SCORE_COLUMNS:
+        raise TsumeError(f"{path}: not a scores CSV of this version (other columns); "
+                         f"give another --csv")
+    if rows and (None in rows[-1] or rows[-1].get(SCORE_COLUMNS[-1]) is None):
+        rows.pop()  # the line a kill cut short
+    return rows
+
+
+def _key(row: dict) -> tuple:
+    return (row["file"], row["md5"], row["solver"], str(row["cpu_limit"]))
+
+
+def check_files(folder: str, index: list[dict]) -> None:
+    """Every indexed file exists with the bytes the index lists; else one line."""
+    for row in index:
+        path = os.path.join(folder, row["file"])
+        if not os.path.isfile(path):
+            raise TsumeError(f"{path}: listed in index.csv but missing; write the family again")
+        if file_md5s(path)[0] != row["md5"]:
+            raise TsumeError(f"{path}: not the bytes index.csv lists (md5); write the family again")
+
+
+def score_family(folder: str, csv_path: str, solvers=tuple(SOLVERS),
+                 limits: ScoreLimits = ScoreLimits(), jobs: int = 1, command: str = "",
+                 every: int = 1, log=None) -> list[dict]:
+    """Score every cell of the family in ``folder`` not yet in ``csv_path``, appending a
+    row as each finishes (``command``, the command line that runs it, in each); returns
+    every row of the CSV (those kept and the new)."""
+    index = read_index(folder)
+    check_files(folder, index)
+    kept = read_scores(csv_path)
+    with open(csv_path, "w", encoding="utf-8", newline="") as fh:  # without a cut line
+        writer = csv.DictWriter(fh, fieldnames=SCORE_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(kept)
+    have = {_key(r) for r in kept}
+    todo = [(row, s) for row, s in cells(index, solvers, every)
+            if (row["file"], row["md5"], s, str(limits.cpu_s)) not in have]
+    if log:
+        print(f"{len(todo)} cells to run, {len(kept)} kept from {csv_path}", file=log, flush=True)
+    new = []
+    with open(csv_path, "a", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=SCORE_COLUMNS, lineterminator="\n")
+
+        def record(out: dict) -> None:
+            writer.writerow(out)
+            fh.flush()
+            new.append(out)
+            if log:
+                print(f"[{len(new)}/{len(todo)}] {out['file']} {out['solver']}: {out['status']}"
+                      f"{' WRONG' if out['wrong'] else ''} {out['cpu_s']} CPU s",
+                      file=log, flush=True)
+
+        if jobs <= 1:
+            for row, solver in todo:
+                record(score_cell(folder, row, solver, limits, command))
+        else:
+            with ThreadPoolExecutor(jobs) as pool:
+                futures = [pool.submit(score_cell, folder, row, s, limits, command) for row, s in todo]
+                try:
+                    for future in futures:
+                        record(future.result())
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    return kept + new
+
+
+def par2(rows: list[dict]) -> float | None:
+    """Penalised average CPU seconds: a decided, right cell at its CPU seconds, any other
+    at twice its limit."""
+    if not rows:
+        return None
+    return statistics.fmean(float(r["cpu_s"]) if int(r["decided"]) and not int(r["wrong"])
+                            else 2 * float(r["cpu_limit"]) for r in rows)
+
+
+def _label(row: dict) -> str:
+    """A solver and, where it reads more than one format, the format."""
+    many = sum(row["solver"] in names for names in READS.values()) > 1
+    return f"{row['solver']} ({row['format']})" if many else row["solver"]
+
+
+def _board_key(board: str) -> tuple:
+    w, _, h = board.partition("x")
+    return (int(w), int(h)) if w.isdigit() and h.isdigit() else (0, 0)
+
+
+def _spread(values) -> str:
+    values = sorted({v for v in values if v not in (None, "")})
+    return ", ".join(values) if len(values) <= 3 else f"{values[0]} ... {values[-1]} ({len(values)})"
+
+
+def render_scores(rows: list[dict], asked: int | None = None) -> str:
+    """scores.md from the rows of scores.csv alone: who ran it and how, per solver the
+    totals, per board x plies group each solver's decided cells and PAR-2, and every
+    wrong answer by name."""
+    labels = sorted({_label(r) for r in rows}, key=lambda x: (list(SOLVERS).index(x.split()[0]), x))
+    loads = [float(r["load"]) for r in rows if r.get("load")]
+    cpu_s = sum(float(r["cpu_s"] or 0) for r in rows)
+    lines = ["# The QBF solvers on the benchmark family", "",
+             f"Made by `{_spread(r['command'] for r in rows)}` "
+             f"(then `tsumeqbf family-score --report-only` to draw this page from the CSV)."
+             f" {len(rows)} cells" + (f" of {asked}" if asked is not None else "") +
+             f", {len({r['file'] for r in rows})} files; limit {_spread(r['cpu_limit'] for r in rows)}"
+             f" CPU s and {_spread(r['memory_mb'] for r in rows)} MB a cell; "
+             f"{cpu_s / 3600:.2f} CPU hours in the solvers. Code {_spread(r['commit'] for r in rows)}"
+             f"; encoder {_spread(r['encoder_version'] for r in rows)}; {_spread(r['cpu_model'] for r in rows)}"
+             + (f", 1-minute load {min(loads):.2f} to {max(loads):.2f}" if loads else "") + ".",
+             "", "A decided cell is right when it matches the truth the index records (brute "
+             "force, df-pn on the rules engine and the strategy check of that file); "
+             "PAR-2 counts a decided, right cell at its CPU seconds and every other cell "
+             "(unknown, error, wrong) at twice the limit.", "",
+             "| solver | version | cells | decided | true | false | wrong | unknown | error | PAR-2 CPU s |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for label in labels:
+        mine = [r for r in rows if _label(r) == label]
+        count = lambda **kv: sum(all(r[k] == v for k, v in kv.items()) for r in mine)  # noqa: E731
+        lines.append(f"| {label} | {_spread(r['solver_version'] for r in mine)} | {len(mine)} | "
+                     f"{count(decided='1')} | {count(status='true')} | {count(status='false')} | "
+                     f"{count(wrong='1')} | {count(status=Status.UNKNOWN)} | {count(status=Status.ERROR)} | "
+                     f"{par2(mine):.1f} |")
+    groups = sorted({(r["board"], int(r["n"])) for r in rows},
+                    key=lambda g: (_board_key(g[0]), g[1]))
+    lines += ["", "Per board and plies: decided of cells (PAR-2 CPU s).", "",
+              "| board | n | " + " | ".join(labels) + " |",
+              "|---|---:|" + "---:|" * len(labels)]
+    for board, n in groups:
+        cols = []
+        for label in labels:
+            mine = [r for r in rows if _label(r) == label and r["board"] == board
+                    and int(r["n"]) == n]
+            cols.append(f"{sum(r['decided'] == '1' for r in mine)}/{len(mine)} "
+                        f"({par2(mine):.1f})" if mine else "")
+        lines.append(f"| {board} | {n} | " + " | ".join(cols) + " |")
+    wrong = [r for r in rows if r["wrong"] == "1"]
+    lines += ["", f"Wrong answers: {len(wrong)}."]
+    lines += [f"- {r['solver']} says {r['status']} on `{r['file']}` (truth {r['truth']}; "
+              f"{r['cpu_s']} CPU s; {r['solver_version']})" for r in wrong]
+    errors = [r for r in rows if r["status"] == Status.ERROR]
+    if errors:
+        lines += ["", f"Errors: {len(errors)}."]
+        lines += [f"- {r['solver']} on `{r['file']}`: {r['message']}" for r in errors[:20]]
+    return "\n".join(lines) + "\n"
