@@ -113,3 +113,16 @@ def test_a_dfpn_row_records_the_backend_that_answered():
     answered = run_engine("dfpn", Position.from_sfen(case["sfen"]), 1).facts["backend"]
     assert solve_case(case, "dfpn", 30, {})["dfpn_backend"] == answered
     assert solve_case(case, "dfpn", 30, {"backend": "rules"})["dfpn_backend"] == "rules"
+
+
+@pytest.mark.skipif(not native.available(), reason="the native core is not built")
+def test_the_cpu_limit_stops_the_compiled_search_as_it_stops_the_python_one():
+    # zukou-008 (the hardest 将棋図巧 problem) is not decided in a fraction of a second:
+    # the kernel's profiling timer reaches the native core through its signal checks
+    from tsumeqbf.data import read_rows
+
+    sfen = next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv") if r["id"] == "zukou-008")
+    for backend in ("native", "rules"):
+        out = run_engine("dfpn", Position.from_sfen(sfen), 41, timeout=600,
+                         options={"backend": backend, "cpu_limit": 0.3}).to_dict()
+        assert (out["status"], out["error"]) == ("unknown", "CPU time limit (0.3 s)"), backend

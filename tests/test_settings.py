@@ -115,3 +115,71 @@ def test_the_bounded_engines_build_and_carry_their_options():
     one = run_engine("brute", pos, 1, options={"all_moves": False}).facts
     assert (every["all_moves"], one["all_moves"]) == (True, False)
     assert every["mating_moves"] and "mating_moves" not in one
+
+
+def test_mate_flags_are_the_engines_options_fields_and_only_the_given_ones_are_passed():
+    from tsumeqbf.cli import _engine_options, build_parser
+    from tsumeqbf.dfpn.engine import MateOptions
+    from tsumeqbf.solvers.engine import QbfOptions
+    from tsumeqbf.solvers.portfolio import PortfolioOptions
+
+    parser = build_parser()
+    mate = parser._subparsers._group_actions[0].choices["mate"]
+    by_dest = {a.dest: a for a in mate._actions}
+    for cls in (QbfOptions, PortfolioOptions, MateOptions):
+        for f in fields(cls):
+            if f.metadata.get("help"):
+                assert by_dest[f.name].help == f.metadata["help"], f.name
+    args = parser.parse_args(["mate", MATE1, "-n", "1", "--engine", "qbf",
+                              "--encoding", "compact", "--attacker-moves", "onehot-seqcounter"])
+    assert _engine_options(args) == {"encoding": "compact", "attacker_moves": "onehot-seqcounter"}
+    assert _engine_options(parser.parse_args(["mate", MATE1, "-n", "1"])) == {}
+
+
+def test_the_qbf_options_check_their_encoding_axes_as_they_are_built():
+    from tsumeqbf.encoder.registry import DEFAULT_ENCODING, EncodingOptions
+    from tsumeqbf.solvers.engine import QbfOptions
+    from tsumeqbf.solvers.portfolio import DEFAULT_MEMBERS, PortfolioOptions
+
+    q = QbfOptions.from_config({"encoding": None, "solver": None, "certify": True, "jobs": 2})
+    assert (q.encoding, q.solver, q.certify, q.attacker_moves) == (DEFAULT_ENCODING, "depqbf",
+                                                                   True, "binary")
+    with pytest.raises(ValueError, match="encoding paper chooses moves by"):
+        EncodingOptions("paper", attacker_moves="onehot-seqcounter")
+    with pytest.raises(ValueError, match="unknown encoding 'qdimacs'"):
+        QbfOptions.from_config({"encoding": "qdimacs"})
+    assert PortfolioOptions.from_config({}).members == DEFAULT_MEMBERS
+    assert PortfolioOptions.from_config({"members": "caqe, depqbf/compact,"}).members == (
+        "caqe", "depqbf/compact")
+    assert PortfolioOptions.from_config({"members": ["caqe"], "jobs": 1}).row()["members"] == ["caqe"]
+
+
+def test_the_native_backend_answers_with_its_options_and_what_it_does_not_do(capsys):
+    from tsumeqbf import native
+
+    if not native.available():
+        pytest.skip("the native core is not built")
+    sfen = "7k1/9/7G1/9/9/9/9/9/9 b G 1"  # standard 9x9, a mate in 1
+    capsys.readouterr()
+    assert main(["solve", sfen, "--quiet", "--json", "--backend", "native",
+                 "--tt-entries", "5000", "--shortest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["status"], out["backend"], out["tt_limit"]) == ("mate", "native", 5000)
+    # no DAG correction, no inherited numbers, no search for a shorter line
+    assert (out["dag"], out["inherit"], out["shortest"]) == (False, False, False)
+    with pytest.raises(TsumeError, match="backend 'native' has no option heuristics"):
+        from tsumeqbf.dfpn.solve import solve_tsume
+        solve_tsume(Position.from_sfen(sfen), backend="native", heuristics="A")
+
+
+def test_the_usi_engine_declares_the_df_pn_options_from_their_fields():
+    from tsumeqbf.usi.engine import OPTIONS
+
+    assert {name: OPTIONS[name] for name in SolveOptions.usi_options()} == {
+        "Heuristics": "type string default <empty>",
+        "TableEntries": f"type spin default {TABLE_ENTRIES} min 2 max 1000000000",
+        "Shortest": "type check default false",
+        "ShortenNodes": "type spin default -1 min -1 max 2000000000",
+        "Backend": "type combo default rules var rules var cshogi"}
+    with pytest.raises(ValueError, match="Backend must be rules or cshogi, not 'native'"):
+        SolveOptions().with_usi("Backend", "native")

@@ -89,31 +89,31 @@ def configuration(engine: str, options: dict, timeout: float | None) -> dict:
         config.pop("jobs", None)
         config["members"] = [{"label": m.label, **_qbf_versions(m.options)} for m in members]
     elif is_qbf_engine(engine):
-        from .encoder.registry import DEFAULT_ENCODING, encoding_options
+        from .solvers.engine import QbfOptions
 
-        encoding = options.get("encoding") or DEFAULT_ENCODING
         try:
-            config.update(encoding_options(encoding, options), encoding=encoding)
+            qbf = QbfOptions.from_config(options)
         except ValueError as exc:
             raise TsumeError(str(exc)) from None
-        config.update(solver=options.get("solver") or "depqbf", **_qbf_versions(options))
+        config.update(qbf.choices(), encoding=qbf.encoding, solver=qbf.solver,
+                      **_qbf_versions(options))
     return config
 
 
 def _qbf_versions(options: dict) -> dict:
     """The encoder's and the solver's versions for a QBF engine's options."""
-    from .encoder.registry import DEFAULT_ENCODING, encoding_version
+    from .encoder.registry import encoding_version
+    from .solvers.engine import QbfOptions
     from .solvers.runner import SolverError, is_known, solver_version
 
-    solver = options.get("solver") or "depqbf"
+    qbf = QbfOptions.from_config(options)
     try:
-        version = solver_version(solver)
+        version = solver_version(qbf.solver)
     except SolverError as exc:
-        if not is_known(solver):
+        if not is_known(qbf.solver):
             raise TsumeError(str(exc)) from None
         version = "not installed"  # each case says so as its error
-    return {"encoder_version": encoding_version(options.get("encoding") or DEFAULT_ENCODING),
-            "solver_version": version}
+    return {"encoder_version": encoding_version(qbf.encoding), "solver_version": version}
 
 
 def finished_ids(path: str, config: dict) -> tuple[set, dict]:

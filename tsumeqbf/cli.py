@@ -29,7 +29,7 @@ from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
-from .values import Answer, Status
+from .values import Answer, Question, Status
 
 
 def _encode_commands(sub) -> None:
@@ -85,49 +85,45 @@ def _position_args(p: argparse.ArgumentParser) -> None:
 
 
 def _engine_options(args) -> dict:
-    options = {}
-    if getattr(args, "encoding", None):
-        options["encoding"] = args.encoding
+    """The options dict the engines and ``batch`` read: the flags of the engines' options
+    classes that were given, each checked against the engine that takes it, and the
+    question's own (memory, CPU seconds, no hands, deepening)."""
+    from .dfpn.engine import MateOptions
+    from .solvers.engine import QbfOptions
+    from .solvers.portfolio import PortfolioOptions
+
+    given = {**QbfOptions.given(args), **PortfolioOptions.given(args), **MateOptions.given(args)}
+    options = {name: value for name, value in given.items()
+               if value not in (None, False) and name != "certify_timeout"}
+    if "solver" in options:
+        options["solver"] = _check_solver(args.engine, options["solver"])
     if getattr(args, "max_nodes", None):
         options["max_nodes"] = args.max_nodes
-    if getattr(args, "solver", None):
-        options["solver"] = _check_solver(args.engine, args.solver)
-    if getattr(args, "used_kinds_only", False):
-        options["used_kinds_only"] = True
     if getattr(args, "memory_mb", None):
         options["memory_mb"] = args.memory_mb
     if getattr(args, "cpu_limit", None) is not None:
         options["cpu_limit"] = args.cpu_limit
     if getattr(args, "no_hands", False):
         options["no_hands"] = True
-    for side in ("attacker_moves", "defender_moves"):
-        if getattr(args, side, None):
-            options[side] = getattr(args, side)
-    if getattr(args, "members", None):
-        options["members"] = args.members
     if getattr(args, "portfolio_jobs", None) is not None:
         options["jobs"] = args.portfolio_jobs
-    for given in ("members", "jobs"):
-        if given in options and args.engine != "portfolio":
-            raise TsumeError(f"--{given} sets the portfolio's members; engine {args.engine!r} "
+    for flag in ("members", "jobs"):
+        if flag in options and args.engine != "portfolio":
+            raise TsumeError(f"--{flag} sets the portfolio's members; engine {args.engine!r} "
                              f"is not the portfolio")
     if getattr(args, "deepen", False):
         options["deepen"] = True
-    if getattr(args, "backend", None):
-        if args.engine != "dfpn":
-            raise TsumeError(f"--backend chooses the dfpn engine's search; engine {args.engine!r} "
-                             f"has none")
-        options["backend"] = args.backend
+    if "backend" in options and args.engine != "dfpn":
+        raise TsumeError(f"--backend chooses the dfpn engine's search; engine {args.engine!r} "
+                         f"has none")
     if getattr(args, "strategy", None):
-        options["strategy"] = args.strategy
-        args.certify = True
-    if getattr(args, "certify", False):
+        options.update(strategy=args.strategy, certify=True)
+    if options.get("certify"):
         if not is_qbf_engine(args.engine):
             raise TsumeError(f"--certify checks a QBF verdict; engine {args.engine!r} is not a "
                              f"QBF engine")
-        options["certify"] = True
-        if args.certify_timeout is not None:
-            options["certify_timeout"] = args.certify_timeout
+        if given.get("certify_timeout") is not None:
+            options["certify_timeout"] = given["certify_timeout"]
     if args.engine == "portfolio":  # a member that cannot run is bad input, said up front
         from .solvers.portfolio import checked
         from .solvers.runner import SolverError
@@ -163,23 +159,15 @@ def no_hands_arg(p: argparse.ArgumentParser) -> None:
 
 
 def _qbf_args(p: argparse.ArgumentParser) -> None:
-    from .encoder.command import move_choice_args
-    from .encoder.registry import DEFAULT_ENCODING, ENCODINGS
+    """The flags of ``mate`` and ``batch`` that choose how an engine answers: those of
+    each engine's options class (left unset unless given) and the question's own."""
+    from .dfpn.engine import MateOptions
+    from .solvers.engine import QbfOptions
+    from .solvers.portfolio import PortfolioOptions
 
     no_hands_arg(p)
-    p.add_argument("--encoding", default=None, choices=ENCODINGS,
-                   help=f"QBF encoding (QBF engines only; default {DEFAULT_ENCODING})")
-    p.add_argument("--used-kinds-only", action="store_true",
-                   help="encoding paper: variables only for the piece kinds in the position")
-    move_choice_args(p)
-    p.add_argument("--solver", default=None,
-                   help="engine qbf: a solver name or the path of any QDIMACS solver executable "
-                        "(default: depqbf)")
-    p.add_argument("--members", default=None, metavar="LIST",
-                   help="engine portfolio: its configurations, comma-separated, each "
-                        "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; "
-                        "default caqe/enumerated,rareqs/enumerated,"
-                        "caqe/enumerated/attacker=onehot-seqcounter,depqbf/enumerated)")
+    QbfOptions.add_flags(p, given_only=True)
+    PortfolioOptions.add_flags(p, given_only=True)  # its certification flags are the QBF engine's
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
@@ -189,17 +177,7 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deepen", action="store_true",
                    help="ask 1, 3, 5, ... n plies and stop at the first mate (the shortest); "
                         "one timeout for all")
-    p.add_argument("--certify", action="store_true",
-                   help="QBF engines: check the solver side's whole strategy with the rules "
-                        "engine (sub-questions re-encoded and re-solved); a strategy that "
-                        "fails is an error naming the node")
-    p.add_argument("--certify-timeout", type=positive_float, default=None,
-                   help="seconds for the certification (default: the question's --timeout "
-                        "again; none without one)")
-    p.add_argument("--backend", default=None, choices=("auto", "rules", "native"),
-                   help="engine dfpn: its search in Python on the rules engine (rules) or "
-                        "compiled (native: standard 9x9 with hands only); auto (the default): "
-                        "native where it can answer, else rules")
+    MateOptions.add_flags(p, given_only=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -309,8 +287,8 @@ def cmd_mate(args) -> int:
     # with --strategy -, standard output holds the strategy alone
     say = sys.stderr if to_stdout(args.strategy) else sys.stdout
     if args.json:
-        print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
-                          **answer.to_dict()}, ensure_ascii=False), file=say)
+        print(json.dumps({**Question.of(pos, args.n).to_dict(), **answer.to_dict()},
+                         ensure_ascii=False), file=say)
     else:
         _print_answer(answer, args.n, say)
     return 0 if answer.status.decided else 1

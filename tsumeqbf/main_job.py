@@ -23,6 +23,7 @@ from .experiments.report import render_report
 from .experiments.runner import run_experiment
 from .experiments.store import read_csv
 from .rules import TsumeError
+from .values import Status, reason_of
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"  # the checkout's, wherever ``make run`` is started
@@ -33,7 +34,7 @@ JOBS = 2
 def summarize(name: str, rows: list[dict]) -> tuple[list[str], int]:
     """Summary lines for one experiment's rows, and how many disagreements they hold."""
     totals = {v: sum(s[v] for s in status_counts(rows, sorted({r["label"] for r in rows})))
-              for v in ("mate", "no mate", "timeout", "error")}
+              for v in (status.word for status in Status)}
     found = disagreements(rows)
     certs = certificate_errors(rows)
     differ = expected_mismatches(rows)
@@ -42,15 +43,15 @@ def summarize(name: str, rows: list[dict]) -> tuple[list[str], int]:
                f"verdicts differing from the expected {len(differ)}"]
     certified = certification_counts(rows, sorted({r["label"] for r in rows}))
     if certified:
-        done = sum(c[k][0] for c in certified for k in ("mate", "nomate"))
-        asked = sum(c[k][1] for c in certified for k in ("mate", "nomate"))
+        done = sum(c[k][0] for c in certified for k in (Status.MATE, Status.NOMATE))
+        asked = sum(c[k][1] for c in certified for k in (Status.MATE, Status.NOMATE))
         lines.append(f"  QBF verdicts certified by the rules: {done} of {asked}")
     for d in found:
         lines.append(f"  DISAGREEMENT {d['instance']}: sfen {d['sfen']!r} n={d['n']} zone={d['zone']}: "
-                     + ", ".join(f"{k}={'mate' if v else 'no mate' if v is False else '-'}"
+                     + ", ".join(f"{k}={'-' if v is None else Status.of(v).word}"
                                  for k, v in d["verdicts"].items()))
     for r in certs:
-        lines.append(f"  BAD CERTIFICATE {r['instance']} ({r['label']}): {r['error']}")
+        lines.append(f"  BAD CERTIFICATE {r['instance']} ({r['label']}): {reason_of(r)}")
     for r in differ:
         lines.append(f"  DIFFERS {r['instance']} ({r['label']}): {verdict(r)}, "
                      f"sfen {r['sfen']!r} n={r['n']} zone={r['zone']}")

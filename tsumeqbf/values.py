@@ -39,6 +39,8 @@ class Status(str, enum.Enum):
 
     >>> Status.of(False), Status("mate") == "mate", f"{Status.UNKNOWN}"
     (<Status.NOMATE: 'nomate'>, True, 'unknown')
+    >>> {"mate": 1}[Status.MATE], Status.ERROR in {"error"}
+    (1, True)
     >>> [s.verdict for s in Status]
     [True, False, None, None]
     """
@@ -48,9 +50,10 @@ class Status(str, enum.Enum):
     UNKNOWN = "unknown"
     ERROR = "error"
 
-    # the plain word wherever a status is printed, as a str would be
+    # the plain word wherever a status is printed, and the same key as it in a dict
     __str__ = str.__str__
     __format__ = str.__format__
+    __hash__ = str.__hash__
 
     @classmethod
     def of(cls, verdict: bool | None) -> Status:
@@ -75,6 +78,30 @@ class Status(str, enum.Enum):
         ['mate', 'no mate', 'timeout', 'error']
         """
         return {Status.NOMATE: "no mate", Status.UNKNOWN: "timeout"}.get(self, self.value)
+
+
+def verdict_of(row: Mapping[str, Any]) -> bool | None:
+    """The verdict a row holds (a store's or a JSON line's, or any dict with its key
+    ``mate``): True, False, or None when not decided.
+
+    >>> verdict_of({"status": "nomate", "mate": False}), verdict_of({"status": "error"})
+    (False, None)
+    """
+    return row.get("mate")
+
+
+def status_of(row: Mapping[str, Any]) -> Status | None:
+    """The status a row holds, None where it has none.
+
+    >>> status_of({"status": "unknown"}), status_of({"mate": True})
+    (<Status.UNKNOWN: 'unknown'>, None)
+    """
+    return Status(row["status"]) if row.get("status") else None
+
+
+def reason_of(row: Mapping[str, Any]) -> str:
+    """Why a row's question was not decided (its ``error``), "" where none is given."""
+    return row.get("error") or ""
 
 
 #: the rules variants a question can be asked under (spec/RULES.md)
@@ -109,6 +136,18 @@ class Question:
     def of(cls, pos, n: int) -> Question:
         """The question asked of a position (a :class:`tsumeqbf.rules.Position`)."""
         return cls(pos.sfen(), n, pos.geo.zone, "no-hands" if pos.no_hands else "standard")
+
+    def to_dict(self) -> dict:
+        """The question's keys of an answer's JSON (``mate --json``): ``sfen``, ``n``,
+        ``zone`` and, for other rules than the standard ones, ``rules``.
+
+        >>> Question("2k/3/1GP b - 1", 3, 2).to_dict()
+        {'sfen': '2k/3/1GP b - 1', 'n': 3, 'zone': 2}
+        """
+        out = {"sfen": self.sfen, "n": self.n, "zone": self.zone}
+        if self.rules != "standard":
+            out["rules"] = self.rules
+        return out
 
 
 @dataclass(frozen=True)

@@ -133,8 +133,8 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     """The summary lines of unbounded rows (values or the CSV's strings) and the count of
     verdict disagreements with the Python search plus lines that do not replay.
 
-    >>> rows = [dict(id="zukou-002", status="mate", nodes=2226, time_s=0.01, replay="ok",
-    ...              python_status="mate", python_nodes=1954, python_time_s=0.5,
+    >>> rows = [dict(id="zukou-002", status=Status.MATE, nodes=2226, time_s=0.01, replay="ok",
+    ...              python_status=Status.MATE, python_nodes=1954, python_time_s=0.5,
     ...              cshogi_proven=True, cshogi_nodes=1783, cshogi_time_s=0.02)]
     >>> summary(rows)[0][:2]
     ['native solved 1/1; Python 1/1; cshogi DfPn 1/1', 'nodes/s: native 222,600, Python 3,908, cshogi 89,150']
@@ -151,12 +151,12 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     def proven(value):
         return str(value) == "True"
 
-    solved = [r for r in rows if r["status"] == "mate"]
+    solved = [r for r in rows if r["status"] == Status.MATE]
     has_python = any(r.get("python_status") for r in rows)
     has_cshogi = any(r.get("cshogi_nodes") not in (None, "") for r in rows)
     head = f"native solved {len(solved)}/{len(rows)}"
     if has_python:
-        head += f"; Python {sum(r.get('python_status') == 'mate' for r in rows)}/{len(rows)}"
+        head += f"; Python {sum(r.get('python_status') == Status.MATE for r in rows)}/{len(rows)}"
     if has_cshogi:
         head += f"; cshogi DfPn {sum(proven(r.get('cshogi_proven')) for r in rows)}/{len(rows)}"
     out = [head]
@@ -174,8 +174,9 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
         ratios = [num(r, "time_s") / max(num(r, "cshogi_time_s"), 1e-6) for r in both]
         out.append(f"where native and cshogi both solve ({len(both)}): native's seconds over "
                    f"cshogi's at the median {statistics.median(ratios):.2f}")
-    differ = [r["id"] for r in rows if r.get("python_status") in ("mate", "nomate")
-              and r["status"] in ("mate", "nomate") and r["status"] != r["python_status"]]
+    decided = (Status.MATE, Status.NOMATE)
+    differ = [r["id"] for r in rows if r.get("python_status") in decided
+              and r["status"] in decided and r["status"] != r["python_status"]]
     not_ok = [r["id"] for r in solved if not r["replay"].startswith("ok")]
     longer = [r["id"] for r in solved
               if int(r.get("length") or 0) > int(r.get("python_length") or 0) > 0]

@@ -11,7 +11,7 @@ from ..arguments import STDOUT, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
-from ..values import Status
+from ..values import Status, reason_of
 from .options import SolveOptions
 
 
@@ -92,8 +92,8 @@ def _report(args, pos, out: dict) -> int:
             went_on = (f"went on from {out['resumed_nodes']:,} nodes; "
                        if out["resumed_nodes"] else "")
             print(f"checkpoint: {went_on}tables written to {out['checkpoint']}")
-        if out.get("error"):
-            print(f"tsumeqbf: {out['status']}: {out['error']}", file=sys.stderr)
+        if reason_of(out):
+            print(f"tsumeqbf: {status}: {reason_of(out)}", file=sys.stderr)
     if out.get("stopped"):
         print(f"tsumeqbf: stopped by {out['stopped']} while looking for a shorter line; the "
               f"answer is the line found so far", file=sys.stderr)

@@ -38,8 +38,8 @@ whole proof tree with the rules, so a seed's proofs are checked where used.
 
 >>> from tsumeqbf.rules import Position
 >>> out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
->>> out["status"], out["pv"], out["length"]
-(<Status.MATE: 'mate'>, ['2c1b'], 1)
+>>> out["status"] is Status.MATE, out["pv"], out["length"]
+(True, ['2c1b'], 1)
 """
 
 from __future__ import annotations

@@ -22,11 +22,10 @@ from ..limits import LimitReached, limits
 from ..progress import phase, phase_notes, shows_phases
 from ..rules import Position, TsumeError, check_n
 from ..rules.problem_files import POSITION_HELP, load_position
-from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .formula import qdimacs_pieces
 from .header import header_lines
 from .qcir import circuit, qcir_pieces
-from .registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
+from .registry import DEFAULT_ENCODING, ENCODINGS, EncodingOptions, encode, encoding_options
 from .size import check_plies
 
 
@@ -62,12 +61,8 @@ def register(sub) -> None:
 
 
 def move_choice_args(p) -> None:
-    p.add_argument("--attacker-moves", default=None, choices=ATTACKER_CHOICES,
-                   help="how the attacker's move is chosen: binary codes (default) or one "
-                        "variable per candidate with PySAT's at-most-one encoding named")
-    p.add_argument("--defender-moves", default=None, choices=DEFENDER_CHOICES,
-                   help="how the defender's move is chosen: binary codes (default) or one "
-                        "variable per candidate, at most one as a circuit the reply needs")
+    """``--attacker-moves`` and ``--defender-moves``, left unset unless given."""
+    EncodingOptions.add_flags(p, ("attacker_moves", "defender_moves"), given_only=True)
 
 
 def formula_stats(prefix, clauses) -> dict:

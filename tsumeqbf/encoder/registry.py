@@ -27,9 +27,11 @@ ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, pa
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from typing import Callable
 
 from ..rules.position import Position
+from ..settings import Settings, setting
 from . import compact, enumerated, lifted, mating, nested, paper, paper_hands
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .game import VERSION, Encoded
@@ -46,8 +48,8 @@ VERSIONS = {"paper": paper.VERSION, "lifted": lifted.VERSION, "lifted-nested": l
 #: the encoding of ``mate``, ``encode`` and ``batch`` when none is named: the one that
 #: decides the most real problems in results/qbf-real.md
 DEFAULT_ENCODING = "enumerated"
-__all__ = ["DEFAULT_ENCODING", "ENCODINGS", "VERSION", "encode", "encoding_options",
-           "encoding_version"]
+__all__ = ["DEFAULT_ENCODING", "ENCODINGS", "EncodingOptions", "VERSION", "encode",
+           "encoding_options", "encoding_version"]
 
 
 def encoding_version(encoding: str) -> str:
@@ -62,25 +64,60 @@ def encoding_version(encoding: str) -> str:
     return VERSIONS.get(encoding, VERSION)
 
 
+@dataclass(frozen=True)
+class EncodingOptions(Settings):
+    """How a question is encoded: the encoding and its move-choice axes (:mod:`.choice`),
+    checked as they are built: ValueError with one line for an encoding or a choice that
+    does not exist or does not apply. None (a flag or a key not given) is the default.
+
+    >>> EncodingOptions(None, attacker_moves="onehot-seqcounter").choices()
+    {'used_kinds_only': False, 'attacker_moves': 'onehot-seqcounter', 'defender_moves': 'binary'}
+    """
+
+    encoding: str = setting(DEFAULT_ENCODING,
+                            f"QBF encoding (QBF engines only; default {DEFAULT_ENCODING})",
+                            choices=ENCODINGS)
+    used_kinds_only: bool = setting(
+        False, "encoding paper: variables only for the piece kinds in the position")
+    attacker_moves: str = setting(
+        "binary", "how the attacker's move is chosen: binary codes (default) or one variable "
+                  "per candidate with PySAT's at-most-one encoding named",
+        choices=ATTACKER_CHOICES)
+    defender_moves: str = setting(
+        "binary", "how the defender's move is chosen: binary codes (default) or one variable "
+                  "per candidate, at most one as a circuit the reply needs",
+        choices=DEFENDER_CHOICES)
+
+    def __post_init__(self):
+        for f in fields(EncodingOptions):
+            object.__setattr__(self, f.name, getattr(self, f.name) or f.default)
+        if self.encoding not in ENCODERS:
+            raise ValueError(f"unknown encoding {self.encoding!r}; choose one of "
+                             f"{', '.join(ENCODINGS)}")
+        for side, allowed in (("attacker_moves", ATTACKER_CHOICES),
+                              ("defender_moves", DEFENDER_CHOICES)):
+            kind = getattr(self, side)
+            if kind not in allowed:
+                raise ValueError(f"unknown {side.replace('_', ' ')} choice {kind!r}; choose one "
+                                 f"of {', '.join(allowed)}")
+            if kind != "binary" and self.encoding == "paper":
+                raise ValueError(f"encoding paper chooses moves by (from, to) pairs; "
+                                 f"{side.replace('_', ' ')} {kind!r} does not apply")
+            if kind != "binary" and self.encoding.startswith("lifted") and side == "defender_moves":
+                raise ValueError(f"encoding {self.encoding} chooses the defender's moves by "
+                                 f"fields; defender moves {kind!r} does not apply")
+
+    def choices(self) -> dict:
+        """:func:`encode`'s keyword arguments."""
+        return {"used_kinds_only": self.used_kinds_only, "attacker_moves": self.attacker_moves,
+                "defender_moves": self.defender_moves}
+
+
 def encoding_options(encoding: str, options: dict) -> dict:
     """The keyword arguments of :func:`encode` that an engine's or a command's options
-    ask for (``used_kinds_only``, ``attacker_moves``, ``defender_moves``), checked:
-    ValueError with one line for a choice that does not exist or does not apply."""
-    out = {"used_kinds_only": bool(options.get("used_kinds_only"))}
-    for side, allowed in (("attacker_moves", ATTACKER_CHOICES),
-                          ("defender_moves", DEFENDER_CHOICES)):
-        kind = options.get(side) or "binary"
-        if kind not in allowed:
-            raise ValueError(f"unknown {side.replace('_', ' ')} choice {kind!r}; choose one "
-                             f"of {', '.join(allowed)}")
-        if kind != "binary" and encoding == "paper":
-            raise ValueError(f"encoding paper chooses moves by (from, to) pairs; "
-                             f"{side.replace('_', ' ')} {kind!r} does not apply")
-        if kind != "binary" and encoding.startswith("lifted") and side == "defender_moves":
-            raise ValueError(f"encoding {encoding} chooses the defender's moves by fields; "
-                             f"defender moves {kind!r} does not apply")
-        out[side] = kind
-    return out
+    ask for (``used_kinds_only``, ``attacker_moves``, ``defender_moves``), checked
+    (:class:`EncodingOptions`)."""
+    return EncodingOptions.from_config({**options, "encoding": encoding}).choices()
 
 
 def encode(pos: Position, n: int, encoding: str = DEFAULT_ENCODING, **choices) -> Encoded:

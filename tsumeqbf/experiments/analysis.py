@@ -6,8 +6,8 @@ job. Two engines *disagree* on an instance when both decided it under the same r
 engine option ``no_hands`` asks another question) and one says mate and the other no mate;
 a timeout or an error is no verdict.
 
->>> rows = [{"instance": "q", "label": "a", "mate": True}, {"instance": "q", "label": "b", "mate": False},
-...         {"instance": "q", "label": "c", "mate": None}]
+>>> rows = [{"instance": "q", "label": label, **Answer.of(said).to_row()}
+...         for label, said in (("a", True), ("b", False), ("c", None))]
 >>> [(d["instance"], d["pair"]) for d in disagreements(rows)]
 [('q', ('a', 'b'))]
 >>> pair_counts(rows, ["a", "b", "c"])[0]
@@ -20,7 +20,7 @@ import json
 import re
 from itertools import combinations
 
-VERDICT_TEXT = {True: "mate", False: "no mate"}
+from ..values import Answer, Status, reason_of, status_of, verdict_of
 
 
 def meta(row: dict) -> dict:
@@ -30,14 +30,15 @@ def meta(row: dict) -> dict:
 
 
 def verdict(row: dict) -> str:
-    """``mate``, ``no mate``, ``timeout`` (status unknown: a time or node limit) or ``error``.
+    """``mate``, ``no mate``, ``timeout`` (status unknown: a time or node limit) or ``error``
+    (:attr:`Status.word <tsumeqbf.values.Status.word>`).
 
-    >>> verdict({"status": "unknown", "mate": None})
-    'timeout'
+    >>> verdict(Answer.unknown("limit").to_row()), verdict(Answer.decided(False).to_row())
+    ('timeout', 'no mate')
     """
-    if row.get("mate") is not None:
-        return VERDICT_TEXT[row["mate"]]
-    return "timeout" if row.get("status") == "unknown" else "error"
+    if verdict_of(row) is not None:
+        return Status.of(verdict_of(row)).word
+    return (Status.UNKNOWN if status_of(row) is Status.UNKNOWN else Status.ERROR).word
 
 
 def rules(row: dict) -> str:
@@ -68,13 +69,13 @@ def disagreements(rows: list[dict], labels: list[str] | None = None) -> list[dic
     out = []
     for (instance, _), group in sorted(by_question(rows).items()):
         group = sorted(group, key=lambda r: (order.get(r["label"], len(order)), r["label"]))
-        decided = {r["label"]: r["mate"] for r in group if r.get("mate") is not None}
+        decided = {r["label"]: verdict_of(r) for r in group if verdict_of(r) is not None}
         if len(set(decided.values())) < 2:
             continue
         pair = (next(k for k, v in decided.items() if v), next(k for k, v in decided.items() if not v))
         first = group[0]
         out.append({"instance": instance, "sfen": first.get("sfen"), "n": first.get("n"),
-                    "zone": first.get("zone"), "verdicts": {r["label"]: r.get("mate") for r in group},
+                    "zone": first.get("zone"), "verdicts": {r["label"]: verdict_of(r) for r in group},
                     "pair": pair})
     return out
 
@@ -84,8 +85,8 @@ def pair_counts(rows: list[dict], labels: list[str]) -> list[dict]:
     agreed (``agree_mate`` of them on a mate) and disagreed."""
     verdicts: dict[str, dict[str, bool]] = {}
     for row in rows:
-        if row.get("mate") is not None:
-            verdicts.setdefault(row["label"], {})[(row["instance"], rules(row))] = row["mate"]
+        if verdict_of(row) is not None:
+            verdicts.setdefault(row["label"], {})[(row["instance"], rules(row))] = verdict_of(row)
     out = []
     for a, b in combinations(labels, 2):
         va, vb = verdicts.get(a, {}), verdicts.get(b, {})
@@ -98,12 +99,13 @@ def pair_counts(rows: list[dict], labels: list[str]) -> list[dict]:
 
 
 def status_counts(rows: list[dict], labels: list[str]) -> list[dict]:
-    """Per engine: how many cells gave mate, no mate, timeout, error."""
+    """Per engine: how many cells gave mate, no mate, timeout, error (each
+    :attr:`Status.word <tsumeqbf.values.Status.word>` a key)."""
     out = []
     for label in labels:
         mine = [verdict(r) for r in rows if r["label"] == label]
         out.append({"label": label, "cells": len(mine),
-                    **{v: mine.count(v) for v in ("mate", "no mate", "timeout", "error")}})
+                    **{s.word: mine.count(s.word) for s in Status}})
     return out
 
 
@@ -111,13 +113,14 @@ def certificate_errors(rows: list[dict]) -> list[dict]:
     """Cells where a QBF solver's answer fails the rules: its first move is not a legal
     check, or its certified strategy fails at a node. A disagreement between the solver,
     the encoder and the rules, reported as an error."""
-    return [r for r in rows if r.get("status") == "error"
-            and str(r.get("error") or "").startswith(("disagreement", "certificate failed"))]
+    return [r for r in rows if status_of(r) is Status.ERROR
+            and str(reason_of(r)).startswith(("disagreement", "certificate failed"))]
 
 
 def certification_counts(rows: list[dict], labels: list[str]) -> list[dict]:
     """Per engine whose cells were certified: decided verdicts, and how many of the mates
-    and of the no-mates were certified; failed certificates; why others were not."""
+    and of the no-mates were certified (keyed by status); failed certificates; why others
+    were not."""
     out = []
     for label in labels:
         mine = [r for r in rows if r["label"] == label and "certified" in r
@@ -126,9 +129,9 @@ def certification_counts(rows: list[dict], labels: list[str]) -> list[dict]:
             continue
         failed = len(certificate_errors([r for r in rows if r["label"] == label]))
         counts = {"label": label, "failed": failed}
-        for name, value in (("mate", True), ("nomate", False)):
-            decided = [r for r in mine if r.get("mate") is value]
-            counts[name] = (sum(bool(r["certified"]) for r in decided), len(decided))
+        for status in (Status.MATE, Status.NOMATE):
+            decided = [r for r in mine if verdict_of(r) is status.verdict]
+            counts[status.value] = (sum(bool(r["certified"]) for r in decided), len(decided))
         reasons: dict[str, int] = {}
         for r in mine:
             if not r["certified"] and r.get("certify_reason"):
@@ -145,8 +148,9 @@ def expected_mismatches(rows: list[dict]) -> list[dict]:
     paper's questions: the paper's verdict)."""
     out = []
     for row in rows:
-        expected = meta(row).get("mate")
-        if isinstance(expected, bool) and row.get("mate") is not None and row["mate"] != expected:
+        expected = verdict_of(meta(row))
+        if (isinstance(expected, bool) and verdict_of(row) is not None
+                and verdict_of(row) != expected):
             out.append(row)
     return out
 
@@ -163,12 +167,12 @@ def fastest(group: list[dict], place: dict[str, int]) -> str | None:
     (seconds as its limit counts them, :func:`limit_seconds`; ties: the earlier label in
     ``place``); None when none decided it.
 
-    >>> fastest([{"label": "a", "mate": True, "time_s": 2.0},
-    ...          {"label": "b", "mate": False, "time_s": 1.0},
-    ...          {"label": "c", "mate": None, "time_s": 0.1}], {"a": 0, "b": 1, "c": 2})
+    >>> fastest([{**Answer.of(said).to_row(), "label": label, "time_s": seconds}
+    ...          for label, said, seconds in (("a", True, 2.0), ("b", False, 1.0), ("c", None, 0.1))],
+    ...         {"a": 0, "b": 1, "c": 2})
     'b'
     """
-    decided = [r for r in group if r.get("mate") is not None and limit_seconds(r) is not None
+    decided = [r for r in group if verdict_of(r) is not None and limit_seconds(r) is not None
                and r["label"] in place]
     if not decided:
         return None
@@ -243,4 +247,4 @@ def median_repeats(rows: list[dict]) -> list[dict]:
 def borderline(rows: list[dict]) -> list[tuple[tuple, list[dict]]]:
     """The cells decided in some repeats and not in others, by cell."""
     return [(cell, group) for cell, group in sorted(by_cell(rows).items())
-            if len({r.get("mate") is not None for r in group}) > 1]
+            if len({verdict_of(r) is not None for r in group}) > 1]

@@ -9,10 +9,11 @@ Python. :func:`code_rows` says so per engine, from the rows themselves (the ``so
 the median CPU seconds of its decided cells and the share of them its compiled solver took
 (``solver_cpu_s``, counted by the kernel for the solver's process).
 
->>> rows = [{"label": "dfpn", "engine": "dfpn", "options": '{"backend":"native"}', "mate": True,
-...          "cpu_s": 0.02, "solver_cpu_s": 0.0},
-...         {"label": "caqe", "engine": "caqe", "options": "{}", "mate": False, "cpu_s": 0.5,
-...          "solver_cpu_s": 0.3, "solver_version": "CAQE 4.0.1, pyqbf 1.1.1.3, sha256 7f41abd0ae69"}]
+>>> rows = [{**Answer.decided(True).to_row(), "label": "dfpn", "engine": "dfpn",
+...          "options": '{"backend":"native"}', "cpu_s": 0.02, "solver_cpu_s": 0.0},
+...         {**Answer.decided(False).to_row(), "label": "caqe", "engine": "caqe", "options": "{}",
+...          "cpu_s": 0.5, "solver_cpu_s": 0.3,
+...          "solver_version": "CAQE 4.0.1, pyqbf 1.1.1.3, sha256 7f41abd0ae69"}]
 >>> for row in code_rows(rows, ["dfpn", "caqe"]):
 ...     print(row)
 ['dfpn', 'reading the question', 'df-pn search and move generation (native core, C++)', '0.020', '-']
@@ -26,6 +27,7 @@ import statistics
 
 from ..engines import is_qbf_engine
 from ..provenance import DFPN_ENGINES, solver_of
+from ..values import Answer, verdict_of
 
 #: the language each QBF solver binary is compiled from (its pyqbf build: DepQBF's has no
 #: C++ runtime, CAQE's is Rust with Rust's runtime in it)
@@ -77,7 +79,7 @@ def code_rows(rows: list[dict], labels: list[str]) -> list[list[str]]:
     for label in labels:
         mine = [r for r in rows if r["label"] == label]
         kinds = sorted({parts(r) for r in mine})
-        decided = [r for r in mine if r.get("mate") is not None and r.get("cpu_s") is not None]
+        decided = [r for r in mine if verdict_of(r) is not None and r.get("cpu_s") is not None]
         cpu = f"{statistics.median(r['cpu_s'] for r in decided):.3f}" if decided else "-"
         solver = [r["solver_cpu_s"] for r in decided
                   if r.get("solver_cpu_s") is not None and _runs_solver(r)]

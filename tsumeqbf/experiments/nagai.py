@@ -24,6 +24,7 @@ import json
 
 from ..data import read_rows
 from ..rules import TsumeError
+from ..values import Status, status_of, verdict_of
 
 NAGAI_CSV = "nagai_tables.csv"
 #: Nagai's problem 1: 将棋図巧, all but No. 73
@@ -120,7 +121,7 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
         cells[(r["instance"], r["label"])] = r
     instances = sorted({r["instance"] for r in rows})
     common = [i for i in instances
-              if all(cells.get((i, lb), {}).get("mate") is True for lb in labels)]
+              if all(verdict_of(cells.get((i, lb), {})) is True for lb in labels)]
     totals = {}
     for label in labels:
         mine = [cells[(i, label)] for i in common]
@@ -140,8 +141,8 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
     for label in labels:
         found, dag = kind[label]
         mine = [r for r in rows if r["label"] == label]
-        solved = sum(r.get("mate") is True for r in mine)
-        nomates += [r for r in mine if r.get("mate") is False]
+        solved = sum(verdict_of(r) is True for r in mine)
+        nomates += [r for r in mine if verdict_of(r) is False]
         base = baseline.get(dag)
         variant_rows.append([
             label, set_name(found), "on" if dag else "off", f"{solved}/{len(mine)}",
@@ -184,9 +185,9 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
             line = [i, some.get("n")]
             for label in mine:
                 r = cells.get((i, label))
-                line.append("" if r is None else r["nodes"] if r.get("mate") is True
-                            else "no mate!" if r.get("mate") is False
-                            else "error" if r.get("status") == "error" else "-")
+                line.append("" if r is None else r["nodes"] if verdict_of(r) is True
+                            else "no mate!" if verdict_of(r) is False
+                            else Status.ERROR.word if status_of(r) is Status.ERROR else "-")
             lines.append(line)
         names = [set_name(kind[lb][0]) for lb in mine]
         if len(set(names)) < len(names):  # two variants with one set: show the labels

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from ..values import Status, verdict_of
 from .analysis import meta, verdict
 from .cells import board_order, fmt, fmt_s, solver_s
 from .paper import UNUSED_KINDS_REMOVED
@@ -125,18 +126,19 @@ def paper_tables_context(rows: list[dict], labels: list[str], published: list[di
         shown = [lb for lb in labels if (lb in used_kinds) == (number in UNUSED_KINDS_REMOVED)]
         lines = []
         for p in (p for p in published if p["table"] == number):
-            paper_cells = [p["variables"], p["clauses"], "mate" if p["mate"] else "no mate",
+            paper_cells = [p["variables"], p["clauses"], Status.of(verdict_of(p)).word,
                            fmt_s(p["encoder_s"]), fmt_s(p["solver_s"])]
             for label in shown:
                 r = ours.get((p["figure"], p["board"], p["plies"], label))
                 if r is None:
                     continue
-                result = verdict(r) + ("!" if r["mate"] is not None and r["mate"] != p["mate"] else "")
+                result = verdict(r) + ("!" if verdict_of(r) is not None
+                                       and verdict_of(r) != verdict_of(p) else "")
                 lines.append([p["figure"], p["board"], p["plies"], fmt(label), fmt(r["vars"]),
                               fmt(r["clauses"]), result, fmt_s(r["encode_s"]), fmt_s(solver_s(r)),
                               *paper_cells, ratio(r["vars"], p["variables"]),
                               ratio(r["clauses"], p["clauses"]),
-                              ratio(solver_s(r), p["solver_s"]) if r["mate"] is not None else ""])
+                              ratio(solver_s(r), p["solver_s"]) if verdict_of(r) is not None else ""])
         notes = sorted({p["note"] for p in published if p["table"] == number and p["note"]})
         tables.append({"number": number, "caption": PAPER_CAPTIONS.get(number, ""),
                        "rows": lines, "notes": notes, "differences": DIFFERENCES.get(number, "")})
@@ -172,7 +174,8 @@ def paper_method(ours: dict, published: list[dict]) -> list[dict]:
         if not pairs:
             continue
         not_run = [_question(p) for p, r in asked if r is None]
-        same = [(p, r) for p, r in pairs if r["mate"] is not None and r["mate"] == p["mate"]]
+        same = [(p, r) for p, r in pairs
+                if verdict_of(r) is not None and verdict_of(r) == verdict_of(p)]
         within = {k: sum(solver_s(r) <= k * p["solver_s"] for p, r in same) for k in (2, 10)}
         beyond = [[p["figure"], p["board"], p["plies"], verdict(r), fmt_s(solver_s(r)),
                    fmt_s(p["solver_s"]), ratio(solver_s(r), p["solver_s"])]
@@ -254,7 +257,7 @@ def paper_series(ours: dict, labels: list[str], published: list[dict]) -> dict:
             ys = []
             for k in keys:
                 r = ours.get((*k, label))
-                ys.append(solver_s(r) if r is not None and r["mate"] is not None else None)
+                ys.append(solver_s(r) if r is not None and verdict_of(r) is not None else None)
             if any(y is not None for y in ys):
                 series[label] = ys
         for t in tables:

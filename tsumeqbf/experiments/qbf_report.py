@@ -12,8 +12,8 @@ compares solvers.
   formulas an encoding wrote, per collection (the solver does not change the formula).
 - **Who wins where**: per collection, the engine that decided the most questions fastest.
 
->>> rows = [{"label": "a", "mate": True, "time_s": 1.0, "timeout": 10.0},
-...         {"label": "a", "mate": None, "time_s": 10.0, "timeout": 10.0}]
+>>> rows = [{**Answer.of(said).to_row(), "label": "a", "time_s": seconds, "timeout": 10.0}
+...         for said, seconds in ((True, 1.0), (None, 10.0))]
 >>> par2(rows)
 10.5
 >>> cactus_points(rows)
@@ -27,6 +27,7 @@ import statistics
 
 from .analysis import by_question, disagreements, fastest, limit_seconds as seconds, meta, verdict
 from .cells import fmt, fmt_s
+from ..values import Answer, Status, reason_of, verdict_of
 
 #: option keys that say how the formula is built (the solver and the limits do not)
 ENCODING_KEYS = ("encoding", "attacker_moves", "defender_moves", "used_kinds_only",
@@ -42,7 +43,7 @@ def par2(rows: list[dict]) -> float | None:
     total = 0.0
     for r in rows:
         spent = seconds(r) or 0.0
-        if r.get("mate") is not None:
+        if verdict_of(r) is not None:
             total += spent
         else:
             total += 2 * ((r.get("cpu_limit") or r.get("timeout")) or spent)
@@ -51,7 +52,7 @@ def par2(rows: list[dict]) -> float | None:
 
 def cactus_points(rows: list[dict]) -> list[float]:
     """The seconds of the decided cells, sorted: the cactus plot's line of one engine."""
-    return sorted(seconds(r) for r in rows if r.get("mate") is not None
+    return sorted(seconds(r) for r in rows if verdict_of(r) is not None
                   and seconds(r) is not None)
 
 
@@ -111,8 +112,8 @@ def qbf_context(rows: list[dict], labels: list[str]) -> dict:
         decided = cactus_points(mine)
         shared = par2([r for r in mine if r["instance"] in common])
         scores.append([fmt(label), len(mine), len(decided),
-                       sum(r.get("mate") is True for r in mine),
-                       sum(r.get("mate") is False for r in mine),
+                       sum(verdict_of(r) is True for r in mine),
+                       sum(verdict_of(r) is False for r in mine),
                        fmt_s(statistics.median(decided)) if decided else "",
                        fmt_s(par2(mine)), fmt_s(shared)])
     ranked = sorted(scores, key=lambda s: (float(s[-1]) if s[-1] else float("inf"), s[0]))
@@ -123,11 +124,11 @@ def qbf_context(rows: list[dict], labels: list[str]) -> dict:
         line = [fmt(c), asked[c]]
         for label in labels:
             mine = [r for r in by_label[label] if collection(r) == c]
-            line.append(f"{sum(r.get('mate') is not None for r in mine)}/{len(mine)}" if mine else "")
+            line.append(f"{sum(verdict_of(r) is not None for r in mine)}/{len(mine)}" if mine else "")
         per_set.append(line)
     return {
         "time_limits": [fmt_s(t) for t in limits] + [f"{fmt_s(t)} CPU" for t in cpu_limits],
-        "par2_header": ["engine", "cells", "decided", "mate", "no mate",
+        "par2_header": ["engine", "cells", "decided", Status.MATE.word, Status.NOMATE.word,
                         "median s (decided)", "PAR-2 s", f"PAR-2 s, the {len(common)} asked of all"],
         "common": len(common),
         "par2_rows": ranked,
@@ -144,7 +145,7 @@ def qbf_context(rows: list[dict], labels: list[str]) -> dict:
             f"{label}: {verdict(r)}" for label in labels for r in rows
             if r["instance"] == d["instance"] and r["label"] == label))]
             for d in disagreements(rows, labels)],
-        "compared": sum(sum(r.get("mate") is not None for r in group) >= 2
+        "compared": sum(sum(verdict_of(r) is not None for r in group) >= 2
                         for group in by_question(rows).values()),
     }
 
@@ -164,7 +165,7 @@ def size_rows(rows: list[dict], sets: list[str]) -> list[list]:
             if not cells:
                 continue
             written = [r for r in cells if r.get("vars") is not None]
-            unfinished = sum(r.get("vars") is None and "encoding" in str(r.get("error") or "")
+            unfinished = sum(r.get("vars") is None and "encoding" in reason_of(r)
                              for r in cells)
             line = [fmt(name), fmt(c), len(written)]
             if written:
@@ -217,7 +218,7 @@ def collection_wins(rows: list[dict], labels: list[str], sets: list[str]) -> lis
             best = fastest(group, place)
             if best:
                 wins[best] = wins.get(best, 0) + 1
-        counts = {label: sum(r.get("mate") is not None for r in mine if r["label"] == label)
+        counts = {label: sum(verdict_of(r) is not None for r in mine if r["label"] == label)
                   for label in labels}
         most = min(labels, key=lambda lb: (-counts[lb], place[lb])) if labels else None
         top = min(wins, key=lambda lb: (-wins[lb], place[lb])) if wins else None

@@ -24,6 +24,7 @@ import statistics
 from pathlib import Path
 
 from ..rules import TsumeError
+from ..values import Status, reason_of, status_of, verdict_of
 from .analysis import (borderline, by_cell, certificate_errors, certification_counts,
                        code_mix, disagreements, expected_mismatches, fastest, labels_in,
                        limit_seconds, median_repeats, meta, pair_counts, repeat_of,
@@ -51,8 +52,8 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
         "description": exp.description, "name": exp.name, "config": exp.path.name,
         "quick": exp.quick, "cells": len(rows), "instances": len({r["instance"] for r in rows}),
         "labels": labels,
-        "status_header": ["engine", "cells", "mate", "no mate", "timeout", "error"],
-        "status_rows": [[fmt(s["label"]), s["cells"], s["mate"], s["no mate"], s["timeout"], s["error"]]
+        "status_header": ["engine", "cells", *(status.word for status in Status)],
+        "status_rows": [[fmt(s["label"]), s["cells"], *(s[status.word] for status in Status)]
                         for s in status],
         "code_versions": sorted({r["code_version"] for r in rows if r.get("code_version")}),
         "machines": sorted({r["machine"] for r in rows if r.get("machine")}),
@@ -62,8 +63,8 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
         "report_command": report_command(exp),
         "errors": error_groups(rows),
         "mismatches": [[fmt(r["instance"]), fmt(r["label"]), verdict(r),
-                        "mate" if meta(r)["mate"] else "no mate"] for r in expected_mismatches(rows)],
-        "certificate_errors": [[fmt(r["instance"]), fmt(r["label"]), fmt(no_paths(r["error"]))]
+                        Status.of(verdict_of(meta(r))).word] for r in expected_mismatches(rows)],
+        "certificate_errors": [[fmt(r["instance"]), fmt(r["label"]), fmt(no_paths(reason_of(r)))]
                                for r in certificate_errors(rows)],
         "certification": certification_rows(rows, labels),
     }
@@ -137,7 +138,7 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
     unit = "CPU s" if any(r.get("cpu_limit") for r in rows) else "s"
     decided = []
     for label in labels:
-        per = [sum(r.get("mate") is not None for r in rows if r["label"] == label
+        per = [sum(verdict_of(r) is not None for r in rows if r["label"] == label
                    and repeat_of(r) == k) for k in rounds]
         decided.append([fmt(label), *per, f"{min(per)} / {statistics.median(per):g} / {max(per)}"])
     plies = sorted({r["n"] for r in rows})
@@ -160,7 +161,7 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
     spreads, cpu_spreads = [], []
     for group in by_cell(rows).values():
         for key, out in (("time_s", spreads), ("cpu_s", cpu_spreads)):
-            times = [r[key] for r in group if r.get("mate") is not None and r.get(key)]
+            times = [r[key] for r in group if verdict_of(r) is not None and r.get(key)]
             if len(times) == len(group) > 1:
                 out.append((max(times) - min(times)) / statistics.median(times))
     return {"count": count, "cells": len(by_cell(rows)),
@@ -187,7 +188,7 @@ def certification_rows(rows: list[dict], labels: list[str]) -> list[list]:
     out = []
     for c in certification_counts(rows, labels):
         why = ", ".join(f"{k} {v}" for k, v in sorted(c["not_certified"].items()))
-        out.append([fmt(c["label"]), "{}/{}".format(*c["mate"]), "{}/{}".format(*c["nomate"]),
+        out.append([fmt(c["label"]), "{}/{}".format(*c[Status.MATE]), "{}/{}".format(*c[Status.NOMATE]),
                     c["failed"], why or "-"])
     return out
 
@@ -196,8 +197,8 @@ def error_groups(rows: list[dict]) -> list[list]:
     """Error cells grouped by engine and message (first line, paths stripped)."""
     groups: dict[tuple, int] = {}
     for r in rows:
-        if r["status"] == "error":
-            text = no_paths(str(r.get("error") or "").splitlines()[0] if r.get("error") else "")
+        if status_of(r) is Status.ERROR:
+            text = no_paths(reason_of(r).splitlines()[0] if reason_of(r) else "")
             key = (r["label"], text[:160])
             groups[key] = groups.get(key, 0) + 1
     return [[fmt(label), count, fmt(text)] for (label, text), count in sorted(groups.items())]
@@ -220,7 +221,7 @@ def scaling(rows: list[dict], labels: list[str]) -> dict:
             for label in labels:
                 group = cells.get((label, x), [])
                 times = [limit_seconds(r) for r in group if limit_seconds(r) is not None]
-                decided = sum(r.get("mate") is not None for r in group)
+                decided = sum(verdict_of(r) is not None for r in group)
                 line.append(f"{statistics.median(times):.3f} ({decided}/{len(group)})" if times else "")
                 series.setdefault(label, []).append(statistics.median(times) if times else None)
             table.append(line)
@@ -272,6 +273,11 @@ def winners(rows: list[dict], labels: list[str]) -> dict:
 
 # -- per kind -------------------------------------------------------------------------------
 
+def _said(verdict: bool | None) -> str:
+    """A shrunk disagreement's verdict: ``mate``, ``no mate`` or ``none``."""
+    return "none" if verdict is None else Status.of(verdict).word
+
+
 def agreement_context(rows: list[dict], shrunk: list[dict], labels: list[str]) -> dict:
     shrunk_by = {(s["instance"], s["label_a"], s["label_b"]): s for s in shrunk}
     by_cell = {(r["instance"], r["label"]): r for r in rows}
@@ -284,8 +290,7 @@ def agreement_context(rows: list[dict], shrunk: list[dict], labels: list[str]) -
                                   for label in d["verdicts"]),
             "pair": d["pair"], "shrunk": s and {
                 "sfen": s["shrunk_sfen"], "reproduced": s["reproduced"], "removed": s["removed"],
-                "mate_a": "mate" if s["mate_a"] else "no mate" if s["mate_a"] is False else "none",
-                "mate_b": "mate" if s["mate_b"] else "no mate" if s["mate_b"] is False else "none"}})
+                "mate_a": _said(s["mate_a"]), "mate_b": _said(s["mate_b"])}})
     pairs = pair_counts(rows, labels)
     return {"pair_header": ["engine A", "engine B", "both decided", "agree", "both mate",
                             "both no mate", "disagree"],

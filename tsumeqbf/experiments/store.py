@@ -20,18 +20,20 @@ import os
 import sqlite3
 from pathlib import Path
 
-#: one row per cell, in CSV column order
+from ..values import Answer, Status
+
+#: the answer's columns (:data:`tsumeqbf.values.Answer.COLUMNS`) that came later than the rest
+_LATER = ("cpu_s", "solver_cpu_s", "peak_mb", "measured_by")
+#: one row per cell, in CSV column order: the cell's question, its answer, what made it
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("key", "TEXT"), ("instance", "TEXT"), ("sfen", "TEXT"), ("n", "INTEGER"),
     ("zone", "INTEGER"), ("meta", "TEXT"), ("engine", "TEXT"), ("label", "TEXT"),
-    ("options", "TEXT"), ("timeout", "REAL"), ("status", "TEXT"), ("mate", "BOOLEAN"),
-    ("first_move", "TEXT"), ("time_s", "REAL"), ("encode_s", "REAL"), ("solve_s", "REAL"),
-    ("vars", "INTEGER"), ("clauses", "INTEGER"), ("blocks", "INTEGER"), ("nodes", "INTEGER"),
-    ("certified", "BOOLEAN"), ("strategy_nodes", "INTEGER"), ("certify_s", "REAL"),
-    ("certify_reason", "TEXT"), ("error", "TEXT"), ("code_version", "TEXT"), ("machine", "TEXT"), ("finished_at", "TEXT"),
+    ("options", "TEXT"), ("timeout", "REAL"),
+    *((name, kind) for name, kind in Answer.COLUMNS if name not in _LATER),
+    ("code_version", "TEXT"), ("machine", "TEXT"), ("finished_at", "TEXT"),
     # added later: a CSV written before them lacks them, and its rows read them as empty
-    ("repeat", "INTEGER"), ("cpu_limit", "REAL"), ("cpu_s", "REAL"), ("solver_cpu_s", "REAL"),
-    ("peak_mb", "REAL"), ("measured_by", "TEXT"), ("jobs", "INTEGER"),
+    ("repeat", "INTEGER"), ("cpu_limit", "REAL"),
+    *((name, kind) for name, kind in Answer.COLUMNS if name in _LATER), ("jobs", "INTEGER"),
     ("commit", "TEXT"), ("clean", "BOOLEAN"), ("encoder_version", "TEXT"), ("solver", "TEXT"),
     ("solver_version", "TEXT"), ("dfpn_backend", "TEXT"), ("pyqbf", "TEXT"), ("pysat", "TEXT"),
     ("cshogi", "TEXT"), ("cpu_model", "TEXT"), ("cores", "INTEGER"), ("load", "REAL"),
@@ -123,7 +125,8 @@ class Store:
 
     def timed_out(self) -> dict[str, float | None]:
         """The cells that ran out of time or nodes (status unknown): key -> their timeout."""
-        return dict(self.db.execute("SELECT key, timeout FROM cells WHERE status = 'unknown'"))
+        return dict(self.db.execute("SELECT key, timeout FROM cells WHERE status = ?",
+                                    (Status.UNKNOWN.value,)))
 
     def _insert(self, table: str, columns, rows: list[dict]) -> None:
         names = [name for name, _ in columns]
@@ -147,8 +150,8 @@ class Store:
         """Insert a finished cell; a key already there is kept as it is, unless it ran out
         of time with a smaller timeout than this row had."""
         if row.get("timeout") is not None:  # committed with the insert: one transaction
-            self.db.execute("DELETE FROM cells WHERE key = ? AND status = 'unknown' "
-                            "AND timeout < ?", (row["key"], row["timeout"]))
+            self.db.execute("DELETE FROM cells WHERE key = ? AND status = ? AND timeout < ?",
+                            (row["key"], Status.UNKNOWN.value, row["timeout"]))
         self._insert("cells", COLUMNS, [row])
 
     def forget_other_code(self, code_version: str) -> int:

@@ -18,12 +18,12 @@ judged by the rules.
 >>> from tsumeqbf.rules import Position
 >>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, Limits.within(30),
 ...                {"solver": "depqbf"})
->>> r.status, r.first_move in ("2c1b", "1c1b+")
-(<Status.MATE: 'mate'>, True)
+>>> r.status is Status.MATE, r.first_move in ("2c1b", "1c1b+")
+(True, True)
 >>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 999, Limits.within(0.5),
 ...                {"solver": "depqbf"})
->>> r.status, r.error
-(<Status.UNKNOWN: 'unknown'>, 'timeout while encoding')
+>>> r.status is Status.UNKNOWN, r.error
+(True, 'timeout while encoding')
 """
 
 from __future__ import annotations
@@ -35,11 +35,13 @@ import time
 from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
-from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS, encode, encoding_options
+from ..arguments import positive_float
+from ..encoder.registry import EncodingOptions, encode
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits as bounded
 from ..progress import held_phase, phase
 from ..rules import Position
+from ..settings import Settings, setting
 from ..values import Answer, Certification, Limits, Status, Timings
 from .certify import Answer as SubAnswer
 from .certify import DEFAULT_MAX_NODES, CertificateFailure, CertificateIncomplete, certify
@@ -49,20 +51,51 @@ from .runner import SOLVERS, SolverError, certifying_solvers, find_solver, run_s
 CERTIFYING = set(certifying_solvers())
 
 
+@dataclass(frozen=True)
+class CertifyOptions(Settings):
+    """Whether and how a QBF verdict is certified (:mod:`.certify`): the QBF engine's and
+    the portfolio's."""
+
+    certify: bool = setting(
+        False, "QBF engines: check the solver side's whole strategy with the rules engine "
+               "(sub-questions re-encoded and re-solved); a strategy that fails is an error "
+               "naming the node")
+    # seconds for the certification (None: the question's timeout again)
+    certify_timeout: float | None = setting(
+        None, "seconds for the certification (default: the question's --timeout again; "
+              "none without one)", type=positive_float)
+    certify_max_nodes: int | None = None  # strategy nodes checked at most (None: the default)
+    strategy: str | None = None  # a file for the checked strategy tree (mate --strategy)
+
+
+@dataclass(frozen=True)
+class QbfOptions(CertifyOptions, EncodingOptions):
+    """How a QBF engine answers (:mod:`tsumeqbf.settings`): the solver, the encoding with
+    its move choices (:mod:`tsumeqbf.encoder.choice`), the certification; the answer
+    carries it."""
+
+    solver: str = setting("depqbf", "engine qbf: a solver name or the path of any QDIMACS "
+                                    "solver executable (default: depqbf)")
+
+    def __post_init__(self):
+        super().__post_init__()
+        object.__setattr__(self, "solver", self.solver or "depqbf")
+
+
 def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
-    """Engine function (see tsumeqbf.engines): options ``solver``, ``encoding``,
-    ``used_kinds_only``, ``attacker_moves`` and ``defender_moves``
-    (:mod:`tsumeqbf.encoder.choice`), and ``certify`` (with ``certify_timeout``,
-    ``certify_max_nodes`` and ``strategy``, a path for the checked strategy tree);
+    """Engine function (see tsumeqbf.engines): the options of :class:`QbfOptions`;
     ``limits``' memory bounds the encoder and the solver."""
     check_plies(n)
     try:
+        settings = QbfOptions.from_config(options)
         question = question_of(options, limits.memory_mb)
     except (ValueError, SolverError) as exc:
         return Answer.failed(str(exc))
     answer = _solve(pos, n, question, limits.deadline)
-    if options.get("certify") and answer.status.decided:
-        answer = _certify(pos, n, answer, question, limits, options)
+    # the answer carries its options (its own facts, such as the encoding, first)
+    answer = answer.replace(facts={**settings.row(), **answer.facts})
+    if settings.certify and answer.status.decided:
+        answer = _certify(pos, n, answer, question, limits, settings)
     return answer
 
 
@@ -70,13 +103,9 @@ def question_of(options: dict, memory_mb: float | None = None) -> "_Question":
     """How :func:`solve_mate` asks its questions under ``options`` (solver, encoding and
     its choices) within ``memory_mb``, checked: ValueError or SolverError with one line
     for an unknown encoding or choice or a missing solver, before any encoding."""
-    solver = options.get("solver", "depqbf")
-    encoding = options.get("encoding") or DEFAULT_ENCODING
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    choices = encoding_options(encoding, options)
-    find_solver(solver)
-    return _Question(solver, encoding, choices, memory_mb)
+    settings = QbfOptions.from_config(options)
+    find_solver(settings.solver)
+    return _Question(settings.solver, settings.encoding, settings.choices(), memory_mb)
 
 
 def certify_answer(pos: Position, n: int, answer: Answer, limits: Limits,
@@ -84,7 +113,8 @@ def certify_answer(pos: Position, n: int, answer: Answer, limits: Limits,
     """``answer``, a decided answer to Mate(pos, n) found under ``options`` by another
     process (the portfolio's member), with ``certify``'s check: the same as
     :func:`solve_mate`'s, its sub-questions asked under ``options`` here."""
-    return _certify(pos, n, answer, question_of(options, limits.memory_mb), limits, options)
+    return _certify(pos, n, answer, question_of(options, limits.memory_mb), limits,
+                    QbfOptions.from_config(options))
 
 
 @dataclass(frozen=True)
@@ -125,13 +155,13 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> Answe
 
 
 def _certify(pos: Position, n: int, answer: Answer, q: _Question, limits: Limits,
-             options: dict) -> Answer:
+             options: CertifyOptions) -> Answer:
     """``answer`` with its :class:`~tsumeqbf.values.Certification` (when it cannot
     finish, ``certify_reason`` says why); a strategy that fails the rules turns the
     answer into an error naming the node. Its seconds are ``certify_timeout``, by default
     the question's timeout again."""
     start = time.monotonic()
-    limit = options.get("certify_timeout", limits.seconds)
+    limit = limits.seconds if options.certify_timeout is None else options.certify_timeout
     deadline = None if limit is None else start + limit
 
     def ask(sub: Position, k: int) -> SubAnswer:
@@ -148,7 +178,7 @@ def _certify(pos: Position, n: int, answer: Answer, q: _Question, limits: Limits
     try:
         with held_phase("certifying"):  # its sub-questions' phases are not named apart
             cert = certify(pos, n, answer.verdict, ask, root_move,
-                           options.get("certify_max_nodes") or DEFAULT_MAX_NODES)
+                           options.certify_max_nodes or DEFAULT_MAX_NODES)
     except CertificateFailure as exc:
         return answer.replace(status=Status.ERROR, verdict=None,
                               error=f"certificate failed {exc}",
@@ -157,8 +187,8 @@ def _certify(pos: Position, n: int, answer: Answer, q: _Question, limits: Limits
     except CertificateIncomplete as exc:
         return answer.replace(certification=Certification(
             False, certify_s=_since(start), certify_reason=exc.reason))
-    if options.get("strategy"):
-        cert.write(options["strategy"], pos)
+    if options.strategy:
+        cert.write(options.strategy, pos)
     return answer.replace(facts={"certify_calls": cert.calls}, certification=Certification(
         True, cert.nodes, _since(start), main_line=cert.main_line or None))
 

@@ -22,17 +22,24 @@ caught like a lying solver. A member whose own root certificate fails the rules 
 verdict whose first move is no legal check) ends the portfolio with that error: a
 disagreement is reported, never outvoted.
 
-Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): in
-``results/qbf-real.csv`` (60 s a question, two cells at once on 2 cores) no configuration
-decides a question at 9 or 11 plies, and up to 7 plies the four enumerated configurations
-differ mostly in speed. CAQE on ``enumerated`` decides the most (45 of the 48 questions
-all four were asked, PAR-2 10.7 s) and alone decides yaneuraou-mate7-10. Beside it RAReQS
-on ``enumerated`` (a different algorithm, recursive abstraction refinement, where CAQE
-refines clausal abstractions) makes the pair that decides the most at every limit up to
-10 s (39 within 5 s, 41 within 10 s, against 38 and 40 for CAQE with any other partner):
-it is fastest on yaneuraou-mate5-1, mate5-8 and mate7-4 (5.4 s, CAQE 10.6 s). Third, CAQE
+Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE and
+DepQBF on ``mating`` (``enumerated`` whose last attacker ply offers only mating checks).
+In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
+11 YaneuraOu mate-in-7 samples, among them mate7-2 and mate7-9, which no configuration on
+``enumerated`` decides in qbf-real, and DepQBF 9; CAQE took fewer CPU seconds there than
+CAQE on ``enumerated`` took wall seconds in qbf-real on 7 of the 8 samples both decide.
+CAQE on ``mating`` decides no mate-in-9 sample (DepQBF was not asked). After them come the
+members chosen before ``mating`` existed, from ``results/qbf-real.csv`` (60 s a question,
+two cells at once on 2 cores), where no configuration decides a question at 9 or 11 plies
+and up to 7 plies the four enumerated configurations differ mostly in speed. CAQE on
+``enumerated`` decides the most (45 of the 48 questions all four were asked, PAR-2 10.7 s)
+and alone decides yaneuraou-mate7-10. Beside it RAReQS on ``enumerated`` (a different
+algorithm, recursive abstraction refinement, where CAQE refines clausal abstractions)
+makes the pair that decides the most at every limit up to 10 s (39 within 5 s, 41 within
+10 s, against 38 and 40 for CAQE with any other partner):
+it is fastest on yaneuraou-mate5-1, mate5-8 and mate7-4 (5.4 s, CAQE 10.6 s). Then CAQE
 with one-hot attacker moves (fastest on mate5-2, mate5-3, mate5-10 and mate7-3, 22.7 s
-against 35.5 s), which takes the best pair's PAR-2 from 10.6 s to 10.2 s; fourth DepQBF on
+against 35.5 s), which takes the best pair's PAR-2 from 10.6 s to 10.2 s; last DepQBF on
 ``enumerated``, a search solver (QCDCL), fastest on mate5-4 and the paper's figures, and
 the one solver besides CAQE asked at 9 and 11 plies. Configurations on ``compact``, QFun
 and Qute decide nothing that these do not decide sooner.
@@ -58,12 +65,13 @@ from ..encoder.size import check_plies
 from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
 from ..usage import add_child
+from ..settings import setting
 from ..values import Answer, Limits, Status
-from .engine import certify_answer, question_of, solve_mate as solve_member
+from .engine import CertifyOptions, certify_answer, question_of, solve_mate as solve_member
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("caqe/enumerated", "rareqs/enumerated",
+DEFAULT_MEMBERS = ("caqe/mating", "depqbf/mating", "caqe/enumerated", "rareqs/enumerated",
                    "caqe/enumerated/attacker=onehot-seqcounter", "depqbf/enumerated")
 #: a member's label's axis names and the options they set
 AXES = {"attacker": "attacker_moves", "defender": "defender_moves"}
@@ -74,6 +82,26 @@ STOP_S = 5.0
 LATE_S = 0.2
 #: options of the QBF engine that a member carries in its label, not the portfolio
 MEMBER_OPTIONS = ("solver", "encoding", "attacker_moves", "defender_moves")
+
+
+@dataclass(frozen=True)
+class PortfolioOptions(CertifyOptions):
+    """How the portfolio answers (:mod:`tsumeqbf.settings`): its members, how many run at
+    once, and the certification of the winner's verdict; the answer carries it (its
+    ``members`` there say what each member did)."""
+
+    members: tuple | None = setting(
+        None, "engine portfolio: its configurations, comma-separated, each "
+              "SOLVER/ENCODING[/attacker=M][/defender=M] (SOLVER a name or a path; default "
+              + ",".join(DEFAULT_MEMBERS) + ")", type=str, metavar="LIST")
+    jobs: int | None = None  # members at once (None: the cores this process may use)
+    used_kinds_only: bool = False  # every member's (encoding paper)
+
+    def __post_init__(self):
+        members = self.members or DEFAULT_MEMBERS
+        if isinstance(members, str):
+            members = members.split(",")
+        object.__setattr__(self, "members", tuple(m.strip() for m in members if m.strip()))
 
 
 @dataclass(frozen=True)
@@ -106,10 +134,7 @@ def members_of(options: dict) -> list[Member]:
     """The members that option ``members`` names (a list of labels, or one string of
     labels separated by commas), :data:`DEFAULT_MEMBERS` without it; each checked (its
     encoding, its axes, its solver installed): ValueError or SolverError with one line."""
-    given = options.get("members") or DEFAULT_MEMBERS
-    if isinstance(given, str):
-        given = given.split(",")
-    members = [parse_member(text) for text in given if text.strip()]
+    members = [parse_member(text) for text in PortfolioOptions.from_config(options).members]
     if not members:
         raise ValueError("the portfolio needs at least one member")
     for member in members:
@@ -137,27 +162,34 @@ def checked(options: dict) -> tuple[list[Member], int]:
         raise ValueError(f"the portfolio's members carry their own {', '.join(mixed)}; name "
                          f"them with --members (e.g. caqe/enumerated,rareqs/compact)")
     members = members_of(options)
-    jobs = default_jobs() if options.get("jobs") is None else int(options["jobs"])
+    settings = PortfolioOptions.from_config(options)
+    jobs = default_jobs() if settings.jobs is None else int(settings.jobs)
     if jobs < 1:
         raise ValueError(f"the portfolio needs at least one job, got {jobs}")
     return members, jobs
 
 
 def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
-    """Engine function (see tsumeqbf.engines): options ``members``, ``jobs`` and the QBF
-    engine's ``certify`` options; ``limits``' memory is shared by the members at once."""
+    """Engine function (see tsumeqbf.engines): the options of :class:`PortfolioOptions`;
+    ``limits``' memory is shared by the members at once."""
     check_plies(n)
     try:
         members, jobs = checked(options)
     except (ValueError, SolverError) as exc:
         return Answer.failed(str(exc))
+    settings = PortfolioOptions.from_config(options)
     jobs = min(jobs, len(members))
     memory = limits.memory_mb
     share = dataclasses.replace(limits, memory_mb=None if memory is None
                                 else max(1, int(memory) // jobs))
-    extra = {k: v for k, v in options.items() if k == "used_kinds_only"}
-    answer = _race(pos, n, members, jobs, share, extra)
-    if options.get("certify") and answer.status.decided:
+    answer = _race(pos, n, members, jobs, share, {"used_kinds_only": settings.used_kinds_only})
+    # the answer carries its options, over the winning member's (its members: what each
+    # member did)
+    own = settings.row()
+    if "members" in answer.facts:
+        del own["members"]
+    answer = answer.replace(facts=own)
+    if settings.certify and answer.status.decided:
         label = answer.facts["member"]
         winner = next(m for m in members if m.label == label)
         answer = certify_answer(pos, n, answer, limits, {**options, **winner.options})

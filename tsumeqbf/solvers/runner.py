@@ -2,8 +2,8 @@
 
 Every solver runs in its own session so that a wall-clock timeout can kill the whole
 process group (DepQBF's own ``--max-secs`` has been seen ignored for 30 s and more). The
-verdict comes only from the exit code: 10 true, 20 false; anything else is "unknown"
-(timeout or memory limit) or "error" (crash, signal, unexpected code). Where the solver
+verdict comes only from the exit code: 10 true, 20 false; anything else is unknown
+(timeout or memory limit) or an error (crash, signal, unexpected code). Where the solver
 prints an assignment to the outermost block (``V lit 0`` lines) it is parsed into
 ``SolverResult.assignment``. The solver's own CPU seconds and peak resident memory are the
 kernel's accounting of it (``os.wait4``), and a CPU limit is the kernel's too
@@ -34,6 +34,7 @@ from pathlib import Path
 from ..limits import machine_reserve_mb, meminfo_mb
 from ..stop import die_with_parent, signals_held, unhold_signals
 from ..usage import add_child, child_cpu_limit
+from ..values import Status
 
 #: seconds between two looks at the memory the machine has left while a solver runs
 WATCH_S = 0.5
@@ -75,7 +76,7 @@ INSTALL_HINT = "install the QBF solvers with `pip install pyqbf` (builds them fr
 @dataclass
 class SolverResult:
     solver: str
-    status: str  # "true", "false", "unknown", "error"
+    status: str  # "true", "false", Status.UNKNOWN, Status.ERROR
     exit_code: int | None
     time_s: float
     assignment: dict[int, bool] = field(default_factory=dict)
@@ -356,9 +357,9 @@ def run_solver(name: str, qdimacs: str | Path, *, timeout: float | None = None,
 def _judge(spec: SolverSpec, ran: Ran, memory_mb: int | None, num_vars: int | None) -> SolverResult:
     """The verdict from how the solver ended: its exit code, a limit, a signal."""
     if ran.limit:
-        return SolverResult(spec.name, "unknown", None, ran.seconds, message=ran.limit)
+        return SolverResult(spec.name, Status.UNKNOWN, None, ran.seconds, message=ran.limit)
     if ran.cpu_limited():
-        return SolverResult(spec.name, "unknown", ran.code, ran.seconds,
+        return SolverResult(spec.name, Status.UNKNOWN, ran.code, ran.seconds,
                             message=f"CPU time limit in the solver ({ran.cpu_limit} s)")
     code, out, err, elapsed = ran.code, ran.out, ran.err, ran.seconds
     if code in (10, 20):
@@ -366,7 +367,7 @@ def _judge(spec: SolverSpec, ran: Ran, memory_mb: int | None, num_vars: int | No
         try:
             assignment = parse_certificate(out, num_vars)
         except ValueError as exc:
-            return SolverResult(spec.name, "error", code, elapsed,
+            return SolverResult(spec.name, Status.ERROR, code, elapsed,
                                 message=f"{spec.name} printed a garbled certificate: {exc}")
         return SolverResult(spec.name, status, code, elapsed, assignment)
     last = (err.strip() or out.strip()).splitlines()[-1:] or [""]
@@ -374,12 +375,12 @@ def _judge(spec: SolverSpec, ran: Ran, memory_mb: int | None, num_vars: int | No
     if code < 0:
         sig = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else -code
         if memory_mb and sig in ("SIGKILL", "SIGSEGV", "SIGABRT"):
-            return SolverResult(spec.name, "unknown", code, elapsed,
+            return SolverResult(spec.name, Status.UNKNOWN, code, elapsed,
                                 message=f"killed by {sig}: memory limit in the solver ({memory_mb} MB)?")
-        return SolverResult(spec.name, "error", code, elapsed,
+        return SolverResult(spec.name, Status.ERROR, code, elapsed,
                             message=f"{spec.name} died with {sig}{said}")
     if code == 0 and memory_mb and "alloc" in (err + out).lower():
-        return SolverResult(spec.name, "unknown", code, elapsed,
+        return SolverResult(spec.name, Status.UNKNOWN, code, elapsed,
                             message=f"memory limit in the solver ({memory_mb} MB): out of memory")
-    return SolverResult(spec.name, "error", code, elapsed,
+    return SolverResult(spec.name, Status.ERROR, code, elapsed,
                         message=f"{spec.name} exited with code {code} (not 10/20){said}")
