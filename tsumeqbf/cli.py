@@ -29,7 +29,7 @@ from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
-from .values import Answer, Status
+from .values import Answer, Question, Status
 
 
 def _encode_commands(sub) -> None:
@@ -287,8 +287,8 @@ def cmd_mate(args) -> int:
     # with --strategy -, standard output holds the strategy alone
     say = sys.stderr if to_stdout(args.strategy) else sys.stdout
     if args.json:
-        print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
-                          **answer.to_dict()}, ensure_ascii=False), file=say)
+        print(json.dumps({**Question.of(pos, args.n).to_dict(), **answer.to_dict()},
+                         ensure_ascii=False), file=say)
     else:
         _print_answer(answer, args.n, say)
     return 0 if answer.status.decided else 1

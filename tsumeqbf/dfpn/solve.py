@@ -64,13 +64,15 @@ __all__ = ["SOLVE_BACKENDS", "SolveOptions", "replay_answer", "solve_engine", "s
 
 
 def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | None = None,
-                timeout: float | None = None, progress=None, progress_every: int = 100_000,
-                on_phase=None, answer_on_stop: bool = False, **option_values) -> dict:
+                timeout: float | None = None, limits: Limits | None = None, progress=None,
+                progress_every: int = 100_000, on_phase=None, answer_on_stop: bool = False,
+                **option_values) -> dict:
     """Unbounded df-pn; a dict with status (a :class:`~tsumeqbf.values.Status`), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes, and every field of ``options`` (a :class:`SolveOptions`,
     or its fields as keywords), under its name. ``max_nodes`` and ``timeout`` bound the
-    whole of it.
+    whole of it, or ``limits`` (a :class:`~tsumeqbf.values.Limits`: engine ``tsume``'s,
+    its deadline as it is) in their place.
 
     What it does after a proof, with checkpoints and with seeds: see the module's
     docstring.
@@ -85,12 +87,14 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     far, with ``stopped`` (the signal's name) and ``exit_status``; without it, or during
     the proof itself, the stop goes on up to the caller."""
     options = replace(options or SolveOptions(), **option_values)
+    if limits is None:
+        limits = Limits.within(timeout or None, max_nodes=max_nodes)
+    max_nodes, deadline = limits.max_nodes, limits.deadline
     if options.backend == "native":
         refuse_unsupported(options)
-        return solve_native(pos, options, max_nodes=max_nodes, timeout=timeout)
+        return solve_native(pos, options, max_nodes=max_nodes, timeout=limits.seconds_left())
     started = time.monotonic()
     pos.validate_question()
-    deadline = time.monotonic() + timeout if timeout else None
     game = make_game(pos.copy(), options.backend)
     search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
                          progress_every=progress_every, options=options.search_options())
@@ -113,12 +117,10 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
             out.update(status=Status.ERROR, error=f"answer extraction failed: {exc}")
             return out
         if options.check_shortest and stops.stopped is None:
-            left = deadline - time.monotonic() if deadline else None
             # of the proofs' line, which bounded df-pn's may have replaced
             length = out.get("proof_length", out["length"])
             shorter = stops.run(shortest_check, pos, length, max_nodes=max_nodes,
-                                deadline=time.monotonic() + left if left else None,
-                                backend=options.backend)
+                                deadline=deadline, backend=options.backend)
             if stops.stopped is None:
                 out["shorter_mate_exists"] = shorter
     if stops.stopped is not None:
@@ -347,7 +349,7 @@ def solve_engine(pos, n: int, limits: Limits, options: dict) -> Answer:
     it (it would add up to ``max_nodes`` more nodes to every short proof), and so is the
     search for shorter mates unless option ``shorten_nodes`` gives it nodes."""
     out = solve_tsume(pos, SolveOptions.from_config(options, shortest_up_to=0, shorten_nodes=0),
-                      max_nodes=limits.max_nodes, timeout=limits.seconds_left())
+                      limits=limits)
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return Answer.from_dict(out)
