@@ -151,7 +151,7 @@ def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=F
                "cshogi_proven": theirs[0] if theirs else None,
                "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"],
                "repeat": k, "cpu_s": round(used.cpu_s, 3),
-               **row_fields("tsume", {"backend": options.backend})}
+               **row_fields("tsume", {"backend": out["backend"]})}
         if writer:
             writer.writerow(row)
             sink.flush()
@@ -329,10 +329,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
     ap.add_argument("--ids", default=None,
                     help="Edo problems by id instead of the first K (zukou-023,musou-007)")
-    # solve's options that the benchmark passes on (with solve's help; --backend also
-    # chooses the native core, whose bench is dfpn_native)
+    # solve's options that the benchmark passes on (with solve's help)
     SolveOptions.add_flags(ap, ("heuristics", "shorten_nodes", "tt_limit", "mate_probe",
-                                "group_interpositions", "inherit", "backend"))
+                                "group_interpositions", "inherit"))
+    # the search measured: not solve's auto, so that a row's command means one search
+    ap.add_argument("--backend", choices=("rules", "cshogi", "native"), default="rules",
+                    help="the Python search with our rules engine's move generator (rules, "
+                         "the default) or cshogi's, or the native core beside them "
+                         "(tsumeqbf/bench/dfpn_native.py)")
     ap.add_argument("--csv", type=table_csv, default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")

@@ -49,7 +49,7 @@ def cmd_solve(args) -> int:
                   log_step=1_000_000) as bar:
         def progress(search):
             pn, dn = search.root_status()
-            bar.advance_to(search.nodes, proofs=f"{sum(map(len, search.proofs.values())):,}",
+            bar.advance_to(search.nodes, proofs=f"{search.proof_count:,}",
                            root=f"{pn}/{dn}")
 
         out = solve_tsume(pos, options, max_nodes=args.max_nodes, timeout=args.timeout,

@@ -88,8 +88,9 @@ class TsumeOptions(Settings):
         return TsumeOptions(**{f.name: getattr(self, f.name) for f in fields(TsumeOptions)})
 
 
-#: the move generators (and, native, the compiled search) that ``backend`` chooses from
-SOLVE_BACKENDS = ("rules", "cshogi", "native")
+#: the move generators (and, native, the compiled search) that ``backend`` chooses from;
+#: auto, the default, is the fastest that can answer (:func:`.native_solve.fastest_backend`)
+SOLVE_BACKENDS = ("auto", "rules", "cshogi", "native")
 
 
 @dataclass(frozen=True)
@@ -118,10 +119,12 @@ class SolveOptions(TsumeOptions):
               "--shortest; 0: none)", type=non_negative_int, usi="ShortenNodes", usi_min=-1,
         usi_max=2_000_000_000, usi_none=-1)  # USI: -1, as 'tsumeqbf solve' by default
     backend: str = setting(
-        "rules", "move generator: our rules engine, or cshogi's (standard 9x9 only, faster); "
-                 "native: the compiled search (standard 9x9 only; its own line, every ply "
-                 "counted: docs/dfpn.md)", choices=SOLVE_BACKENDS, usi="Backend",
-        usi_choices=("rules", "cshogi"))
+        "auto", "the search: native, compiled (standard 9x9 only; the same answer convention, "
+                "none of the heuristics, checkpoints or seeds: docs/dfpn.md), or in Python with "
+                "our rules engine's move generator (rules) or cshogi's (standard 9x9 only); "
+                "auto (the default): native where it can answer, else rules; the answer "
+                "names the one that gave it", choices=SOLVE_BACKENDS, usi="Backend",
+        usi_choices=SOLVE_BACKENDS)
     check_shortest: bool = setting(False, "ask bounded df-pn whether a mate two plies shorter exists")
     checkpoint: str | None = setting(
         None, "keep the search in FILE: go on from it when it exists (nodes and --max-nodes "

@@ -56,7 +56,8 @@ from .cshogi_backend import make_game
 from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
-from .native_solve import refuse_unsupported, solve_native
+from .native_solve import (NativeGame, fastest_backend, new_search as native_search,
+                           refuse_unsupported)
 from .options import SOLVE_BACKENDS, SolveOptions
 from .tsume import TsumeSearch
 
@@ -77,7 +78,8 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     What it does after a proof, with checkpoints and with seeds: see the module's
     docstring.
 
-    ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
+    ``time_s`` and ``proof_cpu_s`` are the proof's wall-clock and CPU seconds (this
+    thread). ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
     asks often, to report and to stop within a second); ``on_phase(text)`` is told when the
     proof is found and the searches for a shorter line begin. ``total_s`` is the time of
     all of it, ``time_s`` that of the proof.
@@ -90,21 +92,30 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     if limits is None:
         limits = Limits.within(timeout or None, max_nodes=max_nodes)
     max_nodes, deadline = limits.max_nodes, limits.deadline
+    if options.backend == "auto":  # the answer names the one chosen
+        options = replace(options, backend=fastest_backend(pos, options))
     if options.backend == "native":
         refuse_unsupported(options)
-        return solve_native(pos, options, max_nodes=max_nodes, timeout=limits.seconds_left())
     started = time.monotonic()
     pos.validate_question()
-    game = make_game(pos.copy(), options.backend)
-    search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
-                         progress_every=progress_every, options=options.search_options())
+    if options.backend == "native":  # the compiled search, its tables read by the same code
+        game, search = native_search(pos, max_nodes, deadline, options, progress=progress,
+                                     progress_every=progress_every)
+    else:
+        game = make_game(pos.copy(), options.backend)
+        search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
+                             progress_every=progress_every, options=options.search_options())
+    proof_cpu = time.thread_time()
     res, resumed, seeded = _prove(search, game, pos, options, progress)
     out = {"status": Status.of(res.proven),
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
-           "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
+           "nodes": res.nodes, "time_s": round(res.time_s, 6),
+           "proof_cpu_s": round(time.thread_time() - proof_cpu, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
            "tt_hits": res.tt_hits, **options.row(), "simulations": search.simulations,
            "resumed_nodes": resumed, "probes": search.probes, "seeded_proofs": seeded}
+    if options.backend == "native":  # what the core does not do, whatever was asked
+        out.update(dag=search.options.dag, inherit=search.options.inherit)
     if res.reason:
         out["error"] = res.reason
     stops = _Stops(answer_on_stop)
@@ -186,11 +197,15 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
             rank, spent = (stops.run(shorten, search, game, after.shorten_nodes)
                            or (None, search.nodes - before))
     # the answer walks the whole proof tree (every reply of every defender node); with
-    # another move generator it walks it with ours, an independent check. A stop can
-    # leave the game below the root (the searches after the proof play moves outside
-    # try/finally), so after one the answer is read from a new game
-    reader = (game if options.backend == "rules" and stops.stopped is None
-              else TsumeGame(pos.copy()))
+    # cshogi's move generator it walks it with ours, an independent check (the native
+    # core's tables answer only its own keys: its lines are replayed with ours below). A
+    # stop can leave the game below the root (the searches after the proof play moves
+    # outside try/finally), so after one the answer is read from a new game
+    if options.backend == "native":
+        reader = game if stops.stopped is None else NativeGame(pos.copy())
+    else:
+        reader = (game if options.backend == "rules" and stops.stopped is None
+                  else TsumeGame(pos.copy()))
     line = principal_variation(search, reader, rank=rank)
     raw = principal_variation(search, reader, muda=False, rank=rank)
     found, short = (False, None) if len(raw) <= 1 else (None, None)
@@ -211,6 +226,10 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
         _exact(out, pos, short)
     elif found is False:
         out.update(shortest_plies=len(raw), pv_shortest=[pos.usi(m) for m in raw])
+    if options.backend == "native":  # lines read through the core's moves: ours check them
+        wrong = _unreplayable(pos, out["pv"], out.get("pv_shortest"))
+        if wrong:
+            raise AnswerError(f"the native answer does not replay as mate: {wrong}")
 
 
 def _exact(out: dict, pos, short) -> None:
@@ -322,6 +341,17 @@ def _saving(search, progress, path, identity, every: int):
             last[0] = s.nodes
 
     return call
+
+
+def _unreplayable(pos, *lines) -> str | None:
+    """What is wrong with the first of ``lines`` (USI; None: none) that does not replay
+    as mate with the rules engine (ending on useless interpositions allowed), else None."""
+    for line in lines:
+        if line is not None:
+            check = replay_answer(pos, line)
+            if not check.startswith("ok"):
+                return check
+    return None
 
 
 def replay_answer(pos, usi_line: list[str]) -> str:

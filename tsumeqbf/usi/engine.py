@@ -210,6 +210,9 @@ def _set_backend(request, value):
     if value == "cshogi":
         from ..dfpn.cshogi_backend import load_cshogi
         load_cshogi()  # a clear error now rather than at 'go mate'
+    if value == "native":
+        from .. import native
+        native.require()
     request.dfpn = options
 
 
