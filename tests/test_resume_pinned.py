@@ -8,21 +8,10 @@ from tsumeqbf.experiments.report import render_report
 from tsumeqbf.experiments.runner import code_version, run_experiment
 from tsumeqbf.experiments.store import read_csv, write_csv
 
-from test_experiments import FIG5, FIG6, cases_file, write_experiment
+from test_experiments import FIG5, FIG6, SMALL, cases_file, write_experiment
 
-BRUTE = """
-    [limits]
-    timeout = 30
-    cpu_limit = 20
-    [[instances]]
-    file = "cases.jsonl"
-    [[engines]]
-    engine = "brute"
-    [[engines]]
-    engine = "dfpn"
-    [report]
-    kind = "agreement"
-"""
+# a CPU limit, as the long runs have: it is part of every cell's key
+BRUTE = SMALL.replace("timeout = 30\n", "timeout = 30\n    cpu_limit = 20\n")
 
 
 def test_a_partial_run_continues_in_a_new_session_at_the_same_commit(tmp_path):
@@ -30,6 +19,7 @@ def test_a_partial_run_continues_in_a_new_session_at_the_same_commit(tmp_path):
                           {"id": "b", "sfen": FIG6, "n": 3, "zone": 2}])
     path = write_experiment(tmp_path, BRUTE)
     exp = load_experiment(path)
+    assert {e.options["cpu_limit"] for e in exp.engines} == {20}
     results = tmp_path / "results"
     run_experiment(exp, progress=False, repeat=2)
     csv_path = results / "x.csv"

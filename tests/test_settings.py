@@ -27,7 +27,8 @@ def test_solve_answers_with_every_option_it_ran_with(capsys):
     out = solve_json(capsys, "--tt-entries", "5000", "--no-dag", "--heuristics", "cb",
                      "--mate-probe", "1", "--shorten-nodes", "0")
     assert out["status"] == "mate"
-    asked = dict(tt_limit=5000, dag=False, heuristics="BC", mate_probe=1)
+    # backend auto names the one that answered: the Python search, as heuristics are asked
+    asked = dict(tt_limit=5000, dag=False, heuristics="BC", mate_probe=1, backend="rules")
     for f in fields(SolveOptions):
         if f.name in asked:
             assert out[f.name] == asked[f.name], f.name
@@ -164,8 +165,22 @@ def test_the_native_backend_answers_with_its_options_and_what_it_does_not_do(cap
                  "--tt-entries", "5000", "--shortest"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["status"], out["backend"], out["tt_limit"]) == ("mate", "native", 5000)
-    # no DAG correction, no inherited numbers, no search for a shorter line
-    assert (out["dag"], out["inherit"], out["shortest"]) == (False, False, False)
+    # no DAG correction, no inherited numbers; a mate in 1 is the shortest
+    assert (out["dag"], out["inherit"], out["shortest"]) == (False, False, True)
     with pytest.raises(TsumeError, match="backend 'native' has no option heuristics"):
         from tsumeqbf.dfpn.solve import solve_tsume
         solve_tsume(Position.from_sfen(sfen), backend="native", heuristics="A")
+
+
+def test_the_usi_engine_declares_the_df_pn_options_from_their_fields():
+    from tsumeqbf.usi.engine import OPTIONS
+
+    assert {name: OPTIONS[name] for name in SolveOptions.usi_options()} == {
+        "Heuristics": "type string default <empty>",
+        "TableEntries": f"type spin default {TABLE_ENTRIES} min 2 max 1000000000",
+        "Shortest": "type check default false",
+        "ShortenNodes": "type spin default -1 min -1 max 2000000000",
+        "Backend": "type combo default auto var auto var rules var cshogi var native"}
+    with pytest.raises(ValueError, match="Backend must be auto or rules or cshogi or native, "
+                                         "not 'bogus'"):
+        SolveOptions().with_usi("Backend", "bogus")

@@ -89,7 +89,7 @@ def test_limits_keep_one_deadline():
 #: literals of the four statuses (as statuses or as the answer's keys) in tsumeqbf's
 #: Python outside values.py; the goal (issue 44) is under 20
 STATUS_LITERAL = re.compile(r"[\"'](mate|nomate|unknown|error)[\"']")
-CEILING = 76
+CEILING = 17
 
 
 def test_status_literals_do_not_come_back():
@@ -99,3 +99,30 @@ def test_status_literals_do_not_come_back():
              for _ in STATUS_LITERAL.finditer(line)]
     # lower CEILING as literals go; a new one is Status.X or an Answer field instead
     assert len(found) <= CEILING, found
+
+
+def test_run_engine_hands_every_question_one_limits(monkeypatch):
+    # made once where the question starts and passed down whole: each question of a
+    # deepening reads the same deadline and node limit, never seconds made anew
+    import time
+
+    from tsumeqbf import engines
+    from tsumeqbf.rules import Position
+
+    seen = []
+
+    def engine(pos, n, limits, options):
+        seen.append((n, limits))
+        return Answer.decided(False)
+
+    monkeypatch.setitem(engines.ENGINES, "fake", engines.EngineSpec(lambda: engine))
+    before = time.monotonic()
+    answer = engines.run_engine("fake", Position.from_sfen("2k/3/1GP b - 1", zone=2), 5,
+                                timeout=30, options={"deepen": True, "max_nodes": 7})
+    assert [n for n, _ in seen] == [1, 3, 5] and answer.status is Status.NOMATE
+    limits = {id(limits) for _, limits in seen}
+    assert len(limits) == 1
+    one = seen[0][1]
+    assert before + 30 <= one.deadline <= time.monotonic() + 30
+    assert (one.max_nodes, one.seconds) == (7, 30)
+    assert answer.engine == "fake" and answer.settings["max_nodes"] == 7

@@ -29,7 +29,7 @@ from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
 from .stop import Stopped, stop_on_signals
-from .values import Answer, Status
+from .values import Answer, Question, Status
 
 
 def _encode_commands(sub) -> None:
@@ -166,9 +166,8 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     from .solvers.portfolio import PortfolioOptions
 
     no_hands_arg(p)
-    QbfOptions.add_flags(p, ("encoding", "used_kinds_only", "attacker_moves", "defender_moves",
-                             "solver"), given_only=True)
-    PortfolioOptions.add_flags(p, ("members",), given_only=True)
+    QbfOptions.add_flags(p, given_only=True)
+    PortfolioOptions.add_flags(p, given_only=True)  # its certification flags are the QBF engine's
     p.add_argument("--memory-mb", type=positive_int, default=None,
                    help="memory limit (MB) of the question: this process's resident memory "
                         "while encoding or searching, the QBF solver's address space")
@@ -178,7 +177,6 @@ def _qbf_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deepen", action="store_true",
                    help="ask 1, 3, 5, ... n plies and stop at the first mate (the shortest); "
                         "one timeout for all")
-    QbfOptions.add_flags(p, ("certify", "certify_timeout"), given_only=True)
     MateOptions.add_flags(p, given_only=True)
 
 
@@ -289,8 +287,8 @@ def cmd_mate(args) -> int:
     # with --strategy -, standard output holds the strategy alone
     say = sys.stderr if to_stdout(args.strategy) else sys.stdout
     if args.json:
-        print(json.dumps({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
-                          **answer.to_dict()}, ensure_ascii=False), file=say)
+        print(json.dumps({**Question.of(pos, args.n).to_dict(), **answer.to_dict()},
+                         ensure_ascii=False), file=say)
     else:
         _print_answer(answer, args.n, say)
     return 0 if answer.status.decided else 1

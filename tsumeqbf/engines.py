@@ -29,8 +29,8 @@ stands above the packages that answer questions (``rules``, ``encoder``, ``solve
 
 >>> from tsumeqbf.rules import Position
 >>> answer = run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1)
->>> answer.status, answer.first_move, answer.engine
-(<Status.MATE: 'mate'>, '2c1b', 'brute')
+>>> answer.status is Status.MATE, answer.first_move, answer.engine
+(True, '2c1b', 'brute')
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Adding an option is adding a field (and its test).
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
 ... class Example(Settings):
-...     budget: int = setting(10, "nodes to spend", usi="Budget")
+...     budget: int = setting(10, "nodes to spend", usi="Budget", usi_min=1, usi_max=99)
 ...     fast: bool = setting(True, "no slow checks")
 ...     seeds: tuple = setting((), "a seed file; repeatable", flag="--seed")
 >>> parser = argparse.ArgumentParser()
@@ -23,6 +23,8 @@ Example(budget=3, fast=False, seeds=('a',))
 Example(budget=0, fast=False, seeds=())
 >>> Example().with_usi("Budget", "7").row()
 {'budget': 7, 'fast': True, 'seeds': []}
+>>> Example.usi_options()
+{'Budget': 'type spin default 10 min 1 max 99'}
 
 This module is in the bottom layer: it imports nothing of tsumeqbf.
 """
@@ -41,16 +43,18 @@ TABLE_ENTRIES = 1_000_000
 
 def setting(default, help: str | None = None, *, flag: str | None = None, type=None,
             choices=None, metavar: str | None = None, usi: str | None = None,
-            usi_min: int | None = None, usi_none=None):
+            usi_min: int | None = None, usi_max: int | None = None, usi_none=None,
+            usi_choices=None):
     """A field of a :class:`Settings` class. ``help`` is its flag's help (None: no flag),
     ``flag`` the flag when it is not ``--`` and the name with dashes (``--no-NAME`` for
     a switch that is on by default); ``type``, ``choices`` and ``metavar`` as argparse
     takes them (``type`` by default that of the default value). ``usi`` names its USI
-    option, ``usi_min`` the least number it takes and ``usi_none`` the number that means
-    None."""
+    option, ``usi_min`` and ``usi_max`` the numbers it takes, ``usi_none`` the number
+    that means None and ``usi_choices`` its values when they are fewer than
+    ``choices``."""
     return field(default=default, metadata=dict(
         help=help, flag=flag, type=type, choices=choices, metavar=metavar, usi=usi,
-        usi_min=usi_min, usi_none=usi_none))
+        usi_min=usi_min, usi_max=usi_max, usi_none=usi_none, usi_choices=usi_choices))
 
 
 class Settings:
@@ -62,7 +66,8 @@ class Settings:
         """Add a flag for every field with help text (of ``names`` only, when given, in
         that order). ``given_only``: a flag not given leaves no attribute (argparse's
         SUPPRESS), so that :meth:`given` tells what the command line set (``mate``'s
-        flags, where each engine takes some)."""
+        flags, where each engine takes some). A flag the parser has already (a field of
+        two classes, the certification's of the QBF engine and the portfolio) is kept."""
         chosen = fields(cls) if names is None else [f for name in names for f in fields(cls)
                                                     if f.name == name]
         for f in chosen:
@@ -84,7 +89,10 @@ class Settings:
                 kwargs["metavar"] = meta["flag"].lstrip("-").replace("-", "_").upper()  # as argparse names it
             if given_only:
                 kwargs["default"] = argparse.SUPPRESS
-            parser.add_argument(flag, **kwargs)
+            try:
+                parser.add_argument(flag, **kwargs)
+            except argparse.ArgumentError:  # another class's already (one field of both)
+                continue
 
     @classmethod
     def given(cls, args) -> dict:
@@ -114,8 +122,11 @@ class Settings:
         return replace(self, **{f.name: _usi_value(f, name, text)})
 
     @classmethod
-    def usi_names(cls) -> tuple[str, ...]:
-        return tuple(f.metadata["usi"] for f in fields(cls) if f.metadata.get("usi"))
+    def usi_options(cls) -> dict[str, str]:
+        """Each USI option of these fields with its declaration (what follows ``option
+        name NAME`` in the engine's answer to ``usi``)."""
+        return {f.metadata["usi"]: _usi_declaration(f) for f in fields(cls)
+                if f.metadata.get("usi")}
 
     def row(self) -> dict:
         """Every field, as JSON holds it (a tuple as a list)."""
@@ -130,6 +141,19 @@ def _typed(cls, values: dict) -> dict:
     return {k: tuple(v) if k in tuples and isinstance(v, list) else v for k, v in values.items()}
 
 
+def _usi_declaration(f: dataclasses.Field) -> str:
+    meta = f.metadata
+    if isinstance(f.default, bool):
+        return f"type check default {'true' if f.default else 'false'}"
+    if isinstance(f.default, str):
+        choices = meta["usi_choices"] or meta["choices"]
+        if choices:
+            return f"type combo default {f.default} " + " ".join(f"var {c}" for c in choices)
+        return f"type string default {f.default or '<empty>'}"
+    default = meta["usi_none"] if f.default is None else f.default
+    return f"type spin default {default} min {meta['usi_min']} max {meta['usi_max']}"
+
+
 def _usi_value(f: dataclasses.Field, name: str, text: str):
     meta = f.metadata
     if isinstance(f.default, bool):
@@ -138,8 +162,9 @@ def _usi_value(f: dataclasses.Field, name: str, text: str):
         return text == "true"
     if isinstance(f.default, str):
         value = "" if text == "<empty>" else text
-        if meta["choices"] is not None and value not in meta["choices"]:
-            raise ValueError(f"{name} must be {' or '.join(meta['choices'])}, not {text!r}")
+        choices = meta["usi_choices"] or meta["choices"]
+        if choices is not None and value not in choices:
+            raise ValueError(f"{name} must be {' or '.join(choices)}, not {text!r}")
         return value
     try:
         number = int(text)

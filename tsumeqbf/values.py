@@ -137,6 +137,18 @@ class Question:
         """The question asked of a position (a :class:`tsumeqbf.rules.Position`)."""
         return cls(pos.sfen(), n, pos.geo.zone, "no-hands" if pos.no_hands else "standard")
 
+    def to_dict(self) -> dict:
+        """The question's keys of an answer's JSON (``mate --json``): ``sfen``, ``n``,
+        ``zone`` and, for other rules than the standard ones, ``rules``.
+
+        >>> Question("2k/3/1GP b - 1", 3, 2).to_dict()
+        {'sfen': '2k/3/1GP b - 1', 'n': 3, 'zone': 2}
+        """
+        out = {"sfen": self.sfen, "n": self.n, "zone": self.zone}
+        if self.rules != "standard":
+            out["rules"] = self.rules
+        return out
+
 
 @dataclass(frozen=True)
 class Limits:

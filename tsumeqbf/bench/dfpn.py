@@ -47,6 +47,7 @@ from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position, TsumeError
 from ..usage import measured
+from ..values import Status
 
 
 def cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
@@ -83,7 +84,7 @@ def bounded(rows, max_nodes, cshogi) -> None:
         took = time.perf_counter() - start
         total_nodes += res.nodes
         total_s += took
-        verdict = {True: "mate", False: "no mate", None: "unknown"}[res.proven]
+        verdict = Status.UNKNOWN.value if res.proven is None else Status.of(res.proven).word
         line = (f"{r['yaneuraou_file'][:-5] + '-' + r['line_no']:18s} {n:3d} {verdict:8s} "
                 f"{res.nodes:8d} {took:7.3f} {res.nodes / max(took, 1e-9):8.0f}")
         theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
@@ -150,7 +151,7 @@ def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=F
                "cshogi_proven": theirs[0] if theirs else None,
                "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"],
                "repeat": k, "cpu_s": round(used.cpu_s, 3),
-               **row_fields("tsume", {"backend": options.backend})}
+               **row_fields("tsume", {"backend": out["backend"]})}
         if writer:
             writer.writerow(row)
             sink.flush()
@@ -206,7 +207,7 @@ def summary(rows: list[dict]) -> list[str]:
     solved per collection beside cshogi, node ratios where both solve, replays, and the
     answers' lengths against the stated ones.
 
-    >>> row = dict(id="zukou-002", status="mate", stated_length="21", length=21, nodes=3021,
+    >>> row = dict(id="zukou-002", status=Status.MATE, stated_length="21", length=21, nodes=3021,
     ...            replay="ok", cshogi_proven="True", cshogi_nodes=1783)
     >>> summary([row])[0]
     'solved 1/1 (zukou 1/1); cshogi DfPn 1/1 (zukou 1/1)'
@@ -219,8 +220,8 @@ def summary(rows: list[dict]) -> list[str]:
     groups: dict[str, list] = {}
     for r in rows:
         groups.setdefault(r["id"].split("-")[0], []).append(r)
-    ours = [r for r in rows if r["status"] == "mate"]
-    each = ", ".join(f"{g} {sum(r['status'] == 'mate' for r in rs)}/{len(rs)}"
+    ours = [r for r in rows if r["status"] == Status.MATE]
+    each = ", ".join(f"{g} {sum(r['status'] == Status.MATE for r in rs)}/{len(rs)}"
                      for g, rs in groups.items())
     out = [f"solved {len(ours)}/{len(rows)} ({each})"]
     if any(r.get("cshogi_proven") not in (None, "") for r in rows):
@@ -231,7 +232,7 @@ def summary(rows: list[dict]) -> list[str]:
             out.append(f"where both solve ({len(ratios)}): within 2x of cshogi's nodes on "
                        f"{sum(x <= 2 for x in ratios)}, median ratio ours/cshogi "
                        f"{statistics.median(ratios):.2f}")
-        missed = [r["id"] for r in rows if proven(r) and r["status"] != "mate"]
+        missed = [r["id"] for r in rows if proven(r) and r["status"] != Status.MATE]
         if missed:
             out.append(f"solved by cshogi only: {', '.join(missed)}")
     bad = [r["id"] for r in ours if r["replay"] != "ok"]
@@ -247,22 +248,22 @@ def repeat_lines(rows: list[dict]) -> list[str]:
     """With repeats: each round's solved count, the spread of a problem's seconds over
     the rounds, and the problems solved in some rounds only (none without repeats).
 
-    >>> rows = [dict(id="a", status="mate", time_s="1.0", repeat="1"), dict(id="a", status="mate", time_s="3.0", repeat="2"),
-    ...         dict(id="b", status="mate", time_s="2.0", repeat="1"), dict(id="b", status="unknown", time_s="9.0", repeat="2")]
+    >>> rows = [dict(id="a", status=Status.MATE, time_s="1.0", repeat="1"), dict(id="a", status=Status.MATE, time_s="3.0", repeat="2"),
+    ...         dict(id="b", status=Status.MATE, time_s="2.0", repeat="1"), dict(id="b", status=Status.UNKNOWN, time_s="9.0", repeat="2")]
     >>> repeat_lines(rows)
     ['repeats 2: solved 2, 1 (min / median / max 1 / 1.5 / 2); seconds of the problems solved every time, (max - min) / median: median 100%, largest 100% (a)', 'solved in some repeats only: b']
     """
     rounds = sorted({int(r.get("repeat") or 1) for r in rows})
     if len(rounds) < 2:
         return []
-    solved = [sum(r["status"] == "mate" for r in rows if int(r.get("repeat") or 1) == k)
+    solved = [sum(r["status"] == Status.MATE for r in rows if int(r.get("repeat") or 1) == k)
               for k in rounds]
     by_id: dict[str, list] = {}
     for r in rows:
         by_id.setdefault(r["id"], []).append(r)
     spreads = {}
     for pid, group in by_id.items():
-        times = [float(r["time_s"]) for r in group if r["status"] == "mate"]
+        times = [float(r["time_s"]) for r in group if r["status"] == Status.MATE]
         if len(times) == len(group) > 1 and statistics.median(times) > 0:
             spreads[pid] = (max(times) - min(times)) / statistics.median(times)
     line = (f"repeats {len(rounds)}: solved {', '.join(map(str, solved))} (min / median / max "
@@ -272,7 +273,7 @@ def repeat_lines(rows: list[dict]) -> list[str]:
         line += (f"; seconds of the problems solved every time, (max - min) / median: median "
                  f"{statistics.median(spreads.values()):.0%}, largest {spreads[worst]:.0%} ({worst})")
     borderline = sorted(pid for pid, group in by_id.items()
-                        if len({r["status"] == "mate" for r in group}) > 1)
+                        if len({r["status"] == Status.MATE for r in group}) > 1)
     return [line] + ([f"solved in some repeats only: {', '.join(borderline)}"] if borderline else [])
 
 
@@ -328,10 +329,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
     ap.add_argument("--ids", default=None,
                     help="Edo problems by id instead of the first K (zukou-023,musou-007)")
-    # solve's options that the benchmark passes on (with solve's help; --backend also
-    # chooses the native core, whose bench is dfpn_native)
+    # solve's options that the benchmark passes on (with solve's help)
     SolveOptions.add_flags(ap, ("heuristics", "shorten_nodes", "tt_limit", "mate_probe",
-                                "group_interpositions", "inherit", "backend"))
+                                "group_interpositions", "inherit"))
+    # the search measured: not solve's auto, so that a row's command means one search
+    ap.add_argument("--backend", choices=("rules", "cshogi", "native"), default="rules",
+                    help="the Python search with our rules engine's move generator (rules, "
+                         "the default) or cshogi's, or the native core beside them "
+                         "(tsumeqbf/bench/dfpn_native.py)")
     ap.add_argument("--csv", type=table_csv, default=None)
     ap.add_argument("--resume", action="store_true",
                     help="keep the problems already in --csv and solve the rest")
@@ -425,8 +430,8 @@ def with_cshogi_seconds(rows: list[dict], theirs: list[dict]) -> tuple[list[dict
     nodes are those ``rows`` recorded; and lines saying how many matched and the median
     seconds of each where both solve.
 
-    >>> ours = [dict(id="a", status="mate", time_s="2.0", cshogi_proven="True", cshogi_nodes="10"),
-    ...         dict(id="b", status="mate", time_s="4.0", cshogi_proven="False", cshogi_nodes="99")]
+    >>> ours = [dict(id="a", status=Status.MATE, time_s="2.0", cshogi_proven="True", cshogi_nodes="10"),
+    ...         dict(id="b", status=Status.MATE, time_s="4.0", cshogi_proven="False", cshogi_nodes="99")]
     >>> theirs = [dict(id="a", cshogi_proven="True", cshogi_nodes="10", cshogi_time_s="0.5", cshogi_cpu_s="0.4"),
     ...           dict(id="b", cshogi_proven="True", cshogi_nodes="50", cshogi_time_s="0.1", cshogi_cpu_s="0.1")]
     >>> rows, lines = with_cshogi_seconds(ours, theirs)
@@ -446,7 +451,7 @@ def with_cshogi_seconds(rows: list[dict], theirs: list[dict]) -> tuple[list[dict
     lines = [f"cshogi seconds: {len(timed)} of {len(rows)} rows"
              + (f" ({len(other)} with another verdict or node count left out: "
                 f"{', '.join(other)})" if other else "")]
-    both = [r for r in timed if r["status"] == "mate" and str(r["cshogi_proven"]) == "True"]
+    both = [r for r in timed if r["status"] == Status.MATE and str(r["cshogi_proven"]) == "True"]
     if both:
         def median(key):
             return f"{statistics.median(float(r[key]) for r in both):.3g}"

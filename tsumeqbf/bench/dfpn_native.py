@@ -4,12 +4,14 @@ search and cshogi's DfPn, on the same problems in the same run.
 1. Bounded, on the YaneuraOu samples at their stated length: the core's ``mate`` and the
    Python ``DfPn`` (same verdict required; a disagreement is printed and counted), and
    cshogi's DfPn with the same node budget.
-2. Unbounded, on the Edo problems: the core's ``tsume`` (its line replayed by the rules
-   engine), the Python search (``solve_tsume`` with the move generator ``beside``, the
-   proof alone: no search for shorter mates) and cshogi's DfPn, each with the node budget.
+2. Unbounded, on the Edo problems: ``solve_tsume`` with the core (its answer replayed by
+   the rules engine) and with the Python search (the move generator ``beside``), both the
+   proof alone (no search for shorter mates, so the answers' lengths compare with the
+   same settings), and cshogi's DfPn, each with the node budget.
 
 Nodes per second are each engine's nodes over its seconds, by the clock and by the CPU
-time of the thread (``cpu_s``: what the rate is worth on a loaded machine); a node is not
+time of the thread (``cpu_s``: what the rate is worth on a loaded machine; the proof's
+search alone, not the reading of its answer); a node is not
 the same unit in the three (cshogi counts its mate probes' positions apart, for one), so the seconds to a
 verdict are printed too, and the summary gives the core's time over cshogi's at the
 median of the problems both solve.
@@ -34,7 +36,7 @@ from .dfpn import cshogi_dfpn, open_rows
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
-          *PROVENANCE]
+          *PROVENANCE, "python_length"]
 
 
 def _rate(nodes, seconds) -> str:
@@ -90,29 +92,27 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
     finished = []
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
-        with measured() as used:
-            out = solve_tsume(pos, max_nodes=max_nodes, backend="native", tt_limit=tt_limit)
+        out = solve_tsume(pos, max_nodes=max_nodes, backend="native", shortest_up_to=0,
+                          shorten_nodes=0, tt_limit=tt_limit)
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
         row = {"id": r["id"], "stated_length": r["stated_length"], "backend": "native",
                "status": out["status"], "length": out["length"], "nodes": out["nodes"],
-               "time_s": round(out["time_s"], 6), "cpu_s": round(used.cpu_s, 6),
+               "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
                "replay": check, **row_fields("tsume", {"backend": "native"})}
         line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
                 f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} "
                 f"{check[:6]:6s}")
         if beside:
-            with measured() as used:
-                ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
-                                   shorten_nodes=0, tt_limit=tt_limit)
+            ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
+                               shorten_nodes=0, tt_limit=tt_limit)
             row.update(python_backend=beside, python_status=ours["status"],
                        python_nodes=ours["nodes"], python_time_s=round(ours["time_s"], 6),
-                       python_cpu_s=round(used.cpu_s, 6))
+                       python_cpu_s=ours["proof_cpu_s"], python_length=ours["length"])
             line += f" | {ours['status']:8s} {ours['nodes']:9d} {ours['time_s']:7.2f}"
-        with measured() as used:
-            theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
-        if theirs:
+        theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+        if theirs:  # its CPU seconds around its search alone, as ours
             row.update(cshogi_proven=bool(theirs[0]), cshogi_nodes=theirs[1],
-                       cshogi_time_s=round(theirs[2], 6), cshogi_cpu_s=round(used.cpu_s, 6))
+                       cshogi_time_s=round(theirs[2], 6), cshogi_cpu_s=round(theirs[3], 6))
             line += f" | {str(bool(theirs[0])):7s} {theirs[1]:9d} {theirs[2]:7.2f}"
         print(line, flush=True)
         if writer:
@@ -133,13 +133,15 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     """The summary lines of unbounded rows (values or the CSV's strings) and the count of
     verdict disagreements with the Python search plus lines that do not replay.
 
-    >>> rows = [dict(id="zukou-002", status="mate", nodes=2226, time_s=0.01, replay="ok",
-    ...              python_status="mate", python_nodes=1954, python_time_s=0.5,
+    >>> rows = [dict(id="zukou-002", status=Status.MATE, nodes=2226, time_s=0.01, replay="ok",
+    ...              python_status=Status.MATE, python_nodes=1954, python_time_s=0.5,
     ...              cshogi_proven=True, cshogi_nodes=1783, cshogi_time_s=0.02)]
     >>> summary(rows)[0][:2]
     ['native solved 1/1; Python 1/1; cshogi DfPn 1/1', 'nodes/s: native 222,600, Python 3,908, cshogi 89,150']
     >>> summary([{**rows[0], "cpu_s": 0.01, "cshogi_cpu_s": 0.02}])[0][2]
     'nodes per CPU second: native 222,600, cshogi 89,150'
+    >>> summary([{**rows[0], "length": 23, "python_length": 21}])[0][-2]
+    "native answers longer than the Python search's (the proof's line, no search for a shorter one in either): 1 (zukou-002)"
     
     """
     def num(row, name):
@@ -149,12 +151,12 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     def proven(value):
         return str(value) == "True"
 
-    solved = [r for r in rows if r["status"] == "mate"]
+    solved = [r for r in rows if r["status"] == Status.MATE]
     has_python = any(r.get("python_status") for r in rows)
     has_cshogi = any(r.get("cshogi_nodes") not in (None, "") for r in rows)
     head = f"native solved {len(solved)}/{len(rows)}"
     if has_python:
-        head += f"; Python {sum(r.get('python_status') == 'mate' for r in rows)}/{len(rows)}"
+        head += f"; Python {sum(r.get('python_status') == Status.MATE for r in rows)}/{len(rows)}"
     if has_cshogi:
         head += f"; cshogi DfPn {sum(proven(r.get('cshogi_proven')) for r in rows)}/{len(rows)}"
     out = [head]
@@ -172,9 +174,16 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
         ratios = [num(r, "time_s") / max(num(r, "cshogi_time_s"), 1e-6) for r in both]
         out.append(f"where native and cshogi both solve ({len(both)}): native's seconds over "
                    f"cshogi's at the median {statistics.median(ratios):.2f}")
-    differ = [r["id"] for r in rows if r.get("python_status") in ("mate", "nomate")
-              and r["status"] in ("mate", "nomate") and r["status"] != r["python_status"]]
-    not_ok = [r["id"] for r in solved if r["replay"] != "ok"]
+    decided = (Status.MATE, Status.NOMATE)
+    differ = [r["id"] for r in rows if r.get("python_status") in decided
+              and r["status"] in decided and r["status"] != r["python_status"]]
+    not_ok = [r["id"] for r in solved if not r["replay"].startswith("ok")]
+    longer = [r["id"] for r in solved
+              if int(r.get("length") or 0) > int(r.get("python_length") or 0) > 0]
+    if any(r.get("python_length") not in (None, "") for r in solved):
+        out.append(f"native answers longer than the Python search's (the proof's line, no "
+                   f"search for a shorter one in either): {len(longer)}"
+                   + (f" ({', '.join(longer)})" if longer else ""))
     out.append(f"verdicts differing from the Python search's: {len(differ)}"
                + (f" ({', '.join(differ)})" if differ else "")
                + f"; native lines replayed as mate: {len(solved) - len(not_ok)}/{len(solved)}"

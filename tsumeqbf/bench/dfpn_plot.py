@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..experiments.plots import FLOOR_S, have_matplotlib, pyplot, save_figure, series_style
+from ..values import Status, status_of
 
 
 def _number(text) -> float | None:
@@ -37,16 +38,16 @@ def plot_edo(rows: list[dict], path: Path, title: str, budget: int | None = None
         return False
     plt = pyplot()
     fig, (nodes_ax, secs_ax) = plt.subplots(1, 2, figsize=(12, 5))
-    ours = [r for r in rows if r.get("status") == "mate"]
+    ours = [r for r in rows if status_of(r) is Status.MATE]
     theirs = [r for r in rows if str(r.get("cshogi_proven")) == "True"]
     for ax, key, keep, label, style in (
-            (nodes_ax, "nodes", lambda r: r.get("status") == "mate",
+            (nodes_ax, "nodes", lambda r: status_of(r) is Status.MATE,
              f"ours (df-pn): {len(ours)}/{len(rows)} proven", series_style(0)),
             (nodes_ax, "cshogi_nodes", lambda r: str(r.get("cshogi_proven")) == "True",
              f"cshogi's DfPn: {len(theirs)}/{len(rows)} proven", series_style(1)),
-            (secs_ax, "time_s", lambda r: r.get("status") == "mate",
+            (secs_ax, "time_s", lambda r: status_of(r) is Status.MATE,
              "ours (df-pn), proven", series_style(0)),
-            (secs_ax, "time_s", lambda r: r.get("status") != "mate",
+            (secs_ax, "time_s", lambda r: status_of(r) is not Status.MATE,
              "ours (df-pn), none proven within the budget",
              {**series_style(0), "markerfacecolor": "none"}),
             (secs_ax, "cshogi_time_s", lambda r: str(r.get("cshogi_proven")) == "True",

@@ -27,6 +27,7 @@ from ..encoder.registry import encode
 from ..limits import LimitReached, limits
 from ..rules import Position
 from ..solvers.formula_check import CheckFailed, CheckUnknown, check_file, write_formula
+from ..values import Status
 
 
 def main(argv: list[str]) -> int:
@@ -48,14 +49,14 @@ def main(argv: list[str]) -> int:
         chosen += [c for c in cases if c["n"] == d][:args.per_length]
     print(f"{'sample':22} {'n':>2} {'encoding':11} {'expect':6} {'encode s':>8} "
           f"{'check s':>8} {'clauses':>9}  result")
-    counts = {"proven": 0, "not proven": 0, "unknown": 0}
+    counts = {"proven": 0, "not proven": 0, Status.UNKNOWN: 0}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, f"f.{args.format}")
         for case in chosen:
             pos = Position.from_sfen(case["sfen"])
             asked = args.asked.split(",")
             for n, expect in ((case["n"], True), (case["n"] - 2, False)):
-                if n < 1 or ("mate" if expect else "nomate") not in asked:
+                if n < 1 or Status.of(expect) not in asked:
                     continue
                 for encoding in args.encodings.split(","):
                     status, line = _one(pos, n, encoding, path, args)
@@ -63,7 +64,7 @@ def main(argv: list[str]) -> int:
                     print(f"{case['id'][:22]:22} {n:>2} {encoding:11} {str(expect):6} {line}",
                           flush=True)
     print(f"proven {counts['proven']}, not proven {counts['not proven']} (the goal: 0), "
-          f"unknown {counts['unknown']}")
+          f"unknown {counts[Status.UNKNOWN]}")
     return 0
 
 
@@ -74,7 +75,8 @@ def _one(pos, n, encoding, path, args) -> tuple[str, str]:
             enc = encode(pos, n, encoding)
             write_formula(enc, path)
     except LimitReached as exc:
-        return "unknown", f"{time.monotonic() - start:8.1f} {'':>8} {'':>9}  unknown: {exc.reason}"
+        return Status.UNKNOWN, (f"{time.monotonic() - start:8.1f} {'':>8} {'':>9}  "
+                                f"unknown: {exc.reason}")
     encode_s = time.monotonic() - start
     try:
         r = check_file(path, pos, n, encoding, strategy=args.strategy, timeout=args.timeout,
@@ -83,8 +85,8 @@ def _one(pos, n, encoding, path, args) -> tuple[str, str]:
         return "not proven", (f"{encode_s:8.1f} {time.monotonic() - start - encode_s:8.1f} "
                               f"{'':>9}  not proven: {exc}")
     except CheckUnknown as exc:
-        return "unknown", (f"{encode_s:8.1f} {time.monotonic() - start - encode_s:8.1f} "
-                           f"{'':>9}  unknown: {exc}")
+        return Status.UNKNOWN, (f"{encode_s:8.1f} {time.monotonic() - start - encode_s:8.1f} "
+                                f"{'':>9}  unknown: {exc}")
     return "proven", (f"{encode_s:8.1f} {r.seconds:8.1f} {r.clauses:>9}  "
                       f"proven {'true' if r.truth else 'false'} ({r.nodes} strategy nodes, "
                       f"{r.lines} conditions)")

@@ -48,7 +48,7 @@ def differing(rows_files: list[Path]) -> dict[str, dict]:
             for row in csv.DictReader(fh):
                 by_id[row["id"]] = row
     return {i: r for i, r in by_id.items()
-            if r["status"] == "mate" and int(r["length"]) != int(r["stated_length"])}
+            if r["status"] == Status.MATE and int(r["length"]) != int(r["stated_length"])}
 
 
 def finding(stated: int, length: int, stated_mate: bool | None, shorter_mate: bool | None) -> str:

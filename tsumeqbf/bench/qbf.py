@@ -27,7 +27,7 @@ from ..encoder.registry import ENCODINGS, encode
 from ..experiments.paper import figure_questions, paper_rows, question_key
 from ..rules import Position
 from ..solvers.engine import solve_mate
-from ..values import Limits, Status
+from ..values import Limits, Status, verdict_of
 
 
 def paper_index() -> dict[tuple, dict]:
@@ -100,7 +100,7 @@ def main(argv: list[str]) -> int:
                 r = solve_mate(pos, q["n"], Limits.within(args.timeout),
                                {"solver": solver, "encoding": encoding, **axes})
                 verdict = "ERROR" if r.status is Status.ERROR else r.status.word
-                if r.status.decided and r.verdict != q["mate"]:
+                if r.status.decided and r.verdict != verdict_of(q):
                     verdict = "WRONG"  # never expected: the figures' verdicts are the paper's
                 solve_s = (r.timings.solve_s if r.timings.solve_s is not None
                            else time.monotonic() - started)

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from ..engines import is_qbf_engine, run_engine
-from ..values import Status
+from ..values import Answer, Status, verdict_of
 from ..experiments.store import read_csv
 from ..rules import Position, TsumeError
 
@@ -26,14 +26,15 @@ from ..rules import Position, TsumeError
 def undecided_questions(rows: list[dict], max_plies: int) -> list[tuple]:
     """(instance, sfen, zone, n) of the questions some QBF cell left without a verdict.
 
-    >>> rows = [{"instance": "a", "sfen": "s", "zone": 1, "n": 3, "engine": "depqbf", "mate": None},
-    ...         {"instance": "b", "sfen": "t", "zone": 1, "n": 3, "engine": "dfpn", "mate": None},
-    ...         {"instance": "c", "sfen": "u", "zone": 1, "n": 5, "engine": "caqe", "mate": None}]
+    >>> rows = [{**Answer.unknown("limit").to_row(), "instance": i, "sfen": s, "zone": 1, "n": n,
+    ...          "engine": e} for i, s, n, e in (("a", "s", 3, "depqbf"), ("b", "t", 3, "dfpn"),
+    ...                                          ("c", "u", 5, "caqe"))]
     >>> undecided_questions(rows, 3)
     [('a', 's', 1, 3)]
     """
     return sorted({(r["instance"], r["sfen"], r["zone"], r["n"]) for r in rows
-                   if r["n"] <= max_plies and is_qbf_engine(r["engine"]) and r["mate"] is None})
+                   if r["n"] <= max_plies and is_qbf_engine(r["engine"])
+                   and verdict_of(r) is None})
 
 
 def main(argv: list[str]) -> int:

@@ -11,7 +11,7 @@ from ..arguments import STDOUT, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
-from ..values import Status
+from ..values import Status, reason_of
 from .options import SolveOptions
 
 
@@ -49,7 +49,7 @@ def cmd_solve(args) -> int:
                   log_step=1_000_000) as bar:
         def progress(search):
             pn, dn = search.root_status()
-            bar.advance_to(search.nodes, proofs=f"{sum(map(len, search.proofs.values())):,}",
+            bar.advance_to(search.nodes, proofs=f"{search.proof_count:,}",
                            root=f"{pn}/{dn}")
 
         out = solve_tsume(pos, options, max_nodes=args.max_nodes, timeout=args.timeout,
@@ -92,8 +92,8 @@ def _report(args, pos, out: dict) -> int:
             went_on = (f"went on from {out['resumed_nodes']:,} nodes; "
                        if out["resumed_nodes"] else "")
             print(f"checkpoint: {went_on}tables written to {out['checkpoint']}")
-        if out.get("error"):
-            print(f"tsumeqbf: {out['status']}: {out['error']}", file=sys.stderr)
+        if reason_of(out):
+            print(f"tsumeqbf: {status}: {reason_of(out)}", file=sys.stderr)
     if out.get("stopped"):
         print(f"tsumeqbf: stopped by {out['stopped']} while looking for a shorter line; the "
               f"answer is the line found so far", file=sys.stderr)

@@ -57,6 +57,8 @@ def count_node(search) -> None:
         raise SearchAborted("time limit reached")
     if search.nodes % 4096 == 0 and (reason := memory_exceeded()):
         raise SearchAborted(reason)  # the memory limits of tsumeqbf.limits in force
+    if search.nodes % 1024 == 0 and getattr(search, "on_nodes", None) is not None:
+        search.on_nodes()
 
 
 def drop_least_work(table: dict) -> None:
@@ -127,6 +129,9 @@ class DfPn:
     # unbounded search's disproofs, see shortest.py); asked for the children of an
     # expanded node that the table holds no proof or disproof of
     no_mate: object = None
+    # on_nodes(): called every 1,024 nodes (the searches after a proof report progress and
+    # hear a stop through it)
+    on_nodes: object = None
     nodes: int = 0
     tt_hits: int = 0
     table: dict = field(default_factory=dict)  # (key, depth) -> _Entry, unsolved numbers

@@ -1,28 +1,29 @@
 """The ``dfpn`` engine for ``tsumeqbf mate`` and ``batch``: bounded df-pn, Mate(P, n).
 
-Option ``backend`` chooses the search: ``rules`` (the default), :class:`~.core.DfPn` in
-Python on the rules engine, any board; ``native``, the same search compiled
-(:mod:`tsumeqbf.native`), standard 9x9 with hands only, verified against brute force
-(tests/test_native.py). Every answer names the backend that gave it.
+Option ``backend`` chooses the search: ``rules``, :class:`~.core.DfPn` in Python on the
+rules engine, any board; ``native``, the same search compiled (:mod:`tsumeqbf.native`),
+standard 9x9 with hands only, verified against brute force (tests/test_native.py);
+``auto`` (the default), native where it can answer (built, standard 9x9 with hands), else
+rules. Every answer names the backend that gave it.
 
 >>> from tsumeqbf.rules import Position
 >>> answer = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, Limits(), {})
->>> answer.status, answer.facts["backend"]
-(<Status.MATE: 'mate'>, 'rules')
+>>> answer.status is Status.MATE, answer.facts["backend"]
+(True, 'rules')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..rules import Position, TsumeError
 from ..settings import Settings, setting
-from ..values import Answer, Limits
+from ..values import Answer, Limits, Status  # noqa: F401 (Status: the docstring's example)
 from .core import DfPn
 from .game import ShogiGame
 
-#: the searches option ``backend`` chooses from
-BACKENDS = ("rules", "native")
+#: the searches option ``backend`` chooses from (auto: the fastest that can answer)
+BACKENDS = ("auto", "rules", "native")
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,9 @@ class MateOptions(Settings):
     """How engine ``dfpn`` answers (:mod:`tsumeqbf.settings`); the answer carries it."""
 
     backend: str = setting(
-        "rules", "engine dfpn: its search in Python on the rules engine (rules, the default) "
-                 "or compiled (native: standard 9x9 with hands only)", choices=BACKENDS)
+        "auto", "engine dfpn: its search in Python on the rules engine (rules) or compiled "
+                "(native: standard 9x9 with hands only); auto (the default): native where "
+                "it can answer, else rules", choices=BACKENDS)
 
     def __post_init__(self):
         if self.backend not in BACKENDS:
@@ -41,6 +43,11 @@ class MateOptions(Settings):
 
 def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
     settings = MateOptions.from_config(options)
+    if settings.backend == "auto":  # the answer names the one chosen
+        from .. import native
+
+        fast = native.available() and native.unsupported(pos) is None
+        settings = replace(settings, backend="native" if fast else "rules")
     if settings.backend == "native":
         from .. import native
 

@@ -1,27 +1,45 @@
-"""``solve --backend native``: the unbounded search of the native core (:mod:`tsumeqbf.native`)
-with the answer dict of :func:`~tsumeqbf.dfpn.solve.solve_tsume`.
+"""``solve --backend native``: the native core's unbounded search (:mod:`tsumeqbf.native`)
+behind the interface :func:`~tsumeqbf.dfpn.solve.solve_tsume` asks of a search and a game,
+so that the answer is read, shortened and checked for the shortest by the same code as the
+Python search's (:mod:`.answer`, :mod:`.shortest`).
 
-The core searches as :class:`~tsumeqbf.dfpn.tsume.TsumeSearch` does with its defaults,
-less what only steers that search (the DAG correction, inherited numbers); it has none of
-the heuristics, probes, simulation, checkpoints or seeds, and those options are refused
-here. Its answer is the line read off its proofs (``answer``: "native proof walk"), every
-ply counted (``length`` equals ``plies``): not the tsume-shogi convention's choice of line
-(longest defence, useless interpositions left out, shorter mates sought), which the Python
-search's ``solve`` gives. The line is replayed with the rules engine before it is
-returned; a line that does not replay as mate is an error, never an answer.
+* :class:`NativeGame` is a :class:`~.game.TsumeGame` on the core's position: its moves,
+  keys and dominance are the core's (so they look up the core's tables), the facts the
+  answer asks (interpositions, squares next to the king) are computed there too. Bounded
+  df-pn (:class:`~.core.DfPn`) runs on it after a proof.
+* :class:`NativeSearch` is the unbounded search (proofs with proof pieces, path-dependent
+  disproofs as twin entries, as :class:`~.tsume.TsumeSearch` with its defaults less what
+  only steers it: the DAG correction and inherited numbers); its tables stay in the core
+  between calls, so the search for shorter mates (:func:`.answer.shorten`) goes on in
+  them with :meth:`NativeSearch.solve_below`.
+
+The core has none of the heuristics, simulation, probes, checkpoints or seeds:
+:func:`refuse_unsupported` refuses those options. Every answer is replayed with the rules
+engine before it is printed (:func:`~tsumeqbf.dfpn.solve.solve_tsume`).
+
+>>> from tsumeqbf.rules import Position
+>>> g = NativeGame(Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1"))
+>>> s = NativeSearch(g); s.solve().proven, s.nodes
+(True, 1)
+>>> from tsumeqbf.dfpn.answer import principal_variation
+>>> [g.pos.usi(m) for m in principal_variation(s, g)]
+['G*2b']
 """
 
 from __future__ import annotations
 
 import time
 
-from ..rules import TsumeError, line_to_japanese
-from ..values import Status
+from ..limits import memory_exceeded
+from ..rules import TsumeError
+from .game import Game, ShogiGame, TsumeGame
+from .options import TsumeOptions
+from .tsume import TsumeResult
 
 #: solve_tsume's options the native core does not have, with the value that means "off"
 UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "checkpoint": None,
                "seeds": (), "group_interpositions": False, "group_promotions": False,
-               "proof_pieces": True, "check_shortest": False}
+               "proof_pieces": True}
 
 
 def refuse_unsupported(options) -> None:
@@ -32,40 +50,156 @@ def refuse_unsupported(options) -> None:
                              f"has: --backend rules)")
 
 
-#: what the native core does whatever its options say: no DAG correction, no inherited
-#: numbers (the answer says so)
-NATIVE_SEARCH = {"dag": False, "inherit": False}
+def fastest_backend(pos, options) -> str:
+    """What backend ``auto`` means for ``pos`` asked with ``options`` (a SolveOptions):
+    ``native`` when the core is built, plays the board and has every option asked for,
+    else ``rules``.
 
-
-def solve_native(pos, options, max_nodes: int | None = None,
-                 timeout: float | None = None) -> dict:
-    """Unbounded df-pn in the native core under ``options`` (a SolveOptions, with
-    nothing of :data:`UNSUPPORTED` asked); see the module docstring."""
+    >>> from tsumeqbf import native
+    >>> from tsumeqbf.dfpn.options import SolveOptions
+    >>> from tsumeqbf.rules import Position
+    >>> nine = Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1")
+    >>> fastest_backend(nine, SolveOptions()) == ("native" if native.available() else "rules")
+    True
+    >>> fastest_backend(nine, SolveOptions(heuristics="AB"))
+    'rules'
+    >>> fastest_backend(Position.from_sfen("2k/3/1GP b - 1", zone=2), SolveOptions())
+    'rules'
+    """
     from .. import native
-    from .solve import replay_answer
 
-    started = time.monotonic()
-    pos.validate_question()
-    res = native.tsume(pos, max_nodes=max_nodes, timeout=timeout, tt_limit=options.tt_limit,
-                       mobility=options.mobility, group_drops=options.group_drops)
-    out = {"status": Status.of(res["proven"]),
-           "mate": res["proven"], "pv": None, "pv_ja": None, "length": None,
-           "nodes": res["nodes"], "time_s": round(res["time_s"], 6), "proofs": res["proofs"],
-           "disproofs": res["disproofs"], "twins": res["twins"], "tt_size": res["tt_size"],
-           "tt_hits": res["tt_hits"], **options.row(), **NATIVE_SEARCH, "probes": 0,
-           "resumed_nodes": 0, "seeded_proofs": 0,
-           "shortest": False}  # its first line: no search for a shorter one
-    if res["reason"]:
-        out["error"] = res["reason"]
-    if res["proven"]:
-        line = res["line"]
-        usi = [pos.usi(m) for m in line]
-        check = replay_answer(pos, usi) if line else "no line read off the proofs"
-        if check != "ok":  # a bug in the core: say so rather than print a wrong line
-            out.update(status=Status.ERROR, error=f"native answer does not replay as mate: {check}")
-        else:
-            out.update(pv=usi, pv_ja=line_to_japanese(pos, line), length=len(line),
-                       plies=len(line), first_plies=len(line), shorten_nodes=0,
-                       answer="native proof walk")
-    out["total_s"] = round(time.monotonic() - started, 6)
-    return out
+    if not native.available() or native.unsupported(pos):
+        return "rules"
+    try:
+        refuse_unsupported(options)
+    except TsumeError:
+        return "rules"
+    return "native"
+
+
+class NativeGame(Game):
+    """What :class:`~.game.TsumeGame` serves the answer and bounded df-pn, on a position
+    that lives in the native core (see the module docstring). ``pos`` is the problem as
+    given, not kept in step with the moves played."""
+
+    def __init__(self, pos):
+        from .. import native
+
+        native.check_supported(pos)
+        self.pos = pos
+        self.attacker = pos.turn
+        core = native.require().Game(*native.position_args(pos))
+        self._core = core
+        # the core's methods themselves: the searches call these once per node or child
+        self.key, self.is_or, self.moves = core.key, core.is_or, core.moves
+        self.play, self.undo, self.dominance = core.play, core.undo, core.dominance
+        self.reply_count = core.reply_count
+        self.is_interposition, self.next_to_king = core.is_interposition, core.next_to_king
+
+    # what these ask is the core's: the Python bodies serve it as they are
+    drop_group = ShogiGame.drop_group
+    reply_count_after = TsumeGame.reply_count_after
+
+    def clone(self):
+        raise TsumeError("backend 'native' has no simulation")
+
+
+class NativeSearch:
+    """The native core's unbounded search with what :func:`~.solve.solve_tsume`, the
+    answer (:mod:`.answer`), bounded df-pn's seeding (:mod:`.shortest`) and the progress
+    callbacks ask of a :class:`~.tsume.TsumeSearch`. ``max_nodes`` counts every node of
+    the search, ``deadline`` is a time.monotonic() value; both may be changed between
+    calls (the searches after a proof narrow them). ``progress(search)`` is called every
+    ``progress_every`` nodes; the memory limits of :mod:`tsumeqbf.limits` are checked
+    every 4,096."""
+
+    def __init__(self, game: NativeGame, max_nodes: int | None = None,
+                 deadline: float | None = None, *, progress=None,
+                 progress_every: int = 100_000, options: TsumeOptions | None = None):
+        from .. import native
+
+        self.game = game
+        # what the core does: ``options``' table size, mobility and drop grouping, with
+        # neither the DAG correction nor inherited numbers
+        options = options or TsumeOptions()
+        self.options = TsumeOptions(dag=False, inherit=False, mobility=options.mobility,
+                                    group_drops=options.group_drops, tt_limit=options.tt_limit)
+        self.max_nodes, self.deadline = max_nodes, deadline
+        self.progress, self.progress_every = progress, progress_every
+        self._core = native.require().Tsume(*native.position_args(game.pos),
+                                            self.options.tt_limit, self.options.mobility,
+                                            self.options.group_drops)
+        self.proof_seq, self.is_disproven = self._core.proof_seq, self._core.is_disproven
+        self.current_line = self._core.current_line
+        self.tables = self  # what bounded df-pn's seeding asks: is_disproven
+        self.simulations = [0, 0]
+        self.probes = 0
+        self._next_progress = progress_every
+
+    # -- what the core holds -------------------------------------------------------------
+    @property
+    def nodes(self) -> int:
+        return self._core.stats()[0]
+
+    @property
+    def tt_hits(self) -> int:
+        return self._core.stats()[1]
+
+    @property
+    def table(self) -> range:
+        """The unsolved entries, counted (the progress lines ask their number)."""
+        return range(self._core.stats()[2])
+
+    @property
+    def proof_count(self) -> int:
+        return self._core.stats()[3]
+
+    @property
+    def root_numbers(self) -> tuple[int, int]:
+        return self._core.root_numbers()
+
+    def root_status(self) -> tuple[int, int]:
+        return self.root_numbers
+
+    # -- the search ----------------------------------------------------------------------
+    def solve(self) -> TsumeResult:
+        """Prove or disprove the root without a depth bound."""
+        start = time.perf_counter()
+        proven, reason = self._run(self._core.solve)
+        nodes, hits, size, proofs, disproofs, twins = self._core.stats()
+        return TsumeResult(proven, nodes, time.perf_counter() - start, size, proofs, disproofs,
+                           twins, reason, hits)
+
+    def solve_below(self, line: list, budget: int) -> bool | None:
+        """Prove or disprove the node ``line`` leads to with at most ``budget`` more nodes
+        (:meth:`TsumeSearch.solve_below`); None when they or the time run out."""
+        limit = self.nodes + budget
+        saved = self.max_nodes
+        self.max_nodes = limit if saved is None else min(saved, limit)
+        try:
+            return self._run(lambda *limits: self._core.solve_below(line, *limits))[0]
+        finally:
+            self.max_nodes = saved
+
+    def _run(self, call) -> tuple:
+        """(verdict, reason) of a core call with this search's limits."""
+        seconds = -1.0 if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
+        every = min(4096, self.progress_every) if self.progress else 4096
+        self._next_progress = (self.nodes // self.progress_every + 1) * self.progress_every
+        return call(-1 if self.max_nodes is None else self.max_nodes, seconds, self._tick,
+                    every)
+
+    def _tick(self) -> str | None:
+        """The core's call every few thousand nodes: the reason a memory limit has passed
+        (it ends the search), after progress (whose exception, a stop, ends it too)."""
+        if self.progress is not None and self.nodes >= self._next_progress:
+            self._next_progress += self.progress_every
+            self.progress(self)
+        return memory_exceeded()
+
+
+def new_search(pos, max_nodes, deadline, options, **watch) -> tuple[NativeGame, NativeSearch]:
+    """The game and the unbounded search :func:`~.solve.solve_tsume` runs on ``pos`` with
+    ``options`` (a SolveOptions) and ``watch`` (progress, progress_every)."""
+    game = NativeGame(pos.copy())
+    return game, NativeSearch(game, max_nodes, deadline, options=options, **watch)

@@ -71,7 +71,7 @@ class TsumeOptions(Settings):
         TABLE_ENTRIES, "unsolved positions the table keeps before it drops the half with the "
                        "least work behind them (about 330 bytes each with the proofs beside "
                        f"them; default {TABLE_ENTRIES:,})", flag="--tt-entries", usi="TableEntries",
-        usi_min=2)
+        usi_min=2, usi_max=1_000_000_000)
     epsilon: float = 0.25  # the 1+ε trick's ε
 
     def __post_init__(self):
@@ -88,8 +88,9 @@ class TsumeOptions(Settings):
         return TsumeOptions(**{f.name: getattr(self, f.name) for f in fields(TsumeOptions)})
 
 
-#: the move generators (and, native, the compiled search) that ``backend`` chooses from
-SOLVE_BACKENDS = ("rules", "cshogi", "native")
+#: the move generators (and, native, the compiled search) that ``backend`` chooses from;
+#: auto, the default, is the fastest that can answer (:func:`.native_solve.fastest_backend`)
+SOLVE_BACKENDS = ("auto", "rules", "cshogi", "native")
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class SolveOptions(TsumeOptions):
                "until it knows whether a shorter mate exists (within --max-nodes and "
                "--timeout; default: the searches for a shorter line get as many nodes as "
                "the proof took, at least 20,000 and 10,000, and its time, at least 30 s)",
-        usi="Shortest")
+        usi="Shortest")  # USI: as 'tsumeqbf solve --shortest'
     # bounded df-pn after the proof asks for a shorter mate when the line has at most so
     # many plies (engine tsume: 0, none)
     shortest_up_to: int = 31
@@ -116,11 +117,14 @@ class SolveOptions(TsumeOptions):
         None, "nodes the search for shorter mates along the proof's lines spends after the "
               "proof (default: as many as the proof took, at least 10,000, or 50,000 with "
               "--shortest; 0: none)", type=non_negative_int, usi="ShortenNodes", usi_min=-1,
-        usi_none=-1)
+        usi_max=2_000_000_000, usi_none=-1)  # USI: -1, as 'tsumeqbf solve' by default
     backend: str = setting(
-        "rules", "move generator: our rules engine, or cshogi's (standard 9x9 only, faster); "
-                 "native: the compiled search (standard 9x9 only; its own line, every ply "
-                 "counted: docs/dfpn.md)", choices=SOLVE_BACKENDS, usi="Backend")
+        "auto", "the search: native, compiled (standard 9x9 only; the same answer convention, "
+                "none of the heuristics, checkpoints or seeds: docs/dfpn.md), or in Python with "
+                "our rules engine's move generator (rules) or cshogi's (standard 9x9 only); "
+                "auto (the default): native where it can answer, else rules; the answer "
+                "names the one that gave it", choices=SOLVE_BACKENDS, usi="Backend",
+        usi_choices=SOLVE_BACKENDS)
     check_shortest: bool = setting(False, "ask bounded df-pn whether a mate two plies shorter exists")
     checkpoint: str | None = setting(
         None, "keep the search in FILE: go on from it when it exists (nodes and --max-nodes "

@@ -42,8 +42,10 @@ def seeded_dfpn(search, game, rank: dict | None, max_nodes: int | None = None,
     def no_mate(g) -> bool:
         return tables.is_disproven(g.dominance())
 
+    progress = search.progress  # the unbounded search's watcher hears of this one too
     bounded = DfPn(game, max_nodes=max_nodes, deadline=deadline, no_mate=no_mate,
-                   group_drops=search.options.group_drops)
+                   group_drops=search.options.group_drops,
+                   on_nodes=None if progress is None else lambda: progress(search))
     if rank:
         bounded.proofs.update(rank)
     return bounded

@@ -38,8 +38,8 @@ whole proof tree with the rules, so a seed's proofs are checked where used.
 
 >>> from tsumeqbf.rules import Position
 >>> out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
->>> out["status"], out["pv"], out["length"]
-(<Status.MATE: 'mate'>, ['2c1b'], 1)
+>>> out["status"] is Status.MATE, out["pv"], out["length"]
+(True, ['2c1b'], 1)
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ from .cshogi_backend import make_game
 from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
-from .native_solve import refuse_unsupported, solve_native
+from .native_solve import (NativeGame, fastest_backend, new_search as native_search,
+                           refuse_unsupported)
 from .options import SOLVE_BACKENDS, SolveOptions
 from .tsume import TsumeSearch
 
@@ -64,18 +65,21 @@ __all__ = ["SOLVE_BACKENDS", "SolveOptions", "replay_answer", "solve_engine", "s
 
 
 def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | None = None,
-                timeout: float | None = None, progress=None, progress_every: int = 100_000,
-                on_phase=None, answer_on_stop: bool = False, **option_values) -> dict:
+                timeout: float | None = None, limits: Limits | None = None, progress=None,
+                progress_every: int = 100_000, on_phase=None, answer_on_stop: bool = False,
+                **option_values) -> dict:
     """Unbounded df-pn; a dict with status (a :class:`~tsumeqbf.values.Status`), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes, and every field of ``options`` (a :class:`SolveOptions`,
     or its fields as keywords), under its name. ``max_nodes`` and ``timeout`` bound the
-    whole of it.
+    whole of it, or ``limits`` (a :class:`~tsumeqbf.values.Limits`: engine ``tsume``'s,
+    its deadline as it is) in their place.
 
     What it does after a proof, with checkpoints and with seeds: see the module's
     docstring.
 
-    ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
+    ``time_s`` and ``proof_cpu_s`` are the proof's wall-clock and CPU seconds (this
+    thread). ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
     asks often, to report and to stop within a second); ``on_phase(text)`` is told when the
     proof is found and the searches for a shorter line begin. ``total_s`` is the time of
     all of it, ``time_s`` that of the proof.
@@ -85,22 +89,33 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     far, with ``stopped`` (the signal's name) and ``exit_status``; without it, or during
     the proof itself, the stop goes on up to the caller."""
     options = replace(options or SolveOptions(), **option_values)
+    if limits is None:
+        limits = Limits.within(timeout or None, max_nodes=max_nodes)
+    max_nodes, deadline = limits.max_nodes, limits.deadline
+    if options.backend == "auto":  # the answer names the one chosen
+        options = replace(options, backend=fastest_backend(pos, options))
     if options.backend == "native":
         refuse_unsupported(options)
-        return solve_native(pos, options, max_nodes=max_nodes, timeout=timeout)
     started = time.monotonic()
     pos.validate_question()
-    deadline = time.monotonic() + timeout if timeout else None
-    game = make_game(pos.copy(), options.backend)
-    search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
-                         progress_every=progress_every, options=options.search_options())
+    if options.backend == "native":  # the compiled search, its tables read by the same code
+        game, search = native_search(pos, max_nodes, deadline, options, progress=progress,
+                                     progress_every=progress_every)
+    else:
+        game = make_game(pos.copy(), options.backend)
+        search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
+                             progress_every=progress_every, options=options.search_options())
+    proof_cpu = time.thread_time()
     res, resumed, seeded = _prove(search, game, pos, options, progress)
     out = {"status": Status.of(res.proven),
            "mate": res.proven, "pv": None, "pv_ja": None, "length": None,
-           "nodes": res.nodes, "time_s": round(res.time_s, 6), "proofs": res.proofs,
+           "nodes": res.nodes, "time_s": round(res.time_s, 6),
+           "proof_cpu_s": round(time.thread_time() - proof_cpu, 6), "proofs": res.proofs,
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
            "tt_hits": res.tt_hits, **options.row(), "simulations": search.simulations,
            "resumed_nodes": resumed, "probes": search.probes, "seeded_proofs": seeded}
+    if options.backend == "native":  # what the core does not do, whatever was asked
+        out.update(dag=search.options.dag, inherit=search.options.inherit)
     if res.reason:
         out["error"] = res.reason
     stops = _Stops(answer_on_stop)
@@ -113,12 +128,10 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
             out.update(status=Status.ERROR, error=f"answer extraction failed: {exc}")
             return out
         if options.check_shortest and stops.stopped is None:
-            left = deadline - time.monotonic() if deadline else None
             # of the proofs' line, which bounded df-pn's may have replaced
             length = out.get("proof_length", out["length"])
             shorter = stops.run(shortest_check, pos, length, max_nodes=max_nodes,
-                                deadline=time.monotonic() + left if left else None,
-                                backend=options.backend)
+                                deadline=deadline, backend=options.backend)
             if stops.stopped is None:
                 out["shorter_mate_exists"] = shorter
     if stops.stopped is not None:
@@ -184,11 +197,15 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
             rank, spent = (stops.run(shorten, search, game, after.shorten_nodes)
                            or (None, search.nodes - before))
     # the answer walks the whole proof tree (every reply of every defender node); with
-    # another move generator it walks it with ours, an independent check. A stop can
-    # leave the game below the root (the searches after the proof play moves outside
-    # try/finally), so after one the answer is read from a new game
-    reader = (game if options.backend == "rules" and stops.stopped is None
-              else TsumeGame(pos.copy()))
+    # cshogi's move generator it walks it with ours, an independent check (the native
+    # core's tables answer only its own keys: its lines are replayed with ours below). A
+    # stop can leave the game below the root (the searches after the proof play moves
+    # outside try/finally), so after one the answer is read from a new game
+    if options.backend == "native":
+        reader = game if stops.stopped is None else NativeGame(pos.copy())
+    else:
+        reader = (game if options.backend == "rules" and stops.stopped is None
+                  else TsumeGame(pos.copy()))
     line = principal_variation(search, reader, rank=rank)
     raw = principal_variation(search, reader, muda=False, rank=rank)
     found, short = (False, None) if len(raw) <= 1 else (None, None)
@@ -209,6 +226,10 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
         _exact(out, pos, short)
     elif found is False:
         out.update(shortest_plies=len(raw), pv_shortest=[pos.usi(m) for m in raw])
+    if options.backend == "native":  # lines read through the core's moves: ours check them
+        wrong = _unreplayable(pos, out["pv"], out.get("pv_shortest"))
+        if wrong:
+            raise AnswerError(f"the native answer does not replay as mate: {wrong}")
 
 
 def _exact(out: dict, pos, short) -> None:
@@ -322,6 +343,17 @@ def _saving(search, progress, path, identity, every: int):
     return call
 
 
+def _unreplayable(pos, *lines) -> str | None:
+    """What is wrong with the first of ``lines`` (USI; None: none) that does not replay
+    as mate with the rules engine (ending on useless interpositions allowed), else None."""
+    for line in lines:
+        if line is not None:
+            check = replay_answer(pos, line)
+            if not check.startswith("ok"):
+                return check
+    return None
+
+
 def replay_answer(pos, usi_line: list[str]) -> str:
     """Check an answer with the rules: "ok" when every move is legal, every attacker move
     a check and the line ends in mate; "ok (ends on useless interpositions)" when it ends
@@ -347,7 +379,7 @@ def solve_engine(pos, n: int, limits: Limits, options: dict) -> Answer:
     it (it would add up to ``max_nodes`` more nodes to every short proof), and so is the
     search for shorter mates unless option ``shorten_nodes`` gives it nodes."""
     out = solve_tsume(pos, SolveOptions.from_config(options, shortest_up_to=0, shorten_nodes=0),
-                      max_nodes=limits.max_nodes, timeout=limits.seconds_left())
+                      limits=limits)
     out["first_move"] = out["pv"][0] if out.get("pv") else None
     out.pop("pv_ja", None)
     return Answer.from_dict(out)

@@ -150,6 +150,11 @@ class TsumeSearch:
     simulations = property(lambda self: self._simulation.counts, doc="[attempts, successes]")
 
     @property
+    def proof_count(self) -> int:
+        """Proofs in the tables (a progress line shows it)."""
+        return sum(map(len, self.tables.proofs.values()))
+
+    @property
     def tt_hits(self) -> int:
         """Children whose numbers came from the tables."""
         return self.tables.tt_hits

@@ -29,6 +29,7 @@ import platform
 from importlib import metadata
 
 from .. import __version__
+from ..values import Status
 
 #: the distributions whose versions are written (name in the header, distribution name)
 PACKAGES = (("pysat", "python-sat"), ("cshogi", "cshogi"))
@@ -49,7 +50,7 @@ def package_versions() -> dict[str, str]:
 
 def truth_word(truth: bool | None) -> str:
     """``true``, ``false`` or ``unknown``: the words of the header and of index.csv."""
-    return "unknown" if truth is None else ("true" if truth else "false")
+    return Status.UNKNOWN.value if truth is None else ("true" if truth else "false")
 
 
 def header_lines(enc, pos, encoding: str, choices: dict, truth: bool | None = None,

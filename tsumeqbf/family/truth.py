@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..engines import run_engine
 from ..rules import Position, TsumeError
+from ..values import Status
 
 #: the names written in the header's ``proven-by`` and index.csv's ``proven_by``
 BRUTE, DFPN, STRATEGY = "brute-force", "dfpn-rules", "strategy-check"
@@ -79,8 +80,8 @@ def establish(pos: Position, n: int, brute_max_nodes: int, dfpn_max_nodes: int,
             continue
         if len(set(said.values())) > 1:
             raise Disagreement(f"{pos.sfen()} n={k}: brute force says "
-                               f"{'mate' if said[BRUTE] else 'no mate'}, df-pn (rules) "
-                               f"{'mate' if said[DFPN] else 'no mate'}")
+                               f"{Status.of(said[BRUTE]).word}, df-pn (rules) "
+                               f"{Status.of(said[DFPN]).word}")
         truths[k] = Truth(next(iter(said.values())), tuple(sorted(said)))
     return truths
 

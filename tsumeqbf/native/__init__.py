@@ -18,8 +18,13 @@ from __future__ import annotations
 
 import time
 
+from ..limits import memory_exceeded
 from ..rules import InvalidQuestion, TsumeError
 from ..settings import TABLE_ENTRIES
+
+#: the interface version this package calls (``_core.VERSION``): a core built from older
+#: source lacks some of it and counts as not built
+CORE_VERSION = 2
 
 try:
     from . import _core
@@ -28,6 +33,10 @@ except ImportError as exc:  # not built: a source checkout without build_ext, or
     _why_missing = str(exc)
 else:
     _why_missing = ""
+    if getattr(_core, "VERSION", 1) != CORE_VERSION:
+        _why_missing = (f"the built core is version {getattr(_core, 'VERSION', 1)}, its source "
+                        f"{CORE_VERSION}: build it again")
+        _core = None
 
 
 def available() -> bool:
@@ -65,7 +74,8 @@ def check_supported(pos) -> None:
     require()
 
 
-def _args(pos) -> tuple:
+def position_args(pos) -> tuple:
+    """The position as the core takes it: board bytes, hand bytes, side to move."""
     return bytes(pos.board), bytes(pos.hands[0] + pos.hands[1]), pos.turn
 
 
@@ -73,27 +83,29 @@ def legal_moves(pos) -> list[int]:
     """Every legal move of the side to move, as :meth:`Position.legal_moves` lists them
     (the order may differ)."""
     check_supported(pos)
-    return _core.legal_moves(*_args(pos))
+    return _core.legal_moves(*position_args(pos))
 
 
 def checks(pos) -> list[int]:
     """The legal checks of the side to move, as :meth:`Position.checks` (order aside)."""
     check_supported(pos)
-    return _core.checks(*_args(pos))
+    return _core.checks(*position_args(pos))
 
 
 def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None,
          tt_limit: int = 2_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
     """Bounded df-pn, Mate(pos, n) exactly (the search of :class:`tsumeqbf.dfpn.DfPn` in
-    the core): ``proven`` True/False, None at a node or time limit (``reason``), the first
+    the core): ``proven`` True/False, None at a node, time or memory limit (``reason``;
+    the memory limits of :mod:`tsumeqbf.limits`, read every 4,096 nodes), the first
     move of a mate, nodes and seconds. A signal (Ctrl-C) stops it with KeyboardInterrupt.
 
     """
     check_supported(pos)
     start = time.perf_counter()
     proven, best, nodes, tt_hits, tt_size, reason = _core.mate(
-        *_args(pos), n, -1 if max_nodes is None else max_nodes,
-        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
+        *position_args(pos), n, -1 if max_nodes is None else max_nodes,
+        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops,
+        memory_exceeded, 4096)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}
 
@@ -103,13 +115,17 @@ def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     """Unbounded df-pn (the sound core of :class:`tsumeqbf.dfpn.TsumeSearch`: repetition a
     failure, path-dependent disproofs as twin entries, proof and disproof pieces; none of
     the heuristics that only steer it): ``proven`` True/False, None at a limit
-    (``reason``), and for a mate a ``line`` read off the proofs (every ply counted; not
-    the answer convention of :func:`tsumeqbf.dfpn.solve_tsume`, and to be replayed)."""
+    (``reason``), and for a mate a ``line`` read off the proofs (every ply counted, the
+    attacker taking the check with the shallowest proof, the defender the reply with the
+    deepest; not the answer convention of :func:`tsumeqbf.dfpn.solve_tsume`, which reads
+    the core's tables through :mod:`tsumeqbf.dfpn.native_solve`, and to be replayed)."""
     check_supported(pos)
     start = time.perf_counter()
-    proven, line, nodes, tt_hits, tt_size, proofs, disproofs, twins, reason = _core.tsume(
-        *_args(pos), -1 if max_nodes is None else max_nodes,
-        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops)
+    search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops)
+    proven, reason = search.solve(-1 if max_nodes is None else max_nodes,
+                                  -1.0 if not timeout else float(timeout))
+    line = search.line() if proven else []
+    nodes, tt_hits, tt_size, proofs, disproofs, twins = search.stats()
     return {"proven": proven, "line": line, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "proofs": proofs, "disproofs": disproofs, "twins": twins,
             "reason": reason, "time_s": time.perf_counter() - start}

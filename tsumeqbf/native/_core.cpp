@@ -22,6 +22,12 @@
 #include <unordered_set>
 #include <vector>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+
 namespace {
 
 constexpr int W = 9, H = 9, N = 81, ZONE = 3;
@@ -78,21 +84,35 @@ int direction_index(int dx, int dy) {
     return -1;
 }
 
+// a short list of squares (or directions) kept inline: the attack scans walk these in
+// every node, and a std::vector's heap block cost them a pointer chase each
+struct SqList {
+    uint8_t n = 0;
+    uint8_t sq[8];
+    void push_back(int x) { sq[n++] = (uint8_t)x; }
+    template <class It> void assign(It first, It last) { n = 0; for (; first != last; ++first) push_back(*first); }
+    const uint8_t* begin() const { return sq; }
+    const uint8_t* end() const { return sq + n; }
+    size_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    int operator[](size_t i) const { return sq[i]; }
+};
+
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
 struct Tables {
     // steps[code][sq]: step targets on an empty board; slide_dirs[code]: ray directions
-    std::vector<int> steps[32][N];
-    std::vector<int> slide_dirs[32];
+    SqList steps[32][N];
+    SqList slide_dirs[32];
     // ray[sq][d]: squares from sq outward in direction d
-    std::vector<int> ray[N][8];
+    SqList ray[N][8];
     // near[c][d] / far[c][d]: bit per code of colour c attacking a square from the first /
     // a further square of its ray in direction d
     uint32_t near_mask[2][8] = {}, far_mask[2][8] = {};
-    std::vector<int> knight_from[2][N];
+    SqList knight_from[2][N];
     // line[a][b]: direction from a to b on a shared line, else -1; between[a][b]
     int line[N][N];
-    std::vector<int> between[N][N];
+    SqList between[N][N];
     // check_from[code][k]: squares from which `code` attacks k on an empty board
     bool check_from[32][N][N];
     // can_check[code][frm][k]: the piece on frm could, on an empty board, move to a square
@@ -178,7 +198,7 @@ struct Tables {
             if (!kind_of(code) || kind_of(code) > 14) continue;
             int promoted = promote_code[code];
             for (int frm = 0; frm < N; ++frm) {
-                std::vector<int> reach(steps[code][frm]);
+                std::vector<int> reach(steps[code][frm].begin(), steps[code][frm].end());
                 for (int d : slide_dirs[code]) reach.insert(reach.end(), ray[frm][d].begin(), ray[frm][d].end());
                 for (int t : reach)
                     for (int k = 0; k < N; ++k)
@@ -350,6 +370,13 @@ struct Position {
         return n;
     }
 
+    // whether the squares between a and b (on a shared line, or none) are empty
+    bool line_clear(int a, int b) const {
+        for (int x : T->between[a][b])
+            if (board[x]) return false;
+        return true;
+    }
+
     bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
 
     // whether colour c's king is unattacked after `m` (played and undone here)
@@ -459,7 +486,7 @@ struct Position {
     // checker or blocks of its line (a piece off every line through the king cannot be
     // pinned, so only those on one are tested)
     void evasions(std::vector<int>& out) {
-        const std::vector<int>* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
+        const SqList* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
         if (!blocks || blocks->empty()) return;
         bool allowed[N] = {};
         for (int t : *blocks) allowed[t] = true;
@@ -471,7 +498,7 @@ struct Position {
     // line through the king cannot be pinned, so only those on one are tested); returns
     // the squares between king and checker, nullptr when there is more than one checker
     template <class Emit>
-    const std::vector<int>* evasion_board_moves(Emit&& emit) {
+    const SqList* evasion_board_moves(Emit&& emit) {
         int c = turn, k = kings[c], king = board[k];
         for (int t : T->steps[king][k]) {
             if (board[t] && color_of(board[t]) == c) continue;
@@ -555,7 +582,10 @@ struct Position {
                     board[t] = (uint8_t)moved;
                     board[frm] = 0;
                     int own = kind_of(code) == KING ? t : k;
-                    bool ok = attacked(ek, c) && (own < 0 || !attacked(own, opp));
+                    // the defender is not in check at an OR node, so without a line to
+                    // uncover only the moved piece can check: from t, over empty squares
+                    bool ok = discover ? attacked(ek, c) : line_clear(ek, t);
+                    ok = ok && (own < 0 || !attacked(own, opp));
                     board[frm] = (uint8_t)code;
                     board[t] = (uint8_t)captured;
                     if (ok) out.push_back(m);
@@ -603,7 +633,7 @@ struct Position {
             return n;
         }
         int n = 0;
-        const std::vector<int>* blocks = evasion_board_moves([&n](int) { ++n; });
+        const SqList* blocks = evasion_board_moves([&n](int) { ++n; });
         if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
@@ -686,12 +716,18 @@ struct NumbersTable {
     static uint64_t hash(uint64_t key, int depth) {
         return mix(key ^ ((uint64_t)(depth + 1) * 0x9E3779B97F4A7C15ull));
     }
-    Slot* find(uint64_t key, int depth) {
+    void prefetch(uint64_t key, int depth) const {
+        PREFETCH(&slots[hash(key, depth) & (slots.size() - 1)]);
+    }
+    const Slot* find(uint64_t key, int depth) const {
         size_t mask = slots.size() - 1;
         for (size_t i = hash(key, depth) & mask;; i = (i + 1) & mask) {
             if (!slots[i].used) return nullptr;
             if (slots[i].key == key && slots[i].depth == depth) return &slots[i];
         }
+    }
+    Slot* find(uint64_t key, int depth) {
+        return const_cast<Slot*>(static_cast<const NumbersTable*>(this)->find(key, depth));
     }
     void put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
         if (Slot* s = find(key, depth)) {
@@ -760,6 +796,11 @@ struct Search {
                    std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
     }
 
+    // called every `tick_every` nodes (Python: progress, memory limits); a string it
+    // returns ends the search at a limit (the reason), an exception it raises as a signal
+    PyObject* tick = nullptr;
+    int64_t tick_every = 4096;
+
     void count_node() {
         ++nodes;
         if (max_nodes >= 0 && nodes > max_nodes)
@@ -767,6 +808,18 @@ struct Search {
         if ((nodes & 255) == 0 && seconds >= 0 && std::chrono::steady_clock::now() > deadline)
             throw Aborted{"time limit reached", false};
         if ((nodes & 4095) == 0 && PyErr_CheckSignals() < 0) throw Aborted{"", true};
+        if (tick && nodes % tick_every == 0) {
+            PyObject* r = PyObject_CallNoArgs(tick);
+            if (!r) throw Aborted{"", true};
+            if (PyUnicode_Check(r)) {  // a limit passed (the memory's): its reason
+                const char* text = PyUnicode_AsUTF8(r);
+                std::string reason = text ? text : "limit reached";
+                Py_DECREF(r);
+                PyErr_Clear();
+                throw Aborted{reason, false};
+            }
+            Py_DECREF(r);
+        }
     }
 
     // the thresholds a node gives its most promising child (the 1+ε trick)
@@ -990,6 +1043,10 @@ struct UnboundedSearch : Search {
     struct Index { uint64_t board; uint32_t at; bool used; };
     std::vector<Index> index = std::vector<Index>(1 << 12);
 
+    void prefetch_index(uint64_t board) const {
+        PREFETCH(&index[mix(board) & (index.size() - 1)]);
+    }
+
     const Solved* solved_of(uint64_t board) const {
         size_t mask = index.size() - 1;
         for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
@@ -1191,22 +1248,29 @@ struct UnboundedSearch : Search {
         size_t n = moves.size();
         std::vector<Child> children(n);
         std::vector<int> groups(n, -1);
-        for (size_t i = 0; i < n; ++i) {
+        for (size_t i = 0; i < n; ++i) {  // the keys first, their table slots fetched
             Child& c = children[i];
             pos.push(moves[i]);
             c.key = pos.key();
             c.dom = dom();
+            pos.pop();
+            prefetch_index(c.dom.board);
+            table.prefetch(c.key, 0);
+        }
+        for (size_t i = 0; i < n; ++i) {
+            Child& c = children[i];
             c.repeated = on_path.count(c.key) > 0;
             c.pn = 1; c.dn = 1; c.dep = false;
             if (is_or && mobility && !c.repeated && !table.find(c.key, 0) &&
                 !proof_covering(c.dom)) {
                 // a check starts with as many proof-number units as it has replies; one
                 // without reply is mate, proven at once
+                pos.push(moves[i]);
                 int replies = pos.grouped_reply_count(group_drops);
+                pos.pop();
                 if (replies) c.pn = replies;
                 else store_proof(c.dom, false, {});
             }
-            pos.pop();
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
         uint64_t own_path = path_step(path, key);
@@ -1220,6 +1284,14 @@ struct UnboundedSearch : Search {
                 bool infinite = false, any_dep = false, all_dep = true;
                 int64_t group_max[N];
                 bool group_used[N] = {};
+                // the children's table slots are fetched from memory together, not one
+                // cache miss after another (the lookups were a third of this function)
+                for (size_t i = 0; i < n; ++i) {
+                    const Child& c = children[i];
+                    if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
+                    prefetch_index(c.dom.board);
+                    table.prefetch(c.key, 0);
+                }
                 for (size_t i = 0; i < n; ++i) {
                     Child& c = children[i];
                     int64_t cpn, cdn;
@@ -1297,19 +1369,66 @@ struct UnboundedSearch : Search {
         }
     }
 
-    // 1 mate, 0 no mate; throws Aborted at a limit
+    // the current node (reached by `path`) searched with infinite thresholds until it is
+    // proven or disproven (TsumeSearch._settle): 1 mate, 0 no mate; throws Aborted at a
+    // limit. A position on the path is a repetition: no mate.
+    int settle(uint64_t path) {
+        Dom d = dom();
+        if (proof_covering(d)) return 1;
+        if (disproof_covering(d) || twins.count(TwinKey{pos.key(), path}) ||
+            on_path.count(pos.key()))
+            return 0;
+        int64_t pn, dn;
+        bool dep;
+        mid(path, INF, INF, pn, dn, dep);
+        if (pn == 0 || dn == 0) return pn == 0;
+        // with no thresholds only a solved node returns
+        throw Aborted{"search returned unsolved", false};
+    }
+
     int solve() {
         start_clock();
-        for (;;) {
-            Dom d = dom();
-            if (proof_covering(d)) return 1;
-            if (disproof_covering(d) || twins.count(TwinKey{pos.key(), 0})) return 0;
-            int64_t pn, dn;
-            bool dep;
-            mid(0, INF, INF, pn, dn, dep);
-            if (pn == 0 || dn == 0) return pn == 0;
-            // with no thresholds only a solved node returns
-            throw Aborted{"search returned unsolved", false};
+        return settle(0);
+    }
+
+    // the root's numbers now (the position is the root between calls; during one, the
+    // root's entry is read): proven (0, INF), disproven (INF, 0), else its last numbers
+    void root_numbers(uint64_t key, const Dom& d, int64_t& pn, int64_t& dn) const {
+        pn = dn = 1;
+        if (proof_covering(d)) { pn = 0; dn = INF; }
+        else if (disproof_covering(d) || twins.count(TwinKey{key, 0})) { pn = INF; dn = 0; }
+        else if (const NumbersTable::Slot* e = table.find(key, 0)) {
+            pn = e->pn; dn = e->dn;
+        }
+    }
+
+    // the node reached by playing `line` from the root (TsumeSearch.solve_below): its
+    // positions are the path (a repetition of one is a failure), and path-dependent
+    // disproofs get the path keys the search from the root gives them; the position is
+    // back at the root afterwards, however the search ends
+    int solve_below(const std::vector<int>& line) {
+        start_clock();
+        uint64_t path = 0;
+        size_t played = 0;
+        auto unwind = [&] {
+            for (; played; --played) {
+                pos.pop();
+                on_path.erase(pos.key());
+            }
+        };
+        try {
+            for (int m : line) {
+                path = path_step(path, pos.key());
+                on_path.insert(pos.key());
+                pos.push(m);
+                ++played;
+            }
+            int verdict = settle(path);
+            unwind();
+            return verdict;
+        } catch (...) {
+            unwind();
+            throw;
         }
     }
 
@@ -1442,10 +1561,12 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     const char *board, *hands;
     Py_ssize_t nb, nh;
     int turn, n, mobility, group_drops;
-    long long max_nodes, tt_limit;
+    long long max_nodes, tt_limit, tick_every = 4096;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y#y#iiLdLpp", &board, &nb, &hands, &nh, &turn, &n, &max_nodes,
-                          &seconds, &tt_limit, &mobility, &group_drops))
+    PyObject* tick = Py_None;
+    if (!PyArg_ParseTuple(args, "y#y#iiLdLpp|OL", &board, &nb, &hands, &nh, &turn, &n,
+                          &max_nodes, &seconds, &tt_limit, &mobility, &group_drops, &tick,
+                          &tick_every))
         return nullptr;
     if (n < 1 || n % 2 == 0) {
         PyErr_Format(PyExc_ValueError, "n must be an odd number >= 1, got %d", n);
@@ -1458,6 +1579,8 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     BoundedSearch search;
     if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
     configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
+    search.tick = tick == Py_None ? nullptr : tick;
+    search.tick_every = std::max(1LL, tick_every);
     int best = -1;
     std::string reason;
     int verdict = guarded([&] { return search.solve(n, best); }, reason);
@@ -1468,47 +1591,364 @@ PyObject* py_mate(PyObject*, PyObject* args) {
                          (Py_ssize_t)search.table.count, reason.c_str());
 }
 
-// tsume(board, hands, turn, max_nodes, seconds, tt_limit, mobility, group_drops) ->
-// (verdict 1/0/None, line, nodes, tt_hits, table size, proofs, disproofs, twins, reason)
-PyObject* py_tsume(PyObject*, PyObject* args) {
+// -- Python objects: a game the answer printer walks, and an unbounded search that lasts
+// between calls (the searches for a shorter line after a proof go on in its tables)
+
+// whether `m` can be played on `p` without corrupting it: its squares on the board, its
+// piece the mover's, its drop from the hand (legality is the caller's: moves come from
+// the lists)
+bool well_formed(const Position& p, long m) {
+    if (m < 0 || m >= (1 << 15)) return false;
+    int to = move_to((int)m), frm = move_from((int)m);
+    if (to >= N || (p.board[to] && color_of(p.board[to]) == p.turn)) return false;
+    if (frm >= DROP_BASE) {
+        int kind = frm - DROP_BASE;
+        return kind >= PAWN && kind <= ROOK && p.hands[p.turn][kind] > 0 && !p.board[to] &&
+               !is_promotion((int)m);
+    }
+    if (frm >= N) return false;
+    int code = p.board[frm];
+    return code && color_of(code) == p.turn && (!is_promotion((int)m) || T->promote_code[code]);
+}
+
+PyObject* dominance_object(const Dom& d) {
+    const uint8_t *a = d.att.n, *f = d.dfn.n;
+    return Py_BuildValue("K(iiiiiii)(iiiiiii)", (unsigned long long)d.board, a[0], a[1], a[2],
+                         a[3], a[4], a[5], a[6], f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+}
+
+bool parse_dominance(PyObject* obj, Dom& d) {
+    unsigned long long board;
+    unsigned char* a = d.att.n;
+    unsigned char* f = d.dfn.n;
+    if (!PyTuple_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "a dominance is (board key, attacker's hand, defender's hand)");
+        return false;
+    }
+    if (!PyArg_ParseTuple(obj, "K(bbbbbbb)(bbbbbbb)", &board, a, a + 1, a + 2, a + 3, a + 4,
+                          a + 5, a + 6, f, f + 1, f + 2, f + 3, f + 4, f + 5, f + 6))
+        return false;
+    d.board = board;
+    return true;
+}
+
+Dom dominance_of(const Position& p, int attacker) {
+    Dom d;
+    d.board = p.bkey;
+    for (int i = 0; i < KINDS; ++i) {
+        d.att.n[i] = (uint8_t)p.hands[attacker][i + 1];
+        d.dfn.n[i] = (uint8_t)p.hands[attacker ^ 1][i + 1];
+    }
+    return d;
+}
+
+// check_position for the unbounded search, whose hands are bytes below MANY
+bool load_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
+                   int turn, Position& pos) {
+    if (!check_position(board, nb, hands, nh, turn, pos)) return false;
+    for (int c = 0; c < 2; ++c)
+        for (int k = 1; k < 8; ++k)
+            if (pos.hands[c][k] > MANY - 1) {
+                PyErr_SetString(PyExc_ValueError, "the native core holds at most 98 of a kind in hand");
+                return false;
+            }
+    return true;
+}
+
+// Game(board, hands, turn): the position with the side to move the attacker; the methods
+// of tsumeqbf.dfpn.game.TsumeGame that the answer and bounded df-pn ask
+struct GameObject {
+    PyObject_HEAD
+    Position* pos;
+    int attacker;
+};
+
+int game_init(GameObject* self, PyObject* args, PyObject*) {
+    const char *board, *hands;
+    Py_ssize_t nb, nh;
+    int turn;
+    if (!PyArg_ParseTuple(args, "y#y#i", &board, &nb, &hands, &nh, &turn)) return -1;
+    auto* pos = new Position();
+    if (!load_position(board, nb, hands, nh, turn, *pos)) { delete pos; return -1; }
+    delete self->pos;
+    self->pos = pos;
+    self->attacker = turn;
+    return 0;
+}
+
+void game_dealloc(GameObject* self) {
+    delete self->pos;
+    Py_TYPE(self)->tp_free((PyObject*)self);
+}
+
+PyObject* game_key(GameObject* self, PyObject*) {
+    return PyLong_FromUnsignedLongLong(self->pos->key());
+}
+
+PyObject* game_is_or(GameObject* self, PyObject*) {
+    return PyBool_FromLong(self->pos->turn == self->attacker);
+}
+
+PyObject* game_moves(GameObject* self, PyObject*) {
+    std::vector<int> moves;
+    Position& p = *self->pos;
+    if (p.turn == self->attacker) p.checks(moves); else p.legal_moves(moves);
+    return move_list(moves);
+}
+
+PyObject* game_play(GameObject* self, PyObject* arg) {
+    long m = PyLong_AsLong(arg);
+    if (m == -1 && PyErr_Occurred()) return nullptr;
+    if (!well_formed(*self->pos, m)) {
+        PyErr_Format(PyExc_ValueError, "move %ld cannot be played here", m);
+        return nullptr;
+    }
+    self->pos->push((int)m);
+    Py_RETURN_NONE;
+}
+
+PyObject* game_undo(GameObject* self, PyObject*) {
+    if (self->pos->stack.empty()) {
+        PyErr_SetString(PyExc_IndexError, "no move to undo");
+        return nullptr;
+    }
+    self->pos->pop();
+    Py_RETURN_NONE;
+}
+
+PyObject* game_dominance(GameObject* self, PyObject*) {
+    return dominance_object(dominance_of(*self->pos, self->attacker));
+}
+
+// reply_count(group_drops=True, group_interpositions=False): ShogiGame.reply_count at a
+// defender's node (the side to move's legal moves, grouped)
+PyObject* game_reply_count(GameObject* self, PyObject* args) {
+    int group_drops = 1, group_interpositions = 0;
+    if (!PyArg_ParseTuple(args, "|pp", &group_drops, &group_interpositions)) return nullptr;
+    Position& p = *self->pos;
+    if (!group_interpositions) return PyLong_FromLong(p.grouped_reply_count(group_drops));
+    std::vector<int> moves;
+    p.legal_moves(moves);
+    int king = p.kings[p.turn], rest = 0;
+    for (int m : moves)  // a king move or a capture stands alone, every other reply blocks
+        if (p.board[move_to(m)] || (!is_drop(m) && move_from(m) == king)) ++rest;
+    return PyLong_FromLong(rest + (rest < (int)moves.size()));
+}
+
+// is_interposition(m): a reply that puts a piece between the king and a distant checker
+PyObject* game_is_interposition(GameObject* self, PyObject* arg) {
+    long m = PyLong_AsLong(arg);
+    if (m == -1 && PyErr_Occurred()) return nullptr;
+    const Position& p = *self->pos;
+    int k = p.kings[self->attacker ^ 1], to = move_to((int)m);
+    if (k < 0 || to >= N || (!is_drop((int)m) && move_from((int)m) == k) || p.board[to])
+        Py_RETURN_FALSE;
+    int checkers[16];
+    int n = p.attackers(k, self->attacker, checkers);
+    for (int i = 0; i < n; ++i)
+        for (int x : T->between[k][checkers[i]])
+            if (x == to) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+// next_to_king(sq): whether the square touches the defender's king
+PyObject* game_next_to_king(GameObject* self, PyObject* arg) {
+    long sq = PyLong_AsLong(arg);
+    if (sq == -1 && PyErr_Occurred()) return nullptr;
+    int k = self->pos->kings[self->attacker ^ 1];
+    if (k < 0 || sq < 0 || sq >= N) Py_RETURN_FALSE;
+    int dx = std::abs((int)sq % W - k % W), dy = std::abs((int)sq / W - k / W);
+    return PyBool_FromLong(std::max(dx, dy) == 1);
+}
+
+PyMethodDef GAME_METHODS[] = {
+    {"key", (PyCFunction)game_key, METH_NOARGS, "the position's key (side to move included)"},
+    {"is_or", (PyCFunction)game_is_or, METH_NOARGS, "whether the attacker is to move"},
+    {"moves", (PyCFunction)game_moves, METH_NOARGS, "the attacker's checks, or every reply"},
+    {"play", (PyCFunction)game_play, METH_O, "play a move"},
+    {"undo", (PyCFunction)game_undo, METH_NOARGS, "take the last move back"},
+    {"dominance", (PyCFunction)game_dominance, METH_NOARGS,
+     "(board key, attacker's hand, defender's hand), the tables' keys"},
+    {"reply_count", (PyCFunction)game_reply_count, METH_VARARGS,
+     "reply_count(group_drops=True, group_interpositions=False)"},
+    {"is_interposition", (PyCFunction)game_is_interposition, METH_O,
+     "whether a reply blocks a distant check"},
+    {"next_to_king", (PyCFunction)game_next_to_king, METH_O,
+     "whether a square touches the defender's king"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyTypeObject GAME_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+// Tsume(board, hands, turn, tt_limit, mobility, group_drops): the unbounded search from
+// the position, its tables kept between calls
+struct TsumeObject {
+    PyObject_HEAD
+    UnboundedSearch* search;
+    bool busy;
+    uint64_t root_key;
+    Dom root;
+};
+
+int tsume_init(TsumeObject* self, PyObject* args, PyObject*) {
     const char *board, *hands;
     Py_ssize_t nb, nh;
     int turn, mobility, group_drops;
-    long long max_nodes, tt_limit;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "y#y#iLdLpp", &board, &nb, &hands, &nh, &turn, &max_nodes,
-                          &seconds, &tt_limit, &mobility, &group_drops))
-        return nullptr;
+    long long tt_limit;
+    if (!PyArg_ParseTuple(args, "y#y#iLpp", &board, &nb, &hands, &nh, &turn, &tt_limit,
+                          &mobility, &group_drops))
+        return -1;
     if (tt_limit < 2) {
         PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
+        return -1;
+    }
+    auto* search = new UnboundedSearch();
+    if (!load_position(board, nb, hands, nh, turn, search->pos)) { delete search; return -1; }
+    search->attacker = turn;
+    search->table.limit = (size_t)tt_limit;
+    search->twin_limit = (size_t)tt_limit;
+    search->mobility = mobility;
+    search->group_drops = group_drops;
+    delete self->search;
+    self->search = search;
+    self->busy = false;
+    self->root_key = search->pos.key();
+    self->root = search->dom();
+    return 0;
+}
+
+void tsume_dealloc(TsumeObject* self) {
+    delete self->search;
+    Py_TYPE(self)->tp_free((PyObject*)self);
+}
+
+// runs body() with the call's limits: (verdict True/False/None, reason); NULL with the
+// exception of a signal or of the tick
+template <class F>
+PyObject* tsume_run(TsumeObject* self, long long max_nodes, double seconds, PyObject* tick,
+                    long long tick_every, F&& body) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the search is already running");
         return nullptr;
     }
-    UnboundedSearch search;
-    if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
-    for (int c = 0; c < 2; ++c)
-        for (int k = 1; k < 8; ++k)
-            if (search.pos.hands[c][k] > MANY - 1) {
-                PyErr_SetString(PyExc_ValueError, "the native core holds at most 98 of a kind in hand");
-                return nullptr;
-            }
-    configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
-    search.twin_limit = (size_t)tt_limit;
-    std::vector<int> line;
+    UnboundedSearch& s = *self->search;
+    s.max_nodes = max_nodes;
+    s.seconds = seconds;
+    s.tick = tick == Py_None ? nullptr : tick;
+    s.tick_every = std::max(1LL, tick_every);
+    self->busy = true;
     std::string reason;
-    int verdict = guarded([&] {
-        int v = search.solve();
-        if (v == 1) line = search.line();
-        return v;
-    }, reason);
-    if (verdict == -2) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
-    PyObject* v = verdict_object(verdict);
-    PyObject* moves = move_list(line);
-    if (!moves) return nullptr;
-    return Py_BuildValue("NNLLnLLns", v, moves, (long long)search.nodes,
-                         (long long)search.tt_hits, (Py_ssize_t)search.table.count,
-                         (long long)search.n_proofs, (long long)search.n_disproofs,
-                         (Py_ssize_t)search.twins.size(), reason.c_str());
+    int verdict = guarded(body, reason);
+    self->busy = false;
+    s.tick = nullptr;
+    if (verdict == -2) return nullptr;
+    return Py_BuildValue("Ns", verdict_object(verdict), reason.c_str());
 }
+
+// solve(max_nodes, seconds, tick=None, tick_every=4096): the root; max_nodes counts every
+// node of this search (-1: no limit), seconds this call's (-1: none)
+PyObject* tsume_solve(TsumeObject* self, PyObject* args) {
+    long long max_nodes, tick_every = 4096;
+    double seconds;
+    PyObject* tick = Py_None;
+    if (!PyArg_ParseTuple(args, "Ld|OL", &max_nodes, &seconds, &tick, &tick_every)) return nullptr;
+    return tsume_run(self, max_nodes, seconds, tick, tick_every,
+                     [self] { return self->search->solve(); });
+}
+
+// solve_below(line, max_nodes, seconds, tick=None, tick_every=4096): the node `line`
+// (legal moves from the root) leads to
+PyObject* tsume_solve_below(TsumeObject* self, PyObject* args) {
+    PyObject *seq, *tick = Py_None;
+    long long max_nodes, tick_every = 4096;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OLd|OL", &seq, &max_nodes, &seconds, &tick, &tick_every))
+        return nullptr;
+    PyObject* fast = PySequence_Fast(seq, "line must be a sequence of moves");
+    if (!fast) return nullptr;
+    std::vector<int> line;
+    Position& p = self->search->pos;
+    bool legal = true;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast) && legal; ++i) {
+        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (m == -1 && PyErr_Occurred()) break;
+        std::vector<int> moves;
+        p.legal_moves(moves);
+        legal = std::find(moves.begin(), moves.end(), (int)m) != moves.end();
+        if (legal) { p.push((int)m); line.push_back((int)m); }
+    }
+    for (size_t i = 0; i < line.size(); ++i) p.pop();
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) return nullptr;
+    if (!legal) {
+        PyErr_SetString(PyExc_ValueError, "line holds an illegal move");
+        return nullptr;
+    }
+    return tsume_run(self, max_nodes, seconds, tick, tick_every,
+                     [self, &line] { return self->search->solve_below(line); });
+}
+
+PyObject* tsume_proof_seq(TsumeObject* self, PyObject* arg) {
+    Dom d;
+    if (!parse_dominance(arg, d)) return nullptr;
+    const ProofEntry* e = self->search->proof_covering(d);
+    if (!e) Py_RETURN_NONE;
+    return PyLong_FromLongLong(e->seq);
+}
+
+PyObject* tsume_is_disproven(TsumeObject* self, PyObject* arg) {
+    Dom d;
+    if (!parse_dominance(arg, d)) return nullptr;
+    return PyBool_FromLong(self->search->disproof_covering(d) != nullptr);
+}
+
+PyObject* tsume_line(TsumeObject* self, PyObject*) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the search is running");
+        return nullptr;
+    }
+    return move_list(self->search->line());
+}
+
+// the moves from the root to the node being searched (read from a tick)
+PyObject* tsume_current_line(TsumeObject* self, PyObject*) {
+    std::vector<int> moves;
+    for (const Undo& u : self->search->pos.stack) moves.push_back(u.move);
+    return move_list(moves);
+}
+
+PyObject* tsume_root_numbers(TsumeObject* self, PyObject*) {
+    int64_t pn, dn;
+    self->search->root_numbers(self->root_key, self->root, pn, dn);
+    return Py_BuildValue("LL", (long long)pn, (long long)dn);
+}
+
+// (nodes, tt_hits, unsolved entries, proofs, disproofs, twins)
+PyObject* tsume_stats(TsumeObject* self, PyObject*) {
+    const UnboundedSearch& s = *self->search;
+    return Py_BuildValue("LLnLLn", (long long)s.nodes, (long long)s.tt_hits,
+                         (Py_ssize_t)s.table.count, (long long)s.n_proofs,
+                         (long long)s.n_disproofs, (Py_ssize_t)s.twins.size());
+}
+
+PyMethodDef TSUME_METHODS[] = {
+    {"solve", (PyCFunction)tsume_solve, METH_VARARGS,
+     "solve(max_nodes, seconds, tick=None, tick_every=4096) -> (verdict, reason)"},
+    {"solve_below", (PyCFunction)tsume_solve_below, METH_VARARGS,
+     "solve_below(line, max_nodes, seconds, tick=None, tick_every=4096) -> (verdict, reason)"},
+    {"proof_seq", (PyCFunction)tsume_proof_seq, METH_O,
+     "the smallest sequence number of a proof covering a dominance, or None"},
+    {"is_disproven", (PyCFunction)tsume_is_disproven, METH_O,
+     "whether a path-independent disproof covers a dominance"},
+    {"line", (PyCFunction)tsume_line, METH_NOARGS, "a mating line read off the proofs"},
+    {"current_line", (PyCFunction)tsume_current_line, METH_NOARGS,
+     "the moves from the root to the node being searched"},
+    {"root_numbers", (PyCFunction)tsume_root_numbers, METH_NOARGS,
+     "the root's (pn, dn) now"},
+    {"stats", (PyCFunction)tsume_stats, METH_NOARGS,
+     "(nodes, tt_hits, unsolved entries, proofs, disproofs, twins)"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyTypeObject TSUME_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
 PyMethodDef METHODS[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
@@ -1516,12 +1956,9 @@ PyMethodDef METHODS[] = {
     {"checks", py_checks, METH_VARARGS,
      "checks(board, hands, turn) -> the legal moves that check the opponent's king"},
     {"mate", py_mate, METH_VARARGS,
-     "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
+     "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops, "
+     "tick=None, tick_every=4096) -> "
      "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
-    {"tsume", py_tsume, METH_VARARGS,
-     "tsume(board, hands, turn, max_nodes, seconds, tt_limit, mobility, group_drops) -> "
-     "(verdict, line, nodes, tt_hits, table size, proofs, disproofs, twins, reason): "
-     "unbounded df-pn"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
@@ -1533,5 +1970,37 @@ PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
 PyMODINIT_FUNC PyInit__core(void) {
     static Tables tables;
     T = &tables;
-    return PyModule_Create(&MODULE);
+    GAME_TYPE.tp_name = "tsumeqbf.native._core.Game";
+    GAME_TYPE.tp_basicsize = sizeof(GameObject);
+    GAME_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
+    GAME_TYPE.tp_doc = "Game(board, hands, turn): a position to walk, the side to move attacking";
+    GAME_TYPE.tp_new = PyType_GenericNew;
+    GAME_TYPE.tp_init = (initproc)game_init;
+    GAME_TYPE.tp_dealloc = (destructor)game_dealloc;
+    GAME_TYPE.tp_methods = GAME_METHODS;
+    TSUME_TYPE.tp_name = "tsumeqbf.native._core.Tsume";
+    TSUME_TYPE.tp_basicsize = sizeof(TsumeObject);
+    TSUME_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
+    TSUME_TYPE.tp_doc = "Tsume(board, hands, turn, tt_limit, mobility, group_drops): unbounded df-pn";
+    TSUME_TYPE.tp_new = PyType_GenericNew;
+    TSUME_TYPE.tp_init = (initproc)tsume_init;
+    TSUME_TYPE.tp_dealloc = (destructor)tsume_dealloc;
+    TSUME_TYPE.tp_methods = TSUME_METHODS;
+    if (PyType_Ready(&GAME_TYPE) < 0 || PyType_Ready(&TSUME_TYPE) < 0) return nullptr;
+    PyObject* module = PyModule_Create(&MODULE);
+    if (!module) return nullptr;
+    // the interface's version: tsumeqbf/native/__init__.py refuses a core built from
+    // older source (its CORE_VERSION), which would lack what the Python side calls
+    if (PyModule_AddIntConstant(module, "VERSION", 2) < 0) {
+        Py_DECREF(module);
+        return nullptr;
+    }
+    Py_INCREF(&GAME_TYPE);
+    Py_INCREF(&TSUME_TYPE);
+    if (PyModule_AddObject(module, "Game", (PyObject*)&GAME_TYPE) < 0 ||
+        PyModule_AddObject(module, "Tsume", (PyObject*)&TSUME_TYPE) < 0) {
+        Py_DECREF(module);
+        return nullptr;
+    }
+    return module;
 }

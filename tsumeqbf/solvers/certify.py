@@ -1,6 +1,6 @@
 """Certified verdicts: the solver side's whole strategy, every node checked by the rules.
 
-A QBF verdict says "mate" or "no mate"; a certificate turns it into a tree that the rules
+A QBF verdict says mate or no mate; a certificate turns it into a tree that the rules
 engine checks node by node, so that the verdict no longer rests on the solver's word.
 
 - **Mate within n**: at each attacker node the move the solver side chose (from its
@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..rules import Position, TsumeError, is_drop, line_to_japanese, move_from, move_to
+from ..values import Status, verdict_of
 
 #: strategy nodes (attacker and defender nodes) checked before a certificate is "too large"
 DEFAULT_MAX_NODES = 20_000
@@ -84,7 +85,7 @@ class Certificate:
     main_line_japanese: list[str] = field(default_factory=list)
 
     def to_json(self, pos: Position) -> dict:
-        return {"sfen": pos.sfen(), "n": self.n, "verdict": "mate" if self.mate else "nomate",
+        return {"sfen": pos.sfen(), "n": self.n, "verdict": Status.of(self.mate).value,
                 "strategy_nodes": self.nodes, "solver_calls": self.calls,
                 "main_line": self.main_line, "main_line_japanese": self.main_line_japanese,
                 "tree": self.tree}
@@ -260,7 +261,7 @@ class _StrategyWalk:
 def _main_line(tree: dict, depths: dict) -> list[str]:
     """The attacker's moves with the longest defence (the first reply among equals)."""
     line = [tree["move"]]
-    if tree.get("mate"):
+    if verdict_of(tree):
         return line
     reply, subtree = max(tree["replies"].items(), key=lambda kv: _depth(kv[1], depths))
     return line + [reply] + _main_line(subtree, depths)
@@ -269,7 +270,7 @@ def _main_line(tree: dict, depths: dict) -> list[str]:
 def _depth(tree: dict, depths: dict) -> int:
     """Plies to mate along the longest defence (subtrees are shared: memoized by id)."""
     if id(tree) not in depths:
-        depths[id(tree)] = 1 if tree.get("mate") else 2 + max(
+        depths[id(tree)] = 1 if verdict_of(tree) else 2 + max(
             _depth(t, depths) for t in tree["replies"].values())
     return depths[id(tree)]
 

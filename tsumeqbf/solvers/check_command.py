@@ -18,6 +18,7 @@ import sys
 from ..arguments import STDOUT, positive_float, positive_int
 from ..rules import TsumeError, check_n
 from ..rules.problem_files import load_position
+from ..values import Status
 from .formula_check import (CheckFailed, CheckUnknown, DEFAULT_MAX_LINES, check_aiger,
                             check_file, write_aiger, write_certificate)
 
@@ -131,7 +132,7 @@ def cmd_check_formula(args) -> int:
                             choices=choices, max_nodes=args.max_nodes, timeout=args.timeout,
                             max_lines=args.max_lines)
     except (CheckFailed, CheckUnknown) as exc:
-        status = "not proven" if isinstance(exc, CheckFailed) else "unknown"
+        status = "not proven" if isinstance(exc, CheckFailed) else Status.UNKNOWN.value
         print(f"tsumeqbf: {status}: {encoding}, {pos.sfen()} n={n}: {exc}", file=sys.stderr)
         if args.json:
             print(json.dumps({"file": args.file, "encoding": encoding, "sfen": pos.sfen(),

@@ -18,12 +18,12 @@ judged by the rules.
 >>> from tsumeqbf.rules import Position
 >>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, Limits.within(30),
 ...                {"solver": "depqbf"})
->>> r.status, r.first_move in ("2c1b", "1c1b+")
-(<Status.MATE: 'mate'>, True)
+>>> r.status is Status.MATE, r.first_move in ("2c1b", "1c1b+")
+(True, True)
 >>> r = solve_mate(Position.from_sfen("2k/3/1GP b - 1", zone=2), 999, Limits.within(0.5),
 ...                {"solver": "depqbf"})
->>> r.status, r.error
-(<Status.UNKNOWN: 'unknown'>, 'timeout while encoding')
+>>> r.status is Status.UNKNOWN, r.error
+(True, 'timeout while encoding')
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class CertifyOptions(Settings):
 
 
 @dataclass(frozen=True)
-class QbfOptions(EncodingOptions, CertifyOptions):
+class QbfOptions(CertifyOptions, EncodingOptions):
     """How a QBF engine answers (:mod:`tsumeqbf.settings`): the solver, the encoding with
     its move choices (:mod:`tsumeqbf.encoder.choice`), the certification; the answer
     carries it."""

@@ -22,17 +22,24 @@ caught like a lying solver. A member whose own root certificate fails the rules 
 verdict whose first move is no legal check) ends the portfolio with that error: a
 disagreement is reported, never outvoted.
 
-Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): in
-``results/qbf-real.csv`` (60 s a question, two cells at once on 2 cores) no configuration
-decides a question at 9 or 11 plies, and up to 7 plies the four enumerated configurations
-differ mostly in speed. CAQE on ``enumerated`` decides the most (45 of the 48 questions
-all four were asked, PAR-2 10.7 s) and alone decides yaneuraou-mate7-10. Beside it RAReQS
-on ``enumerated`` (a different algorithm, recursive abstraction refinement, where CAQE
-refines clausal abstractions) makes the pair that decides the most at every limit up to
-10 s (39 within 5 s, 41 within 10 s, against 38 and 40 for CAQE with any other partner):
-it is fastest on yaneuraou-mate5-1, mate5-8 and mate7-4 (5.4 s, CAQE 10.6 s). Third, CAQE
+Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE and
+DepQBF on ``mating`` (``enumerated`` whose last attacker ply offers only mating checks).
+In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
+11 YaneuraOu mate-in-7 samples, among them mate7-2 and mate7-9, which no configuration on
+``enumerated`` decides in qbf-real, and DepQBF 9; CAQE took fewer CPU seconds there than
+CAQE on ``enumerated`` took wall seconds in qbf-real on 7 of the 8 samples both decide.
+Neither decides a mate-in-9 sample. After them come the
+members chosen before ``mating`` existed, from ``results/qbf-real.csv`` (60 s a question,
+two cells at once on 2 cores), where no configuration decides a question at 9 or 11 plies
+and up to 7 plies the four enumerated configurations differ mostly in speed. CAQE on
+``enumerated`` decides the most (45 of the 48 questions all four were asked, PAR-2 10.7 s)
+and alone decides yaneuraou-mate7-10. Beside it RAReQS on ``enumerated`` (a different
+algorithm, recursive abstraction refinement, where CAQE refines clausal abstractions)
+makes the pair that decides the most at every limit up to 10 s (39 within 5 s, 41 within
+10 s, against 38 and 40 for CAQE with any other partner):
+it is fastest on yaneuraou-mate5-1, mate5-8 and mate7-4 (5.4 s, CAQE 10.6 s). Then CAQE
 with one-hot attacker moves (fastest on mate5-2, mate5-3, mate5-10 and mate7-3, 22.7 s
-against 35.5 s), which takes the best pair's PAR-2 from 10.6 s to 10.2 s; fourth DepQBF on
+against 35.5 s), which takes the best pair's PAR-2 from 10.6 s to 10.2 s; last DepQBF on
 ``enumerated``, a search solver (QCDCL), fastest on mate5-4 and the paper's figures, and
 the one solver besides CAQE asked at 9 and 11 plies. Configurations on ``compact``, QFun
 and Qute decide nothing that these do not decide sooner.
@@ -64,7 +71,7 @@ from .engine import CertifyOptions, certify_answer, question_of, solve_mate as s
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("caqe/enumerated", "rareqs/enumerated",
+DEFAULT_MEMBERS = ("caqe/mating", "depqbf/mating", "caqe/enumerated", "rareqs/enumerated",
                    "caqe/enumerated/attacker=onehot-seqcounter", "depqbf/enumerated")
 #: a member's label's axis names and the options they set
 AXES = {"attacker": "attacker_moves", "defender": "defender_moves"}

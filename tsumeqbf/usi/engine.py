@@ -40,13 +40,9 @@ OPTIONS = {
     "Engine": "type combo default dfpn " + " ".join(f"var {e}" for e in ENGINES),
     "MaxPlies": "type spin default 15 min 1 max 255",
     "MaxNodes": "type spin default 0 min 0 max 2000000000",
-    "TableEntries": f"type spin default {TABLE_ENTRIES} min 2 max 1000000000",
-    "Heuristics": "type string default <empty>",
-    "Backend": "type combo default rules var rules var cshogi",
-    # -1: as 'tsumeqbf solve' (as many nodes as the proof took, at least 10,000)
-    "ShortenNodes": "type spin default -1 min -1 max 2000000000",
-    # as 'tsumeqbf solve --shortest': bounded df-pn until it knows the shortest mate
-    "Shortest": "type check default false",
+    # df-pn's, as 'tsumeqbf solve' takes them: TableEntries, Heuristics, Shortest,
+    # ShortenNodes (-1: solve's default), Backend
+    **SolveOptions.usi_options(),
     # MB for df-pn's table (TableEntries counts its entries; the last one sent wins): the
     # default is the 1,000,000 entries of 'tsumeqbf solve'
     "USI_Hash": f"type spin default {HASH_DEFAULT_MB} min 1 max 1048576",
@@ -194,23 +190,30 @@ def _set_max_nodes(request, value):
     request.max_nodes = _int_option("MaxNodes", 0, value) or None
 
 
+def _dfpn_with(request, name: str, value: str):
+    """The request's df-pn options with USI option ``name`` (a field of SolveOptions) set."""
+    try:
+        return request.dfpn.with_usi(name, value)
+    except ValueError as exc:
+        raise TsumeError(str(exc)) from None
+
+
 def _set_dfpn(name: str):
-    """The setter of df-pn's USI option ``name`` (a field of SolveOptions)."""
+    """The setter of df-pn's USI option ``name``."""
     def set_option(request, value):
-        try:
-            request.dfpn = request.dfpn.with_usi(name, value)
-        except ValueError as exc:
-            raise TsumeError(str(exc)) from None
+        request.dfpn = _dfpn_with(request, name, value)
     return set_option
 
 
 def _set_backend(request, value):
-    if value not in ("rules", "cshogi"):
-        raise TsumeError(f"Backend must be rules or cshogi, not {value!r}")
+    options = _dfpn_with(request, "Backend", value)
     if value == "cshogi":
         from ..dfpn.cshogi_backend import load_cshogi
         load_cshogi()  # a clear error now rather than at 'go mate'
-    request.dfpn = replace(request.dfpn, backend=value)
+    if value == "native":
+        from .. import native
+        native.require()
+    request.dfpn = options
 
 
 def table_entries(mb: int) -> int:
@@ -231,5 +234,5 @@ def _set_threads(request, value):
 
 
 _SETTERS = {"Engine": _set_engine, "MaxPlies": _set_max_plies, "MaxNodes": _set_max_nodes,
-            **{name: _set_dfpn(name) for name in SolveOptions.usi_names()},
+            **{name: _set_dfpn(name) for name in SolveOptions.usi_options()},
             "Backend": _set_backend, "USI_Hash": _set_usi_hash, "Threads": _set_threads}

@@ -12,8 +12,8 @@ out the line with more questions of the same engine (:func:`bounded_line`).
 
 >>> from tsumeqbf.rules import Position
 >>> out = answer_mate(MateRequest("7k1/9/7G1/9/9/9/9/9/9 b G 1", engine="brute"), lambda *a: None)
->>> out.status, out.line
-(<Status.MATE: 'mate'>, ('G*2b',))
+>>> out.status is Status.MATE, out.line
+(True, ('G*2b',))
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
         return Answer.unknown("time or node limit reached")
     if not pos.checks():  # no check at all: no mate at any length
         return Answer.decided(False, facts={"note": "no check: no mate"})
-    # a mate may still exist beyond the ply limit: an unfinished search, not 'nomate'
+    # a mate may still exist beyond the ply limit: an unfinished search, not no mate
     return Answer.unknown(f"no mate within {request.max_plies} plies (option MaxPlies); a "
                           f"longer one is not ruled out")
 

@@ -33,7 +33,7 @@ variables; neither can make a wrong formula pass.
 QCIR keeps the gates as gates: only the choice variables are quantified, and the circuit
 defines the rest. A QDIMACS file holds the gates as existential variables whose
 definitions may be guarded or one-way (a clause ``g ∨ ¬x ∨ ¬y ∨ off`` does not say which
-literal is the guard), so for "mate" each gate's function is the encoder's definition of
+literal is the guard), so for mate each gate's function is the encoder's definition of
 it (g = AND of its inputs), read from the formula built in memory; for "no mate" the gates
 are existentials and stay free.
 
