@@ -230,7 +230,7 @@ def render_scores(rows: list[dict], asked: int | None = None) -> str:
     cpu_s = sum(float(r["cpu_s"] or 0) for r in rows)
     lines = ["# The QBF solvers on the benchmark family", "",
              f"Made by `{_spread(r['command'] for r in rows)}` "
-             f"(then `tsumeqbf family-score --report-only` to draw this page from the CSV)."
+             f"(then with `--report-only` to draw this page from the CSV alone)."
              f" {len(rows)} cells" + (f" of {asked}" if asked is not None else "") +
              f", {len({r['file'] for r in rows})} files; limit {_spread(r['cpu_limit'] for r in rows)}"
              f" CPU s and {_spread(r['memory_mb'] for r in rows)} MB a cell; "
