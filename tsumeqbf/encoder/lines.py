@@ -165,10 +165,7 @@ class _CshogiLister:
         after: dict | None = {} if cap >= 0 else None
         boards, hands = set(), set()
         c = None
-        for i, key in enumerate(keys):
-            if i % 256 == 0:
-                check_budget()
-            c = self._set(key, boards, hands)
+        for _, c in self._visit(keys, boards, hands):
             if checks:  # cshogi's check generator is pseudo-legal
                 moves = [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]
             else:
@@ -183,6 +180,14 @@ class _CshogiLister:
                     after = None
         self._note(boards, hands)
         return self._cands(seen, c), list(after) if after else None
+
+    def _visit(self, keys, boards: set, hands: set):
+        """Each of ``keys`` set on the board in turn (:meth:`_set`), as (key, side to move),
+        the encoding's budget checked every 256 positions."""
+        for i, key in enumerate(keys):
+            if i % 256 == 0:
+                check_budget()
+            yield key, self._set(key, boards, hands)
 
     def _set(self, key, boards: set, hands: set) -> int:
         """Sets position ``key`` on the board, notes its pieces in ``boards`` and its hands
@@ -219,10 +224,7 @@ class _CshogiLister:
         others: dict[int, list] = {}  # a check -> the positions where it does not mate
         boards, hands = set(), set()
         c = None
-        for i, key in enumerate(keys):
-            if i % 256 == 0:
-                check_budget()
-            c = self._set(key, boards, hands)
+        for key, c in self._visit(keys, boards, hands):
             for cm in b.check_moves:
                 if not b.pseudo_legal_move_is_legal(cm):
                     continue
