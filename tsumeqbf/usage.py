@@ -105,6 +105,10 @@ def cpu_left() -> float | None:
     return None if end is None else max(0.0, end - _process_cpu())
 
 
+#: CPU seconds between the limit's signals once it is reached (one can be lost: see cpu_limited)
+RETRY_S = 0.05
+
+
 @contextlib.contextmanager
 def cpu_limited(seconds: float | None):
     """Within the block, this process stops (LimitReached) once it has used ``seconds``
@@ -122,7 +126,9 @@ def cpu_limited(seconds: float | None):
             def stop(signum, frame):
                 raise LimitReached(f"CPU time limit ({seconds:g} s)")
             old_handler = signal.signal(signal.SIGPROF, stop)
-            old_timer = signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)  # again each second
+            # again every RETRY_S: Python drops an exception raised while a gc callback
+            # runs (it prints 'Exception ignored'), so the first signal can be lost
+            old_timer = signal.setitimer(signal.ITIMER_PROF, seconds, RETRY_S)
         yield
     finally:
         if old_handler is not None:  # the timer first: no signal may find no handler
