@@ -22,7 +22,10 @@ table of moves between them:
   the line is over, the attacker's win, with no clause on the universal bits.
 
 So Mate(P, n) holds exactly when the formula does (docs/encodings.md, "dag", says why),
-and a mate before ply n costs nothing: the mated position has no move out. Every ``at``
+and a mate before ply n costs nothing: the mated position has no move out. A position
+where the attacker has no listed move (no check; at ply n, no check that mates) gets no
+variable: a defender's move into it is the clause ``NOT at(p) OR code != m`` (what the
+solver's unit propagation would make of ``at(q)`` false). Every ``at``
 is used only negatively, so its definition is one-way (``Formula.polarity``): a move into
 a position is two clauses and a variable. The formula grows with the number of moves
 between listed positions, not with the number of lines or with the board.
@@ -42,6 +45,8 @@ comment line in the formula says so).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Callable
 
 from ..limits import check_budget
 from ..progress import phase
@@ -61,12 +66,26 @@ class TooManyPositions(Exception):
     """A ply has more than the cap of positions."""
 
 
-def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP):
-    """Per ply t = 1..n: (the sorted candidates, for each position before the ply its moves
-    as (candidate index, index of the position after, or -1 at ply n)). Ply n lists only
-    the checks that mate. Raises :class:`TooManyPositions` past ``cap``.
+@dataclass
+class Dag:
+    """The listed game: per ply t = 1..n, ``plies[t-1]`` = (the sorted candidates, for each
+    position before the ply its moves as (candidate index, index of the position after,
+    or -1 at ply n), sorted); ``keys[t-1]`` the lister's keys of those positions and
+    ``key_of`` the key of a :class:`Position`, as ``norm`` makes a listed key (the rules
+    engine's exact key; on 9x9 cshogi's SFEN without the move number)."""
 
-    >>> plies = list_dag(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3)
+    plies: list
+    keys: list
+    key_of: Callable
+    norm: Callable
+
+
+def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP) -> Dag:
+    """The positions that lines reach, ply by ply, and the moves between them: the
+    attacker's legal checks, the defender's legal replies, at ply n only the checks that
+    mate. Raises :class:`TooManyPositions` past ``cap`` positions at a ply.
+
+    >>> plies = list_dag(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3).plies
     >>> [(len(cands), len(moves)) for cands, moves in plies]
     [(4, 1), (2, 4), (0, 2)]
     """
@@ -78,7 +97,7 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP):
             lister = None
     lister = lister or _RulesMoves()
     frontier = [lister.key(pos)]
-    plies = []
+    plies, keys = [], []
     for t in range(1, n + 1):
         last = t == n
         index: dict = {}
@@ -97,9 +116,10 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP):
         cands = _sorted(cand_index)
         order = {c: i for i, c in enumerate(cands)}
         remap = [order[c] for c in cand_index]
-        plies.append((cands, [[(remap[ci], q) for ci, q in out] for out in moves]))
+        plies.append((cands, [sorted((remap[ci], q) for ci, q in out) for out in moves]))
+        keys.append(frontier)
         frontier = list(index)
-    return plies
+    return Dag(plies, keys, lister.key_of, lister.norm)
 
 
 class _RulesMoves:
@@ -111,6 +131,14 @@ class _RulesMoves:
     def key(self, pos: Position):
         self.positions[pos.exact_key()] = pos
         return pos.exact_key()
+
+    @staticmethod
+    def key_of(pos: Position):
+        return pos.exact_key()
+
+    @staticmethod
+    def norm(key):
+        return key
 
     def moves(self, key, checks: bool, mates_only: bool):
         """(candidate, key of the position after) for each legal check (``checks``) or
@@ -132,6 +160,15 @@ class _RulesMoves:
 class _CshogiMoves(_CshogiLister):
     """The same with cshogi's generator (standard 9x9): positions are SFEN texts."""
 
+    def key_of(self, pos: Position) -> str:
+        """The key of ``pos`` as cshogi writes it, without the move number."""
+        self.board.set_sfen(pos.sfen())
+        return self.norm(self.board.sfen())
+
+    @staticmethod
+    def norm(key: str) -> str:
+        return key.rsplit(" ", 1)[0]
+
     def moves(self, key, checks: bool, mates_only: bool):
         b = self.board
         b.set_sfen(key)
@@ -152,42 +189,101 @@ class _CshogiMoves(_CshogiLister):
         return out
 
 
+class LocalChoice:
+    """The move of a ply as a binary code local to the position it is played in: code k is
+    the k-th of that position's listed moves (in the order of the ply's sorted candidates),
+    so the ply needs only as many bits as its positions have moves at most, and code k's
+    minterm ``sel(k)`` is one gate shared by every position."""
+
+    def __init__(self, f: Formula, dag: Dag, t: int, name: str):
+        self.f, self.dag, self.t, self.name = f, dag, t, name
+        cands, moves = dag.plies[t - 1]
+        width = max((len(out) for out in moves), default=0)
+        self.bits = [f.var(f"{name}_bit{i}", t - 1) for i in range((width - 1).bit_length())]
+        self._sel: dict = {}
+        self._index: dict | None = None
+        f.choices[name] = self
+
+    def sel(self, k: int):
+        g = self._sel.get(k)
+        if g is None:
+            g = self._sel[k] = self.f.and_(b if k >> j & 1 else -b
+                                           for j, b in enumerate(self.bits))
+        return g
+
+    def cands_at(self, pos: Position) -> list | None:
+        """The moves that codes 0, 1, ... name in ``pos`` (None: not a listed position)."""
+        if self._index is None:
+            norm = self.dag.norm
+            self._index = {norm(k): i for i, k in enumerate(self.dag.keys[self.t - 1])}
+        i = self._index.get(self.dag.key_of(pos))
+        if i is None:
+            return None
+        cands, moves = self.dag.plies[self.t - 1]
+        return [cands[ci] for ci, _ in moves[i]]
+
+    def decode(self, values: dict) -> None:
+        """A local code names no move by itself (it needs the position)."""
+        return None
+
+
 def encode(pos: Position, n: int, attacker_moves: str = "binary",
-           defender_moves: str = "binary", used_kinds_only: bool = False) -> Encoded:
-    """Mate(pos, n) as a QBF over the listed positions (binary move codes only)."""
+           defender_moves: str = "binary", used_kinds_only: bool = False,
+           local: bool = True) -> Encoded:
+    """Mate(pos, n) as a QBF over the listed positions (binary move codes only): the move
+    codes local to each position (``local``, encoding ``dag``) or indices into the ply's
+    candidates (encoding ``dag-global``)."""
+    name = "dag" if local else "dag-global"
     for side, kind in (("attacker", attacker_moves), ("defender", defender_moves)):
         if kind != "binary":
-            raise ValueError(f"encoding dag chooses moves by binary codes; {side} moves "
+            raise ValueError(f"encoding {name} chooses moves by binary codes; {side} moves "
                              f"{kind!r} does not apply")
     start = time.perf_counter()
     phase("listing")
     try:
-        plies = list_dag(pos, n, POSITIONS_CAP)
+        dag = list_dag(pos, n, POSITIONS_CAP)
     except TooManyPositions as exc:
         enc = Mating(pos, n).encode()
-        enc.formula.comments.append(f"dag: {exc}; the formula is mating's")
-        enc.encoding = "dag"
+        enc.formula.comments.append(f"{name}: {exc}; the formula is mating's")
+        enc.encoding = name
         return enc
     phase("encoding")
     f = Formula(polarity=True)
+    plies = dag.plies
     at: list = [True]  # at(p) of the positions before ply t
-    choices = []
+    first = None
     for t, (cands, moves) in enumerate(plies, 1):
-        choice = MoveChoice(f, cands, t - 1, f"m{t}")
-        choices.append(choice)
-        into: list[list] = [[] for _ in range(1 + max((q for out in moves for q in
-                                                         (x for _, x in out)), default=-1))]
+        if t == 1 or not local:  # one position at ply 1: its local codes are the global ones
+            choice = MoveChoice(f, cands, t - 1, f"m{t}")
+            code = [[ci for ci, _ in out] for out in moves]
+        else:
+            choice = LocalChoice(f, dag, t, f"m{t}")
+            code = [range(len(out)) for out in moves]
+        first = first or choice
+        into: list[list] = [[] for _ in range(1 + max((q for out in moves for _, q in out),
+                                                      default=-1))]
+        # after the defender's ply: the positions where the attacker has no listed move
+        stuck = [not out for out in plies[t][1]] if t % 2 == 0 and t < n else None
         for p, out in enumerate(moves):
             alive = at[p]
             if alive is False:
                 continue
             if t % 2:  # the attacker alive in p plays one of its legal checks (mates at n)
-                f.add_clause([neg(alive)] + [choice.sel(ci) for ci, _ in out])
-            for ci, q in out:
-                if q >= 0:
-                    into[q].append(f.and_([alive, choice.sel(ci)]))
+                f.add_clause([neg(alive)] + [choice.sel(k) for k in code[p]])
+            for k, (_, q) in zip(code[p], out):
+                if q < 0:
+                    continue
+                if stuck is not None and stuck[q]:  # at(q) would be false: the reply loses
+                    f.add_clause([neg(alive), neg(choice.sel(k))])
+                else:
+                    into[q].append(f.and_([alive, choice.sel(k)]))
         at = [f.or_(ins) for ins in into]
-    f.comments += [f"tsumeqbf encoding=dag version={VERSION}", *question_comments(pos, n)]
+    f.comments += [f"tsumeqbf encoding={name} version={VERSION}", *question_comments(pos, n)]
     stats = {"positions": [len(moves) for _, moves in plies],
              "moves": [sum(len(out) for out in moves) for _, moves in plies]}
-    return Encoded(f, choices[0].cands, choices[0], "dag", time.perf_counter() - start, stats)
+    return Encoded(f, first.cands, first, name, time.perf_counter() - start, stats)
+
+
+def encode_global(pos: Position, n: int, **choices) -> Encoded:
+    """Encoding ``dag-global``: ``dag`` with each ply's codes indexing its candidates."""
+    return encode(pos, n, local=False, **choices)
