@@ -92,7 +92,8 @@ def test_move_choices_other_than_binary_are_refused():
 
 def test_local_codes_need_fewer_bits_than_the_plys_candidates():
     pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
-    local, glob = encode(pos, 5, "dag").formula.choices, encode(pos, 5, "dag-global").formula.choices
+    local = encode(pos, 5, "dag").formula.choices
+    glob = encode(pos, 5, "dag-global").formula.choices
     assert local["m1"].bits and len(local["m1"].bits) == len(glob["m1"].bits)
     assert all(len(local[f"m{t}"].bits) <= len(glob[f"m{t}"].bits) for t in range(2, 6))
     assert sum(len(local[f"m{t}"].bits) < len(glob[f"m{t}"].bits) for t in range(2, 6)) >= 2

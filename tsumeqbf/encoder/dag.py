@@ -70,7 +70,7 @@ class TooManyPositions(Exception):
 class Dag:
     """The listed game: per ply t = 1..n, ``plies[t-1]`` = (the sorted candidates, for each
     position before the ply its moves as (candidate index, index of the position after,
-    or -1 at ply n), sorted); ``keys[t-1]`` the lister's keys of those positions and
+    or -1 at ply n), in the lister's order); ``keys[t-1]`` the lister's keys of those positions and
     ``key_of`` the key of a :class:`Position`, as ``norm`` makes a listed key (the rules
     engine's exact key; on 9x9 cshogi's SFEN without the move number)."""
 
@@ -116,7 +116,7 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP) -> Dag:
         cands = _sorted(cand_index)
         order = {c: i for i, c in enumerate(cands)}
         remap = [order[c] for c in cand_index]
-        plies.append((cands, [sorted((remap[ci], q) for ci, q in out) for out in moves]))
+        plies.append((cands, [[(remap[ci], q) for ci, q in out] for out in moves]))
         keys.append(frontier)
         frontier = list(index)
     return Dag(plies, keys, lister.key_of, lister.norm)
@@ -170,7 +170,7 @@ class _CshogiMoves(_CshogiLister):
         return key.rsplit(" ", 1)[0]
 
     def moves(self, key, checks: bool, mates_only: bool):
-        b = self.board
+        b, table = self.board, self.cands
         b.set_sfen(key)
         c = b.turn
         if checks:  # cshogi's check generator is pseudo-legal
@@ -179,19 +179,21 @@ class _CshogiMoves(_CshogiLister):
             listed = list(b.legal_moves)
         out = []
         for cm in listed:
+            cand = table.get((cm, c))
+            if cand is None:
+                cand = table[cm, c] = self._cand(cm, c)
             b.push(cm)
-            if mates_only:
-                if not len(b.legal_moves):
-                    out.append((self._cands([cm], c)[0], None))
-            else:
-                out.append((self._cands([cm], c)[0], b.sfen()))
+            if not mates_only:
+                out.append((cand, b.sfen()))
+            elif not len(b.legal_moves):
+                out.append((cand, None))
             b.pop()
         return out
 
 
 class LocalChoice:
     """The move of a ply as a binary code local to the position it is played in: code k is
-    the k-th of that position's listed moves (in the order of the ply's sorted candidates),
+    the k-th of that position's listed moves (in the order the lister found them),
     so the ply needs only as many bits as its positions have moves at most, and code k's
     minterm ``sel(k)`` is one gate shared by every position."""
 
