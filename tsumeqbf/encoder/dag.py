@@ -55,7 +55,7 @@ from ..rules.position import Position
 from .choice import MoveChoice
 from .formula import Formula, neg
 from .game import Encoded, VERSION, question_comments
-from .lines import _cand, _CshogiLister, _sorted
+from .lines import move_cand, CshogiLister, sorted_cands
 from .mating import Mating
 
 #: a ply with more positions than this is not listed: the question goes to ``mating``
@@ -113,7 +113,7 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP) -> Dag:
             moves.append(out)
             if len(index) > cap:
                 raise TooManyPositions(f"more than {cap} positions at ply {t}")
-        cands = _sorted(cand_index)
+        cands = sorted_cands(cand_index)
         order = {c: i for i, c in enumerate(cands)}
         remap = [order[c] for c in cand_index]
         plies.append((cands, [[(remap[ci], q) for ci, q in out] for out in moves]))
@@ -150,14 +150,14 @@ class _RulesMoves:
             child.push(m)
             if mates_only:
                 if not child.legal_moves():
-                    out.append((_cand(p, m), None))
+                    out.append((move_cand(p, m), None))
                 continue
             self.positions.setdefault(child.exact_key(), child)
-            out.append((_cand(p, m), child.exact_key()))
+            out.append((move_cand(p, m), child.exact_key()))
         return out
 
 
-class _CshogiMoves(_CshogiLister):
+class _CshogiMoves(CshogiLister):
     """The same with cshogi's generator (standard 9x9): positions are SFEN texts."""
 
     def key_of(self, pos: Position) -> str:
@@ -181,7 +181,7 @@ class _CshogiMoves(_CshogiLister):
         for cm in listed:
             cand = table.get((cm, c))
             if cand is None:
-                cand = table[cm, c] = self._cand(cm, c)
+                cand = table[cm, c] = self.move_cand(cm, c)
             b.push(cm)
             if not mates_only:
                 out.append((cand, b.sfen()))
