@@ -18,8 +18,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -98,6 +96,33 @@ struct SqList {
     int operator[](size_t i) const { return sq[i]; }
 };
 
+// a set of squares, 0-63 in lo and 64-80 in hi: the occupied squares, so that the nearest
+// piece along a ray is one bit scan rather than a walk over empty squares
+struct Bits {
+    uint64_t lo = 0, hi = 0;
+    void set(int s) { if (s < 64) lo |= 1ull << s; else hi |= 1ull << (s - 64); }
+    void clear(int s) { if (s < 64) lo &= ~(1ull << s); else hi &= ~(1ull << (s - 64)); }
+    Bits operator&(const Bits& o) const { Bits b; b.lo = lo & o.lo; b.hi = hi & o.hi; return b; }
+    bool empty() const { return !(lo | hi); }
+};
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+inline int ctz64(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+inline int msb64(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+#else
+inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+inline int msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
+#endif
+
+// the lowest / highest square of a non-empty set
+inline int lowest(const Bits& b) { return b.lo ? ctz64(b.lo) : 64 + ctz64(b.hi); }
+inline int highest(const Bits& b) { return b.hi ? 64 + msb64(b.hi) : msb64(b.lo); }
+
+// directions 2-5 (x or y growing, square numbers growing) meet their nearest square
+// lowest, the others highest
+constexpr bool RAY_UP[8] = {false, false, true, true, true, true, false, false};
+
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
 struct Tables {
@@ -106,6 +131,7 @@ struct Tables {
     SqList slide_dirs[32];
     // ray[sq][d]: squares from sq outward in direction d
     SqList ray[N][8];
+    Bits ray_bits[N][8], between_bits[N][N];
     // near[c][d] / far[c][d]: bit per code of colour c attacking a square from the first /
     // a further square of its ray in direction d
     uint32_t near_mask[2][8] = {}, far_mask[2][8] = {};
@@ -190,6 +216,8 @@ struct Tables {
                 for (size_t i = 0; i < r.size(); ++i) {
                     line[a][r[i]] = d;
                     between[a][r[i]].assign(r.begin(), r.begin() + i);
+                    ray_bits[a][d].set(r[i]);
+                    for (size_t j = 0; j < i; ++j) between_bits[a][r[i]].set(r[j]);
                 }
             }
         }
@@ -235,7 +263,11 @@ struct Position {
     // Zobrist keys kept apart, as Position's: bkey of the board and the side to move
     // (XOR), hkey of the hands (a key added per piece in hand, so counts need no bound)
     uint64_t bkey, hkey;
+    Bits occ;  // the occupied squares, kept with board[]
     std::vector<Undo> stack;
+
+    void place(int s, int code) { board[s] = (uint8_t)code; occ.set(s); }
+    void lift(int s) { board[s] = 0; occ.clear(s); }
 
     uint64_t key() const { return bkey ^ hkey; }
 
@@ -247,8 +279,10 @@ struct Position {
         kings[0] = kings[1] = -1;
         bkey = side ? T->zturn : 0;
         hkey = 0;
+        occ = Bits();
         for (int s = 0; s < N; ++s)
             if (board[s]) {
+                occ.set(s);
                 bkey ^= T->zb[board[s]][s];
                 if (kind_of(board[s]) == KING) kings[color_of(board[s])] = s;
             }
@@ -269,7 +303,7 @@ struct Position {
             int kind = frm - DROP_BASE, code = code_of(kind, c);
             hands[c][kind] -= 1;
             hkey -= T->zh[c][kind];
-            board[to] = code;
+            place(to, code);
             bkey ^= T->zb[code][to];
         } else {
             int code = board[frm], captured = board[to];
@@ -285,8 +319,8 @@ struct Position {
                 }
             }
             if (is_promotion(m)) code = T->promote_code[code];
-            board[frm] = 0;
-            board[to] = code;
+            lift(frm);
+            place(to, code);
             bkey ^= T->zb[code][to];
             if (kind_of(code) == KING) kings[c] = to;
         }
@@ -302,12 +336,13 @@ struct Position {
         int m = u.move, to = move_to(m), frm = move_from(m);
         if (frm >= DROP_BASE) {
             hands[c][frm - DROP_BASE] += 1;
-            board[to] = 0;
+            lift(to);
         } else {
             int code = board[to];
             if (is_promotion(m)) code = code_of(base_kind(code), c);
-            board[frm] = code;
-            board[to] = u.captured;
+            place(frm, code);
+            board[to] = (uint8_t)u.captured;
+            if (!u.captured) occ.clear(to);
             if (u.captured) {
                 int hk = base_kind(u.captured);
                 if (hk == KING) kings[c ^ 1] = to;
@@ -320,23 +355,24 @@ struct Position {
     }
 
     // -- attacks ----------------------------------------------------------------------
+    // the nearest occupied square from s in direction d, -1 if none
+    int nearest(int s, int d) const {
+        Bits m = T->ray_bits[s][d] & occ;
+        if (m.empty()) return -1;
+        return RAY_UP[d] ? lowest(m) : highest(m);
+    }
+
+    // whether the piece on b, the nearest from s in direction d, is one of `by`'s that
+    // attacks s
+    bool attacks_along(int s, int d, int b, int by) const {
+        uint32_t mask = b == T->ray[s][d][0] ? T->near_mask[by][d] : T->far_mask[by][d];
+        return mask >> board[b] & 1;
+    }
+
     bool attacked(int s, int by) const {
         for (int d = 0; d < 8; ++d) {
-            const auto& r = T->ray[s][d];
-            if (r.empty()) continue;
-            int code = board[r[0]];
-            if (code) {
-                if (T->near_mask[by][d] >> code & 1) return true;
-                continue;
-            }
-            uint32_t far = T->far_mask[by][d];
-            for (size_t i = 1; i < r.size(); ++i) {
-                code = board[r[i]];
-                if (code) {
-                    if (far >> code & 1) return true;
-                    break;
-                }
-            }
+            int b = nearest(s, d);
+            if (b >= 0 && attacks_along(s, d, b, by)) return true;
         }
         int knight = code_of(KNIGHT, by);
         for (int t : T->knight_from[by][s])
@@ -348,21 +384,8 @@ struct Position {
     int attackers(int s, int by, int* out) const {
         int n = 0;
         for (int d = 0; d < 8; ++d) {
-            const auto& r = T->ray[s][d];
-            if (r.empty()) continue;
-            int code = board[r[0]];
-            if (code) {
-                if (T->near_mask[by][d] >> code & 1) out[n++] = r[0];
-                continue;
-            }
-            uint32_t far = T->far_mask[by][d];
-            for (size_t i = 1; i < r.size(); ++i) {
-                code = board[r[i]];
-                if (code) {
-                    if (far >> code & 1) out[n++] = r[i];
-                    break;
-                }
-            }
+            int b = nearest(s, d);
+            if (b >= 0 && attacks_along(s, d, b, by)) out[n++] = b;
         }
         int knight = code_of(KNIGHT, by);
         for (int t : T->knight_from[by][s])
@@ -371,11 +394,7 @@ struct Position {
     }
 
     // whether the squares between a and b (on a shared line, or none) are empty
-    bool line_clear(int a, int b) const {
-        for (int x : T->between[a][b])
-            if (board[x]) return false;
-        return true;
-    }
+    bool line_clear(int a, int b) const { return (T->between_bits[a][b] & occ).empty(); }
 
     bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
 
@@ -386,12 +405,13 @@ struct Position {
         int frm = move_from(m), to = move_to(m);
         int code = board[frm], captured = board[to];
         int moved = is_promotion(m) ? T->promote_code[code] : code;
-        board[to] = (uint8_t)moved;
-        board[frm] = 0;
+        place(to, moved);
+        lift(frm);
         int k = kind_of(code) == KING ? to : kings[c];
         bool safe = k < 0 || !attacked(k, c ^ 1);
-        board[frm] = (uint8_t)code;
+        place(frm, code);
         board[to] = (uint8_t)captured;
+        if (!captured) occ.clear(to);
         return safe;
     }
 
@@ -561,12 +581,10 @@ struct Position {
             // (only when a slider of ours stands right behind it on a line from the king)
             bool discover = false;
             int d = T->line[ek][frm];
-            if (d >= 0)
-                for (int t : T->ray[frm][d])
-                    if (board[t]) {
-                        discover = color_of(board[t]) == c && (T->far_mask[c][d] >> board[t] & 1);
-                        break;
-                    }
+            if (d >= 0) {
+                int t = nearest(frm, d);
+                discover = t >= 0 && (T->far_mask[c][d] >> board[t] & 1);
+            }
             if (!discover && !T->can_check[code][frm][ek]) continue;
             int nt = targets(frm, code, c, tg);
             for (int i = 0; i < nt; ++i) {
@@ -579,15 +597,16 @@ struct Position {
                     // the board alone: a capture of the defender's king is no legal move
                     int captured = board[t];
                     if (captured && kind_of(captured) == KING) continue;
-                    board[t] = (uint8_t)moved;
-                    board[frm] = 0;
+                    place(t, moved);
+                    lift(frm);
                     int own = kind_of(code) == KING ? t : k;
                     // the defender is not in check at an OR node, so without a line to
                     // uncover only the moved piece can check: from t, over empty squares
                     bool ok = discover ? attacked(ek, c) : line_clear(ek, t);
                     ok = ok && (own < 0 || !attacked(own, opp));
-                    board[frm] = (uint8_t)code;
+                    place(frm, code);
                     board[t] = (uint8_t)captured;
+                    if (!captured) occ.clear(t);
                     if (ok) out.push_back(m);
                 }
             }
@@ -600,13 +619,11 @@ struct Position {
                 int code = code_of(kind, c);
                 if (!hands[c][kind] || !T->check_from[code][ek][to]) continue;
                 if (!drop_allowed(kind, to, c, files)) continue;
-                bool blocked = false;
-                for (int x : T->between[ek][to]) blocked = blocked || board[x];
-                if (blocked) continue;
+                if (!line_clear(ek, to)) continue;
                 if (check) {
-                    board[to] = code;
+                    place(to, code);
                     bool safe = !attacked(k, opp);
-                    board[to] = 0;
+                    lift(to);
                     if (!safe) continue;
                 }
                 if (kind == PAWN && is_uchifuzume(to, c)) continue;
@@ -709,8 +726,17 @@ struct SolvedTable {
 // (position key, depth) -> unsolved numbers and the work behind them; at `limit` entries
 // the half with the least work goes
 struct NumbersTable {
-    struct Slot { uint64_t key; int64_t pn, dn, work; int depth; bool used; };
-    std::vector<Slot> slots = std::vector<Slot>(1 << 12);
+    // 24 bytes a slot (numbers below INF fit 32 bits, work saturates): the table is read
+    // for every child of every expanded node, mostly from memory, so its size is its speed
+    static constexpr int32_t EMPTY = INT32_MIN;
+    struct Slot {
+        uint64_t key;
+        uint32_t pn, dn, work;
+        int32_t depth;  // EMPTY: a free slot
+        bool used() const { return depth != EMPTY; }
+    };
+    static uint32_t saturated(int64_t work) { return (uint32_t)std::min<int64_t>(work, UINT32_MAX); }
+    std::vector<Slot> slots = std::vector<Slot>(1 << 12, Slot{0, 0, 0, 0, EMPTY});
     size_t count = 0, limit = 2000000;
 
     static uint64_t hash(uint64_t key, int depth) {
@@ -722,7 +748,7 @@ struct NumbersTable {
     const Slot* find(uint64_t key, int depth) const {
         size_t mask = slots.size() - 1;
         for (size_t i = hash(key, depth) & mask;; i = (i + 1) & mask) {
-            if (!slots[i].used) return nullptr;
+            if (!slots[i].used()) return nullptr;
             if (slots[i].key == key && slots[i].depth == depth) return &slots[i];
         }
     }
@@ -731,31 +757,31 @@ struct NumbersTable {
     }
     void put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
         if (Slot* s = find(key, depth)) {
-            s->pn = pn;
-            s->dn = dn;
-            s->work += work;
+            s->pn = (uint32_t)pn;
+            s->dn = (uint32_t)dn;
+            s->work = saturated(s->work + work);
             return;
         }
         if (count >= limit) drop_least_work();
         if (2 * (count + 1) > slots.size()) rebuild(slots.size() * 2, -1);
-        insert(Slot{key, pn, dn, work, depth, true});
+        insert(Slot{key, (uint32_t)pn, (uint32_t)dn, saturated(work), depth});
     }
     void insert(const Slot& s) {
         size_t mask = slots.size() - 1, i = hash(s.key, s.depth) & mask;
-        while (slots[i].used) i = (i + 1) & mask;
+        while (slots[i].used()) i = (i + 1) & mask;
         slots[i] = s;
         ++count;
     }
     // the table again at `size` slots, keeping the entries with more work than `cut`
     // (all when cut < 0) and, of those with exactly `cut`, only as many as `room` allows
     void rebuild(size_t size, int64_t cut, size_t room = 0) {
-        std::vector<Slot> old(size);
+        std::vector<Slot> old(size, Slot{0, 0, 0, 0, EMPTY});
         old.swap(slots);
         count = 0;
         for (const Slot& s : old) {
-            if (!s.used) continue;
-            if (cut >= 0 && s.work < cut) continue;
-            if (cut >= 0 && s.work == cut) {
+            if (!s.used()) continue;
+            if (cut >= 0 && (int64_t)s.work < cut) continue;
+            if (cut >= 0 && (int64_t)s.work == cut) {
                 if (!room) continue;
                 --room;
             }
@@ -766,7 +792,7 @@ struct NumbersTable {
         std::vector<int64_t> works;
         works.reserve(count);
         for (const Slot& s : slots)
-            if (s.used) works.push_back(s.work);
+            if (s.used()) works.push_back(s.work);
         size_t drop = works.size() / 2;
         std::nth_element(works.begin(), works.begin() + drop, works.end());
         int64_t cut = works[drop];
@@ -1007,15 +1033,56 @@ struct Dom {
 struct ProofEntry { Hand att, dfn; int64_t seq; int dist; };
 struct DisproofEntry { Hand att, dfn; };
 
-struct TwinKey {
-    uint64_t key, path;
-    bool operator==(const TwinKey& o) const { return key == o.key && path == o.path; }
-};
-struct TwinHash {
-    size_t operator()(const TwinKey& k) const { return (size_t)mix(k.key ^ mix(k.path)); }
-};
-struct KeyHash {
-    size_t operator()(uint64_t k) const { return (size_t)mix(k); }
+// a set of (key, path) pairs: open addressing with linear probing, grown at half load,
+// erased by shifting the probe run back (std::unordered_set's node per entry cost a
+// cache miss more per lookup, and these are asked for every child of every node)
+struct PairSet {
+    struct Slot { uint64_t key, path; bool used; };
+    std::vector<Slot> slots = std::vector<Slot>(1 << 10);
+    size_t count = 0;
+
+    static size_t hash(uint64_t key, uint64_t path) { return (size_t)mix(key ^ mix(path)); }
+    size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    size_t slot_of(uint64_t key, uint64_t path) const {
+        size_t mask = slots.size() - 1, i = hash(key, path) & mask;
+        while (slots[i].used && !(slots[i].key == key && slots[i].path == path)) i = (i + 1) & mask;
+        return i;
+    }
+    bool contains(uint64_t key, uint64_t path = 0) const {
+        return count && slots[slot_of(key, path)].used;
+    }
+    void insert(uint64_t key, uint64_t path = 0) {
+        if (2 * (count + 1) > slots.size()) {
+            std::vector<Slot> old(slots.size() * 2);
+            old.swap(slots);
+            for (const Slot& e : old)
+                if (e.used) slots[slot_of(e.key, e.path)] = e;
+        }
+        size_t i = slot_of(key, path);
+        if (slots[i].used) return;
+        slots[i] = Slot{key, path, true};
+        ++count;
+    }
+    void erase(uint64_t key, uint64_t path = 0) {
+        size_t mask = slots.size() - 1, i = slot_of(key, path);
+        if (!slots[i].used) return;
+        slots[i].used = false;
+        --count;
+        // later entries of the run whose home is not between the hole and them move back
+        for (size_t j = (i + 1) & mask; slots[j].used; j = (j + 1) & mask) {
+            size_t home = hash(slots[j].key, slots[j].path) & mask;
+            if (((j - home) & mask) >= ((j - i) & mask)) {
+                slots[i] = slots[j];
+                slots[j].used = false;
+                i = j;
+            }
+        }
+    }
+    void clear() {
+        std::fill(slots.begin(), slots.end(), Slot{0, 0, false});
+        count = 0;
+    }
 };
 
 struct Child {
@@ -1079,8 +1146,8 @@ struct UnboundedSearch : Search {
         solved_pool.emplace_back();
         return solved_pool.back();
     }
-    std::unordered_set<TwinKey, TwinHash> twins;
-    std::unordered_set<uint64_t, KeyHash> on_path;
+    PairSet twins;    // path-dependent disproofs: (position key, path key)
+    PairSet on_path;  // the positions from the root to the node searched: (key, 0)
     size_t twin_limit = 1000000;
     int64_t seq = 0;
     int64_t n_proofs = 0, n_disproofs = 0;
@@ -1127,7 +1194,7 @@ struct UnboundedSearch : Search {
             if (proof_in(*s, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
             if (disproof_in(*s, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
         }
-        if (!twins.empty() && twins.count(TwinKey{c.key, path})) {
+        if (!twins.empty() && twins.contains(c.key, path)) {
             ++tt_hits; pn = INF; dn = 0; dep = true; return true;
         }
         if (const NumbersTable::Slot* e = table.find(c.key, 0)) {
@@ -1215,7 +1282,7 @@ struct UnboundedSearch : Search {
                         const std::vector<const Dom*>& disproven, bool pieces) {
         if (dep) {
             if (twins.size() >= twin_limit) twins.clear();  // path-bound results: a cache
-            twins.insert(TwinKey{key, path});
+            twins.insert(key, path);
             return;
         }
         Hand att = d.att, dfn = d.dfn;
@@ -1259,7 +1326,7 @@ struct UnboundedSearch : Search {
         }
         for (size_t i = 0; i < n; ++i) {
             Child& c = children[i];
-            c.repeated = on_path.count(c.key) > 0;
+            c.repeated = on_path.contains(c.key);
             c.pn = 1; c.dn = 1; c.dep = false;
             if (is_or && mobility && !c.repeated && !table.find(c.key, 0) &&
                 !proof_covering(c.dom)) {
@@ -1375,8 +1442,8 @@ struct UnboundedSearch : Search {
     int settle(uint64_t path) {
         Dom d = dom();
         if (proof_covering(d)) return 1;
-        if (disproof_covering(d) || twins.count(TwinKey{pos.key(), path}) ||
-            on_path.count(pos.key()))
+        if (disproof_covering(d) || twins.contains(pos.key(), path) ||
+            on_path.contains(pos.key()))
             return 0;
         int64_t pn, dn;
         bool dep;
@@ -1396,7 +1463,7 @@ struct UnboundedSearch : Search {
     void root_numbers(uint64_t key, const Dom& d, int64_t& pn, int64_t& dn) const {
         pn = dn = 1;
         if (proof_covering(d)) { pn = 0; dn = INF; }
-        else if (disproof_covering(d) || twins.count(TwinKey{key, 0})) { pn = INF; dn = 0; }
+        else if (disproof_covering(d) || twins.contains(key, 0)) { pn = INF; dn = 0; }
         else if (const NumbersTable::Slot* e = table.find(key, 0)) {
             pn = e->pn; dn = e->dn;
         }
