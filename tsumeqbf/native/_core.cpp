@@ -104,6 +104,7 @@ struct Bits {
     void clear(int s) { if (s < 64) lo &= ~(1ull << s); else hi &= ~(1ull << (s - 64)); }
     Bits operator&(const Bits& o) const { Bits b; b.lo = lo & o.lo; b.hi = hi & o.hi; return b; }
     bool empty() const { return !(lo | hi); }
+    int pop_lowest();  // the lowest square, taken out; -1 when empty
 };
 
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -118,6 +119,12 @@ inline int msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
 // the lowest / highest square of a non-empty set
 inline int lowest(const Bits& b) { return b.lo ? ctz64(b.lo) : 64 + ctz64(b.hi); }
 inline int highest(const Bits& b) { return b.hi ? 64 + msb64(b.hi) : msb64(b.lo); }
+
+inline int Bits::pop_lowest() {
+    if (lo) { int s = ctz64(lo); lo &= lo - 1; return s; }
+    if (hi) { int s = ctz64(hi); hi &= hi - 1; return 64 + s; }
+    return -1;
+}
 
 // directions 2-5 (x or y growing, square numbers growing) meet their nearest square
 // lowest, the others highest
@@ -141,6 +148,7 @@ struct Tables {
     SqList between[N][N];
     // check_from[code][k]: squares from which `code` attacks k on an empty board
     bool check_from[32][N][N];
+    Bits check_bits[32][N];  // check_from[code][k] as a set
     // can_check[code][frm][k]: the piece on frm could, on an empty board, move to a square
     // from which it (or its promoted self) attacks k: else only a discovered check is
     // possible for it
@@ -200,9 +208,9 @@ struct Tables {
                     if (slide) far_mask[c][d] |= 1u << code;
                 }
                 for (int s = 0; s < N; ++s) {
-                    for (int t : steps[code][s]) check_from[code][t][s] = true;
+                    for (int t : steps[code][s]) { check_from[code][t][s] = true; check_bits[code][t].set(s); }
                     for (int d : slide_dirs[code])
-                        for (int t : ray[s][d]) check_from[code][t][s] = true;
+                        for (int t : ray[s][d]) { check_from[code][t][s] = true; check_bits[code][t].set(s); }
                 }
             }
             int knight = code_of(KNIGHT, c);
@@ -362,18 +370,24 @@ struct Position {
         return RAY_UP[d] ? lowest(m) : highest(m);
     }
 
-    // whether the piece on b, the nearest from s in direction d, is one of `by`'s that
-    // attacks s
-    bool attacks_along(int s, int d, int b, int by) const {
+    // the square of `by`'s piece attacking s from direction d (fixed at compile time:
+    // attacked() runs for every king move of every evasion, and a loop's branches cost
+    // as much as the scans), -1 if none
+    template <int d>
+    int attacker_on(int s, int by) const {
+        Bits m = T->ray_bits[s][d] & occ;
+        if (m.empty()) return -1;
+        int b = RAY_UP[d] ? lowest(m) : highest(m);
         uint32_t mask = b == T->ray[s][d][0] ? T->near_mask[by][d] : T->far_mask[by][d];
-        return mask >> board[b] & 1;
+        return mask >> board[b] & 1 ? b : -1;
     }
 
     bool attacked(int s, int by) const {
-        for (int d = 0; d < 8; ++d) {
-            int b = nearest(s, d);
-            if (b >= 0 && attacks_along(s, d, b, by)) return true;
-        }
+        if (attacker_on<0>(s, by) >= 0 || attacker_on<1>(s, by) >= 0 ||
+            attacker_on<2>(s, by) >= 0 || attacker_on<3>(s, by) >= 0 ||
+            attacker_on<4>(s, by) >= 0 || attacker_on<5>(s, by) >= 0 ||
+            attacker_on<6>(s, by) >= 0 || attacker_on<7>(s, by) >= 0)
+            return true;
         int knight = code_of(KNIGHT, by);
         for (int t : T->knight_from[by][s])
             if (board[t] == knight) return true;
@@ -382,11 +396,12 @@ struct Position {
 
     // squares of colour `by`'s pieces that attack s
     int attackers(int s, int by, int* out) const {
-        int n = 0;
-        for (int d = 0; d < 8; ++d) {
-            int b = nearest(s, d);
-            if (b >= 0 && attacks_along(s, d, b, by)) out[n++] = b;
-        }
+        int n = 0, found[8] = {attacker_on<0>(s, by), attacker_on<1>(s, by),
+                               attacker_on<2>(s, by), attacker_on<3>(s, by),
+                               attacker_on<4>(s, by), attacker_on<5>(s, by),
+                               attacker_on<6>(s, by), attacker_on<7>(s, by)};
+        for (int b : found)
+            if (b >= 0) out[n++] = b;
         int knight = code_of(KNIGHT, by);
         for (int t : T->knight_from[by][s])
             if (board[t] == knight) out[n++] = t;
@@ -460,8 +475,10 @@ struct Position {
         for (int kind = PAWN; kind <= ROOK; ++kind) any = any || hands[c][kind] > 0;
         if (!any) return false;
         for (int x = 0; x < W; ++x) files[x] = false;
+        if (!hands[c][PAWN]) return true;  // files are asked of pawn drops only
         int pawn = code_of(PAWN, c);
-        for (int s = 0; s < N; ++s)
+        Bits pieces = occ;
+        for (int s = pieces.pop_lowest(); s >= 0; s = pieces.pop_lowest())
             if (board[s] == pawn) files[s % W] = true;
         return true;
     }
@@ -481,9 +498,10 @@ struct Position {
     // every legal move of the side to move
     void legal_moves(std::vector<int>& out) {
         out.clear();
-        int c = turn, k = kings[c];
-        if (k >= 0 && attacked(k, c ^ 1)) {
-            evasions(out);
+        int c = turn, k = kings[c], checkers[16];
+        int nchecks = k >= 0 ? attackers(k, c ^ 1, checkers) : 0;
+        if (nchecks) {
+            evasions(out, nchecks, checkers[0]);
             return;
         }
         int tg[32], cands[2];
@@ -502,11 +520,12 @@ struct Position {
         add_drops(out, c, false, nullptr);
     }
 
-    // the legal moves of the side to move, in check: king moves, and captures of the only
-    // checker or blocks of its line (a piece off every line through the king cannot be
-    // pinned, so only those on one are tested)
-    void evasions(std::vector<int>& out) {
-        const SqList* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
+    // the legal moves of the side to move, in check by `nchecks` pieces (`checker` the
+    // first): king moves, and captures of the only checker or blocks of its line (a piece
+    // off every line through the king cannot be pinned, so only those on one are tested)
+    void evasions(std::vector<int>& out, int nchecks, int checker) {
+        const SqList* blocks =
+            evasion_board_moves([&out](int m) { out.push_back(m); }, nchecks, checker);
         if (!blocks || blocks->empty()) return;
         bool allowed[N] = {};
         for (int t : *blocks) allowed[t] = true;
@@ -517,17 +536,19 @@ struct Position {
     // and the captures of the only checker and the blocks of its line (a piece off every
     // line through the king cannot be pinned, so only those on one are tested); returns
     // the squares between king and checker, nullptr when there is more than one checker
+    // (`nchecks` and `checker` as evasions() takes them)
     template <class Emit>
-    const SqList* evasion_board_moves(Emit&& emit) {
+    const SqList* evasion_board_moves(Emit&& emit, int nchecks, int checker) {
         int c = turn, k = kings[c], king = board[k];
+        // the king off the board for its moves' test (as safe_after: its square no longer
+        // blocks a line; what it captures on t does not stand between t and an attacker)
+        occ.clear(k);
         for (int t : T->steps[king][k]) {
             if (board[t] && color_of(board[t]) == c) continue;
-            int m = t | k << 7;
-            if (safe_after(m, c)) emit(m);
+            if (!attacked(t, c ^ 1)) emit(t | k << 7);
         }
-        int checkers[16];
-        if (attackers(k, c ^ 1, checkers) != 1) return nullptr;
-        int checker = checkers[0];
+        occ.set(k);
+        if (nchecks != 1) return nullptr;
         const auto& blocks = T->between[k][checker];
         int froms[16], cands[2];
         for (size_t b = 0; b <= blocks.size(); ++b) {
@@ -613,8 +634,17 @@ struct Position {
         }
         bool files[W];
         if (!can_drop(c, files)) return;
-        for (int to = 0; to < N; ++to) {
-            if (board[to]) continue;
+        // the empty squares some piece in hand would check from, in square order
+        Bits squares;
+        for (int kind = PAWN; kind <= ROOK; ++kind)
+            if (hands[c][kind]) {
+                const Bits& b = T->check_bits[code_of(kind, c)][ek];
+                squares.lo |= b.lo;
+                squares.hi |= b.hi;
+            }
+        squares.lo &= ~occ.lo;
+        squares.hi &= ~occ.hi;
+        for (int to = squares.pop_lowest(); to >= 0; to = squares.pop_lowest()) {
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 int code = code_of(kind, c);
                 if (!hands[c][kind] || !T->check_from[code][ek][to]) continue;
@@ -636,8 +666,9 @@ struct Position {
     // `group_drops`: a new check's starting proof number, counted for every check of every
     // expanded OR node, so in check it is counted as evasions() lists them, without a list
     int grouped_reply_count(bool group_drops) {
-        int c = turn, k = kings[c];
-        if (!group_drops || k < 0 || !attacked(k, c ^ 1)) {
+        int c = turn, k = kings[c], checkers[16];
+        int nchecks = k >= 0 ? attackers(k, c ^ 1, checkers) : 0;
+        if (!group_drops || !nchecks) {
             std::vector<int> moves;
             legal_moves(moves);
             if (!group_drops) return (int)moves.size();
@@ -650,7 +681,7 @@ struct Position {
             return n;
         }
         int n = 0;
-        const SqList* blocks = evasion_board_moves([&n](int) { ++n; });
+        const SqList* blocks = evasion_board_moves([&n](int) { ++n; }, nchecks, checkers[0]);
         if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
