@@ -129,6 +129,14 @@ inline int Bits::pop_lowest() {
 // directions 2-5 (x or y growing, square numbers growing) meet their nearest square
 // lowest, the others highest
 constexpr bool RAY_UP[8] = {false, false, true, true, true, true, false, false};
+// the square number's step along direction d (DY * 9 + DX)
+constexpr int RAY_STEP[8] = {-9, -8, 1, 10, 9, 8, -1, -10};
+constexpr bool steps_agree() {
+    for (int d = 0; d < 8; ++d)
+        if (RAY_STEP[d] != DY[d] * W + DX[d]) return false;
+    return true;
+}
+static_assert(steps_agree(), "RAY_STEP follows DX and DY");
 
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
@@ -378,7 +386,7 @@ struct Position {
         Bits m = T->ray_bits[s][d] & occ;
         if (m.empty()) return -1;
         int b = RAY_UP[d] ? lowest(m) : highest(m);
-        uint32_t mask = b == T->ray[s][d][0] ? T->near_mask[by][d] : T->far_mask[by][d];
+        uint32_t mask = b == s + RAY_STEP[d] ? T->near_mask[by][d] : T->far_mask[by][d];
         return mask >> board[b] & 1 ? b : -1;
     }
 
@@ -1075,6 +1083,9 @@ struct PairSet {
     static size_t hash(uint64_t key, uint64_t path) { return (size_t)mix(key ^ mix(path)); }
     size_t size() const { return count; }
     bool empty() const { return count == 0; }
+    void prefetch(uint64_t key, uint64_t path) const {
+        PREFETCH(&slots[hash(key, path) & (slots.size() - 1)]);
+    }
     size_t slot_of(uint64_t key, uint64_t path) const {
         size_t mask = slots.size() - 1, i = hash(key, path) & mask;
         while (slots[i].used && !(slots[i].key == key && slots[i].path == path)) i = (i + 1) & mask;
@@ -1382,6 +1393,7 @@ struct UnboundedSearch : Search {
                 bool infinite = false, any_dep = false, all_dep = true;
                 int64_t group_max[N];
                 bool group_used[N] = {};
+                int used_groups[N], n_groups = 0;
                 // the children's table slots are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
                 for (size_t i = 0; i < n; ++i) {
@@ -1389,6 +1401,7 @@ struct UnboundedSearch : Search {
                     if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
                     prefetch_index(c.dom.board);
                     table.prefetch(c.key, 0);
+                    if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
                 for (size_t i = 0; i < n; ++i) {
                     Child& c = children[i];
@@ -1408,11 +1421,15 @@ struct UnboundedSearch : Search {
                     if (large >= INF) infinite = true;
                     int g = groups[i];
                     if (g < 0) total += large;
-                    else if (!group_used[g]) { group_used[g] = true; group_max[g] = large; }
-                    else group_max[g] = std::max(group_max[g], large);
+                    else if (!group_used[g]) {
+                        group_used[g] = true;
+                        group_max[g] = large;
+                        used_groups[n_groups++] = g;
+                    } else {
+                        group_max[g] = std::max(group_max[g], large);
+                    }
                 }
-                for (int g = 0; g < N; ++g)
-                    if (group_used[g]) total += group_max[g];
+                for (int j = 0; j < n_groups; ++j) total += group_max[used_groups[j]];
                 total = capped_sum(total, infinite);
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
                 bool dep = dn == 0 && (is_or ? any_dep : all_dep);
