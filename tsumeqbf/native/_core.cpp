@@ -767,15 +767,17 @@ struct SolvedTable {
 struct NumbersTable {
     // 24 bytes a slot (numbers below INF fit 32 bits, work saturates): the table is read
     // for every child of every expanded node, mostly from memory, so its size is its speed
-    static constexpr int32_t EMPTY = INT32_MIN;
+    static constexpr uint16_t EMPTY = 0xFFFF;  // a depth no entry has (MAX_DEPTH)
+    static constexpr int MAX_DEPTH = 0xFFFE;
     struct Slot {
         uint64_t key;
         uint32_t pn, dn, work;
-        int32_t depth;  // EMPTY: a free slot
+        uint16_t depth;  // the bounded search's plies left; EMPTY: a free slot
+        uint16_t seen;   // the unbounded search's least distance from the root (saturated)
         bool used() const { return depth != EMPTY; }
     };
     static uint32_t saturated(int64_t work) { return (uint32_t)std::min<int64_t>(work, UINT32_MAX); }
-    std::vector<Slot> slots = std::vector<Slot>(1 << 12, Slot{0, 0, 0, 0, EMPTY});
+    std::vector<Slot> slots = std::vector<Slot>(1 << 12, Slot{0, 0, 0, 0, EMPTY, 0});
     size_t count = 0, limit = 2000000;
 
     static uint64_t hash(uint64_t key, int depth) {
@@ -794,16 +796,21 @@ struct NumbersTable {
     Slot* find(uint64_t key, int depth) {
         return const_cast<Slot*>(static_cast<const NumbersTable*>(this)->find(key, depth));
     }
-    void put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
+    // (`seen`: the distance from the root the position was reached at, kept least);
+    // true when the entry is new
+    bool put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work, int seen = 0) {
+        uint16_t at = (uint16_t)std::min(seen, MAX_DEPTH);
         if (Slot* s = find(key, depth)) {
             s->pn = (uint32_t)pn;
             s->dn = (uint32_t)dn;
             s->work = saturated(s->work + work);
-            return;
+            s->seen = std::min(s->seen, at);
+            return false;
         }
         if (count >= limit) drop_least_work();
         if (2 * (count + 1) > slots.size()) rebuild(slots.size() * 2, -1);
-        insert(Slot{key, (uint32_t)pn, (uint32_t)dn, saturated(work), depth});
+        insert(Slot{key, (uint32_t)pn, (uint32_t)dn, saturated(work), (uint16_t)depth, at});
+        return true;
     }
     void insert(const Slot& s) {
         size_t mask = slots.size() - 1, i = hash(s.key, s.depth) & mask;
@@ -814,7 +821,7 @@ struct NumbersTable {
     // the table again at `size` slots, keeping the entries with more work than `cut`
     // (all when cut < 0) and, of those with exactly `cut`, only as many as `room` allows
     void rebuild(size_t size, int64_t cut, size_t room = 0) {
-        std::vector<Slot> old(size, Slot{0, 0, 0, 0, EMPTY});
+        std::vector<Slot> old(size, Slot{0, 0, 0, 0, EMPTY, 0});
         old.swap(slots);
         count = 0;
         for (const Slot& s : old) {
@@ -1040,8 +1047,9 @@ struct BoundedSearch : Search {
 
 // -- the unbounded df-pn search (tsumeqbf/dfpn/tsume.py's TsumeSearch) -------------------
 //
-// Without heuristics, simulation, probes, inherited numbers or the DAG correction (those
-// only steer the Python search); with what keeps it sound, as there:
+// Without Nagai's heuristics, simulation or probes; with the two steers the Python search
+// has by default (the DAG correction, inherited numbers: without them 11 Edo problems it
+// solves within 1M nodes went unsolved here), and with what keeps it sound, as there:
 // * repetition is a failure for the attacker; a disproof that depends on a repetition is
 //   a twin entry keyed by the position and the path that led to it (GHI);
 // * proofs and path-independent disproofs are kept per board with the hands they need
@@ -1133,6 +1141,7 @@ struct Child {
     bool repeated;
     int64_t pn, dn;  // the last known numbers
     bool dep;        // a path-dependent disproof
+    int seen;        // its unsolved entry's least distance from the root; -1: none read
 };
 
 inline uint64_t path_step(uint64_t path, uint64_t key) {
@@ -1147,50 +1156,117 @@ struct UnboundedSearch : Search {
         std::vector<DisproofEntry> disproofs;
     };
     std::vector<Solved> solved_pool;
-    // board key -> index in solved_pool (open addressing: std::unordered_map's lookups
-    // were a tenth of the search's time)
-    struct Index { uint64_t board; uint32_t at; bool used; };
+    // board key -> index in solved_pool and the first of its unsolved positions listed
+    // (below), in one slot: a child's lookup and its inherited numbers read one place
+    // (open addressing: std::unordered_map's lookups were a tenth of the search's time)
+    static constexpr uint32_t NO_SOLVED = UINT32_MAX;
+    struct Index { uint64_t board; uint32_t at; int32_t first; bool used; };
     std::vector<Index> index = std::vector<Index>(1 << 12);
+    size_t n_index = 0;
 
     void prefetch_index(uint64_t board) const {
         PREFETCH(&index[mix(board) & (index.size() - 1)]);
     }
 
-    const Solved* solved_of(uint64_t board) const {
+    const Index* index_of(uint64_t board) const {
         size_t mask = index.size() - 1;
         for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
             if (!index[i].used) return nullptr;
-            if (index[i].board == board) return &solved_pool[index[i].at];
+            if (index[i].board == board) return &index[i];
         }
     }
 
-    Solved& solved_for(uint64_t board) {
-        size_t mask = index.size() - 1;
-        size_t i = mix(board) & mask;
-        for (;; i = (i + 1) & mask) {
-            if (!index[i].used) break;
-            if (index[i].board == board) return solved_pool[index[i].at];
-        }
-        if (2 * (solved_pool.size() + 1) > index.size()) {
+    // the board's slot, made when missing (grown at half load, boards with nothing left
+    // to index dropped)
+    Index& index_for(uint64_t board) {
+        if (Index* e = const_cast<Index*>(index_of(board))) return *e;
+        if (2 * (n_index + 1) > index.size()) {
             std::vector<Index> old(index.size() * 2);
             old.swap(index);
-            mask = index.size() - 1;
+            n_index = 0;
             for (const Index& e : old)
-                if (e.used) {
-                    size_t j = mix(e.board) & mask;
-                    while (index[j].used) j = (j + 1) & mask;
-                    index[j] = e;
-                }
-            i = mix(board) & mask;
-            while (index[i].used) i = (i + 1) & mask;
+                if (e.used && (e.at != NO_SOLVED || e.first >= 0)) place_index(e);
         }
-        index[i] = Index{board, (uint32_t)solved_pool.size(), true};
-        solved_pool.emplace_back();
-        return solved_pool.back();
+        return place_index(Index{board, NO_SOLVED, -1, true});
+    }
+
+    Index& place_index(const Index& e) {
+        size_t mask = index.size() - 1, j = mix(e.board) & mask;
+        while (index[j].used) j = (j + 1) & mask;
+        index[j] = e;
+        ++n_index;
+        return index[j];
+    }
+
+    const Solved* solved_of(uint64_t board) const {
+        const Index* e = index_of(board);
+        return e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
+    }
+
+    Solved& solved_for(uint64_t board) {
+        Index& e = index_for(board);
+        if (e.at == NO_SOLVED) {
+            e.at = (uint32_t)solved_pool.size();
+            solved_pool.emplace_back();
+        }
+        return solved_pool[e.at];
     }
     PairSet twins;    // path-dependent disproofs: (position key, path key)
     PairSet on_path;  // the positions from the root to the node searched: (key, 0)
     size_t twin_limit = 1000000;
+    bool dag = true;      // the double-count correction where paths merge (TsumeOptions.dag)
+    bool inherit = true;  // new positions start from the same board's numbers (.inherit)
+
+    // -- the unsolved positions of each board, with their hands (TsumeTables._boards):
+    // a new position starts from their numbers. A position leaves its board's list when
+    // it is proven or disproven whatever the path, and when the table has dropped it
+    // (noticed as the list is read).
+    struct Listed { uint64_t key; Hand att, dfn; int32_t next; };
+    std::vector<Listed> listed;
+    int32_t free_listed = -1;
+    void list_unsolved(uint64_t key, const Dom& d) {
+        Index* h = &index_for(d.board);
+        for (int32_t i = h->first; i >= 0; i = listed[i].next)
+            if (listed[i].key == key) return;
+        int32_t at = free_listed;
+        if (at >= 0) free_listed = listed[at].next;
+        else { at = (int32_t)listed.size(); listed.emplace_back(); }
+        listed[at] = Listed{key, d.att, d.dfn, h->first};
+        h->first = at;
+    }
+
+    // takes listed[*link] out of its list
+    void unlink(int32_t* link) {
+        int32_t i = *link;
+        *link = listed[i].next;
+        listed[i].next = free_listed;
+        free_listed = i;
+    }
+
+    void unlist(uint64_t key, uint64_t board) {
+        Index* h = const_cast<Index*>(index_of(board));
+        if (!h) return;
+        for (int32_t* link = &h->first; *link >= 0; link = &listed[*link].next)
+            if (listed[*link].key == key) { unlink(link); return; }
+    }
+
+    // a new position's starting numbers raised to those of the same board with other
+    // hands (TsumeTables.inherited): where the attacker holds at least as much and the
+    // defender at most, that proof number is a floor; the other way round, that disproof
+    // number. Positions on the path are left out (their numbers would feed back).
+    void inherited(const Dom& d, int64_t& pn, int64_t& dn) {
+        Index* h = const_cast<Index*>(index_of(d.board));
+        if (!h) return;
+        for (int32_t* link = &h->first; *link >= 0;) {
+            const Listed& e = listed[*link];
+            const NumbersTable::Slot* s = table.find(e.key, 0);
+            if (!s) { unlink(link); continue; }  // dropped by the table
+            link = &listed[*link].next;
+            if (on_path.contains(e.key)) continue;
+            if (s->pn > pn && dominates(e.att, d.att) && dominates(d.dfn, e.dfn)) pn = s->pn;
+            if (s->dn > dn && dominates(d.att, e.att) && dominates(e.dfn, d.dfn)) dn = s->dn;
+        }
+    }
     int64_t seq = 0;
     int64_t n_proofs = 0, n_disproofs = 0;
 
@@ -1230,7 +1306,8 @@ struct UnboundedSearch : Search {
     }
 
     // (pn, dn, dep) of a child reached on path `path`; false when nothing is stored
-    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep) {
+    // (and `seen`, the unsolved entry's least distance from the root, when that is read)
+    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen) {
         if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
         if (const Solved* s = solved_of(c.dom.board)) {
             if (proof_in(*s, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
@@ -1241,7 +1318,7 @@ struct UnboundedSearch : Search {
         }
         if (const NumbersTable::Slot* e = table.find(c.key, 0)) {
             ++tt_hits;
-            pn = e->pn; dn = e->dn; dep = false;
+            pn = e->pn; dn = e->dn; dep = false; seen = e->seen;
             return true;
         }
         return false;
@@ -1318,6 +1395,7 @@ struct UnboundedSearch : Search {
             if (const ProofEntry* e = proof_covering(*c)) dist = std::max(dist, e->dist + 1);
         solved_for(d.board).proofs.push_back(ProofEntry{att, dfn, ++seq, dist});
         ++n_proofs;
+        if (inherit) unlist(key_of(d), d.board);
     }
 
     void store_disproof(uint64_t key, const Dom& d, uint64_t path, bool dep, bool is_or,
@@ -1331,11 +1409,21 @@ struct UnboundedSearch : Search {
         if (pieces) disproof_pieces(d, is_or, disproven, att, dfn);
         solved_for(d.board).disproofs.push_back(DisproofEntry{att, dfn});
         ++n_disproofs;
+        if (inherit) unlist(key, d.board);
+    }
+
+    // the position key of a dominance (Position::key: the board's and the hands' keys)
+    uint64_t key_of(const Dom& d) const {
+        uint64_t hkey = 0;
+        for (int i = 0; i < KINDS; ++i)
+            hkey += T->zh[attacker][i + 1] * d.att.n[i] + T->zh[attacker ^ 1][i + 1] * d.dfn.n[i];
+        return d.board ^ hkey;
     }
 
     // -- the search -------------------------------------------------------------------------
-    void mid(uint64_t path, int64_t th_pn, int64_t th_dn, int64_t& out_pn, int64_t& out_dn,
-             bool& out_dep) {
+    // (the node `depth` plies from the root, reached by `path`)
+    void mid(uint64_t path, int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn,
+             int64_t& out_dn, bool& out_dep) {
         count_node();
         uint64_t key = pos.key();
         Dom here = dom();
@@ -1369,17 +1457,18 @@ struct UnboundedSearch : Search {
         for (size_t i = 0; i < n; ++i) {
             Child& c = children[i];
             c.repeated = on_path.contains(c.key);
-            c.pn = 1; c.dn = 1; c.dep = false;
-            if (is_or && mobility && !c.repeated && !table.find(c.key, 0) &&
-                !proof_covering(c.dom)) {
+            c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1;
+            bool fresh = !c.repeated && !table.find(c.key, 0);
+            if (is_or && mobility && fresh && !proof_covering(c.dom)) {
                 // a check starts with as many proof-number units as it has replies; one
                 // without reply is mate, proven at once
                 pos.push(moves[i]);
                 int replies = pos.grouped_reply_count(group_drops);
                 pos.pop();
                 if (replies) c.pn = replies;
-                else store_proof(c.dom, false, {});
+                else { store_proof(c.dom, false, {}); fresh = false; }
             }
+            if (inherit && fresh) inherited(c.dom, c.pn, c.dn);
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
         uint64_t own_path = path_step(path, key);
@@ -1389,7 +1478,7 @@ struct UnboundedSearch : Search {
             for (;;) {
                 // the children's numbers, the node's, and the most promising child
                 int best_i = -1;
-                int64_t best = INF + 1, second = INF + 1, total = 0;
+                int64_t best = INF + 1, second = INF + 1, total = 0, shared_max = 0;
                 bool infinite = false, any_dep = false, all_dep = true;
                 int64_t group_max[N];
                 bool group_used[N] = {};
@@ -1410,8 +1499,11 @@ struct UnboundedSearch : Search {
                     // a proof or a path-independent disproof is never taken back: a child
                     // known to have one is not looked up again
                     bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
-                    if (!settled && lookup(c, own_path, cpn, cdn, dep)) {
-                        c.pn = cpn; c.dn = cdn; c.dep = dep;
+                    if (!settled) {
+                        c.seen = -1;
+                        if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
+                            c.pn = cpn; c.dn = cdn; c.dep = dep;
+                        }
                     }
                     int64_t small = is_or ? c.pn : c.dn, large = is_or ? c.dn : c.pn;
                     if (small < best) { best_i = (int)i; second = best; best = small; }
@@ -1420,8 +1512,14 @@ struct UnboundedSearch : Search {
                     if (large == 0) continue;
                     if (large >= INF) infinite = true;
                     int g = groups[i];
-                    if (g < 0) total += large;
-                    else if (!group_used[g]) {
+                    if (g < 0) {
+                        // a child first reached nearer the root is shared with another
+                        // path (a DAG merge): counted once, with max (TsumeSearch's dag)
+                        if (dag && large < INF && c.seen >= 0 && c.seen < depth + 1)
+                            shared_max = std::max(shared_max, large);
+                        else
+                            total += large;
+                    } else if (!group_used[g]) {
                         group_used[g] = true;
                         group_max[g] = large;
                         used_groups[n_groups++] = g;
@@ -1430,23 +1528,23 @@ struct UnboundedSearch : Search {
                     }
                 }
                 for (int j = 0; j < n_groups; ++j) total += group_max[used_groups[j]];
-                total = capped_sum(total, infinite);
+                total = capped_sum(total + shared_max, infinite);
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
                 bool dep = dn == 0 && (is_or ? any_dep : all_dep);
                 if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) {
-                    store_result(key, here, is_or, path, pn, dn, dep, children, best_i,
-                                 nodes - nodes_before + 1);
+                    store_result(key, here, is_or, path, depth, pn, dn, dep, children,
+                                 best_i, nodes - nodes_before + 1);
                     on_path.erase(key);
                     out_pn = pn; out_dn = dn; out_dep = dep;
                     return;
                 }
-                table.put(key, 0, pn, dn, 0);
+                if (table.put(key, 0, pn, dn, 0, depth) && inherit) list_unsolved(key, here);
                 Child& c = children[best_i];
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
                 pos.push(moves[best_i]);
                 try {
-                    mid(own_path, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
+                    mid(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
                 } catch (...) {
                     pos.pop();
                     throw;
@@ -1459,9 +1557,9 @@ struct UnboundedSearch : Search {
         }
     }
 
-    void store_result(uint64_t key, const Dom& here, bool is_or, uint64_t path, int64_t pn,
-                      int64_t dn, bool dep, const std::vector<Child>& children, int best_i,
-                      int64_t work) {
+    void store_result(uint64_t key, const Dom& here, bool is_or, uint64_t path, int depth,
+                      int64_t pn, int64_t dn, bool dep, const std::vector<Child>& children,
+                      int best_i, int64_t work) {
         std::vector<const Dom*> used;
         if (pn == 0) {
             if (is_or) used.push_back(&children[best_i].dom);
@@ -1480,14 +1578,14 @@ struct UnboundedSearch : Search {
             }
             store_disproof(key, here, path, dep, is_or, used, pieces);
         } else {
-            table.put(key, 0, pn, dn, work);
+            if (table.put(key, 0, pn, dn, work, depth) && inherit) list_unsolved(key, here);
         }
     }
 
     // the current node (reached by `path`) searched with infinite thresholds until it is
     // proven or disproven (TsumeSearch._settle): 1 mate, 0 no mate; throws Aborted at a
     // limit. A position on the path is a repetition: no mate.
-    int settle(uint64_t path) {
+    int settle(uint64_t path, int depth) {
         Dom d = dom();
         if (proof_covering(d)) return 1;
         if (disproof_covering(d) || twins.contains(pos.key(), path) ||
@@ -1495,7 +1593,7 @@ struct UnboundedSearch : Search {
             return 0;
         int64_t pn, dn;
         bool dep;
-        mid(path, INF, INF, pn, dn, dep);
+        mid(path, depth, INF, INF, pn, dn, dep);
         if (pn == 0 || dn == 0) return pn == 0;
         // with no thresholds only a solved node returns
         throw Aborted{"search returned unsolved", false};
@@ -1503,7 +1601,7 @@ struct UnboundedSearch : Search {
 
     int solve() {
         start_clock();
-        return settle(0);
+        return settle(0, 0);
     }
 
     // the root's numbers now (the position is the root between calls; during one, the
@@ -1538,7 +1636,7 @@ struct UnboundedSearch : Search {
                 pos.push(m);
                 ++played;
             }
-            int verdict = settle(path);
+            int verdict = settle(path, (int)line.size());
             unwind();
             return verdict;
         } catch (...) {
@@ -1685,6 +1783,11 @@ PyObject* py_mate(PyObject*, PyObject* args) {
         return nullptr;
     if (n < 1 || n % 2 == 0) {
         PyErr_Format(PyExc_ValueError, "n must be an odd number >= 1, got %d", n);
+        return nullptr;
+    }
+    if (n > NumbersTable::MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "the native core searches at most %d plies, not %d",
+                     NumbersTable::MAX_DEPTH, n);
         return nullptr;
     }
     if (tt_limit < 2) {
@@ -1894,8 +1997,8 @@ PyMethodDef GAME_METHODS[] = {
 
 PyTypeObject GAME_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
-// Tsume(board, hands, turn, tt_limit, mobility, group_drops): the unbounded search from
-// the position, its tables kept between calls
+// Tsume(board, hands, turn, tt_limit, mobility, group_drops, dag=True, inherit=True): the unbounded
+// search from the position, its tables kept between calls
 struct TsumeObject {
     PyObject_HEAD
     UnboundedSearch* search;
@@ -1907,10 +2010,10 @@ struct TsumeObject {
 int tsume_init(TsumeObject* self, PyObject* args, PyObject*) {
     const char *board, *hands;
     Py_ssize_t nb, nh;
-    int turn, mobility, group_drops;
+    int turn, mobility, group_drops, dag = 1, inherit = 1;
     long long tt_limit;
-    if (!PyArg_ParseTuple(args, "y#y#iLpp", &board, &nb, &hands, &nh, &turn, &tt_limit,
-                          &mobility, &group_drops))
+    if (!PyArg_ParseTuple(args, "y#y#iLpp|pp", &board, &nb, &hands, &nh, &turn, &tt_limit,
+                          &mobility, &group_drops, &dag, &inherit))
         return -1;
     if (tt_limit < 2) {
         PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
@@ -1923,6 +2026,8 @@ int tsume_init(TsumeObject* self, PyObject* args, PyObject*) {
     search->twin_limit = (size_t)tt_limit;
     search->mobility = mobility;
     search->group_drops = group_drops;
+    search->dag = dag;
+    search->inherit = inherit;
     delete self->search;
     self->search = search;
     self->busy = false;
@@ -2096,7 +2201,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     TSUME_TYPE.tp_name = "tsumeqbf.native._core.Tsume";
     TSUME_TYPE.tp_basicsize = sizeof(TsumeObject);
     TSUME_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
-    TSUME_TYPE.tp_doc = "Tsume(board, hands, turn, tt_limit, mobility, group_drops): unbounded df-pn";
+    TSUME_TYPE.tp_doc = "Tsume(board, hands, turn, tt_limit, mobility, group_drops, dag=True, inherit=True): "
+        "unbounded df-pn";
     TSUME_TYPE.tp_new = PyType_GenericNew;
     TSUME_TYPE.tp_init = (initproc)tsume_init;
     TSUME_TYPE.tp_dealloc = (destructor)tsume_dealloc;
@@ -2106,7 +2212,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!module) return nullptr;
     // the interface's version: tsumeqbf/native/__init__.py refuses a core built from
     // older source (its CORE_VERSION), which would lack what the Python side calls
-    if (PyModule_AddIntConstant(module, "VERSION", 2) < 0) {
+    if (PyModule_AddIntConstant(module, "VERSION", 3) < 0) {
         Py_DECREF(module);
         return nullptr;
     }
