@@ -12,7 +12,7 @@ drop's witness reply: questions where both sides hold a pawn check all of them.
 import pytest
 
 from tsumeqbf.encoder.game import pawn_check_answers
-from tsumeqbf.encoder.lines import _cand
+from tsumeqbf.encoder.lines import move_cand
 from tsumeqbf.encoder.reach import generate, initial_reach
 from tsumeqbf.encoder.registry import encode
 from tsumeqbf.rules import Position
@@ -71,7 +71,7 @@ def _after_pawn_drop_checks():
         pos = Position.from_sfen(q["sfen"], zone=q["zone"])
         for m in pos.legal_moves():
             if is_drop(m) and drop_kind(m) == PAWN and pos.gives_check(m):
-                drop = _cand(pos, m)
+                drop = move_cand(pos, m)
                 pos.push(m)
                 out.append((pos, drop))
                 break
@@ -91,7 +91,7 @@ def test_every_answer_to_a_pawn_drop_check_is_offered():
         offered, fronts = pawn_check_answers(geo, cands, [drop])
         assert fronts == (pos.kings[c],)
         for reply in pos.legal_moves():
-            answer = _cand(pos, reply)
+            answer = move_cand(pos, reply)
             assert answer in offered, (pos.sfen(), pos.usi(reply))
             captures += answer.code != piece_code(KING, c)
     assert captures  # not only the king's moves: captures of the pawn by other pieces too

@@ -61,7 +61,7 @@ def test_cshogi_lists_the_same_plies_as_the_rules_engine(qid):
     q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
     pos = Position.from_sfen(q["sfen"])
     by_rules = lines._plies(pos, q["n"], 2_000, lines._RulesLister())
-    by_cshogi = lines._plies(pos, q["n"], 2_000, lines._CshogiLister(cshogi))
+    by_cshogi = lines._plies(pos, q["n"], 2_000, lines.CshogiLister(cshogi))
     assert len(by_rules) >= 4 and sum(len(c) for c, _ in by_rules) > 100
     assert by_cshogi == by_rules
 
@@ -69,7 +69,7 @@ def test_cshogi_lists_the_same_plies_as_the_rules_engine(qid):
 @pytest.mark.parametrize("sfen", ["1k2/R3/4/4 b GNp 1", "4k4/9/9/9/9/9/9/9/9 b 3R 1"])
 def test_other_questions_are_enumerated_by_the_rules_engine(sfen, monkeypatch):
     # a small board, or more than the standard set, is not cshogi's game
-    monkeypatch.setattr(lines, "_CshogiLister", None)
+    monkeypatch.setattr(lines, "CshogiLister", None)
     pos = Position.from_sfen(sfen, zone=2 if sfen.startswith("1k2") else None)
     assert enumerate_plies(pos, 1, 100)[0][0]
 

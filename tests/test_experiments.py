@@ -375,8 +375,12 @@ def test_nagai_experiment_expands_to_every_variant():
     exp = load_experiment(CONFIGS / "nagai-heuristics.toml")
     sets = ["", "A", "B", "C", "D", "E", "F", "AB", "BC", "BD", "BE", "BF", "ABC", "BCD", "BCE", "BCF"]
     assert [e.label for e in exp.engines] == [
-        f"tsume/{s or 'none'}/{d}" for d in ("dag", "nodag") for s in sets]
-    for e in exp.engines:
+        f"tsume/{s or 'none'}/{d}" for d in ("dag", "nodag") for s in sets] + [
+        "tsume/none/nodag/native"]
+    native = exp.engines[-1]
+    assert native.options == {"heuristics": "", "dag": False, "mobility": True,
+                              "max_nodes": 50_000, "backend": "native"}
+    for e in exp.engines[:-1]:
         assert e.engine == "tsume" and e.timeout == 180
         assert e.options == {"heuristics": e.label.split("/")[1].replace("none", ""),
                              "dag": e.label.endswith("/dag"), "mobility": True, "max_nodes": 50_000,
@@ -384,7 +388,7 @@ def test_nagai_experiment_expands_to_every_variant():
     ids = [i["id"] for i in exp.instances]
     assert len(ids) == 99 and "zukou-073" not in ids and ids[0] == "zukou-001" and ids[-1] == "zukou-100"
     assert all(i["meta"]["mate"] is True and i["meta"]["board"] == "9x9" for i in exp.instances)
-    assert len(build_cells(exp)) == 99 * 32
+    assert len(build_cells(exp)) == 99 * 33
     quick = load_experiment(CONFIGS / "nagai-heuristics.toml", quick=True)
     assert [e.label for e in quick.engines] == [f"tsume/{s}/dag" for s in
                                                 ("none", "A", "B", "C", "D", "E", "F", "ABC")]

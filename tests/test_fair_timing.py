@@ -115,6 +115,37 @@ def test_a_dfpn_row_records_the_backend_that_answered():
     assert solve_case(case, "dfpn", 30, {"backend": "rules"})["dfpn_backend"] == "rules"
 
 
+def test_a_killed_dfpn_row_records_the_backend_that_would_have_answered():
+    # a worker killed at its limit leaves no answer to name its backend: the row names the
+    # one the options choose for the question (auto: native on 9x9 where the core is built)
+    from tsumeqbf.batch import Lost, answer_row
+    from tsumeqbf.experiments.runner import lost_row
+    from tsumeqbf.values import Answer, Status
+
+    fast = "native" if native.available() else "rules"
+    nine, three = "7k1/9/7G1/9/9/9/9/9/9 b G 1", "2k/3/1GP b - 1"
+
+    def killed(engine, sfen, options, zone=None):
+        cell = {"key": "k", "instance": "q", "sfen": sfen, "n": 1, "zone": zone, "meta": {},
+                "engine": engine, "label": engine, "timeout": 30, "options": options}
+        row = lost_row(cell, Lost("killed after 35.0 s", True), 35.0)
+        assert row["status"] == "unknown" and row["error"] == "killed after 35.0 s"
+        batch = answer_row({"id": "q", "sfen": sfen, "n": 1, "zone": zone},
+                           Answer(Status.UNKNOWN, engine=engine, error="timeout"), options)
+        assert batch["dfpn_backend"] == row["dfpn_backend"]
+        return row["dfpn_backend"]
+
+    assert killed("dfpn", nine, {}) == killed("dfpn", nine, {"backend": "auto"}) == fast
+    assert killed("tsume", nine, {}) == killed("tsume", nine, {"backend": "auto"}) == fast
+    assert killed("dfpn", three, {}, zone=2) == killed("tsume", three, {}, zone=2) == "rules"
+    # the core plays the rules with hands only
+    assert killed("dfpn", "7k1/9/7G1/9/9/9/9/9/9 b - 1", {"no_hands": True}) == "rules"
+    assert killed("tsume", nine, {"heuristics": "AB"}) == "rules"  # the core has none
+    assert killed("dfpn", nine, {"backend": "rules"}) == "rules"
+    assert killed("tsume", nine, {"backend": "cshogi"}) == "cshogi"
+    assert killed("caqe", nine, {}) is None
+
+
 @pytest.mark.skipif(not native.available(), reason="the native core is not built")
 def test_the_cpu_limit_stops_the_compiled_search_as_it_stops_the_python_one():
     # zukou-008 (the hardest 将棋図巧 problem) is not decided in a fraction of a second:

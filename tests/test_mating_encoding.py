@@ -77,7 +77,7 @@ def test_cshogi_lists_the_same_mates_as_the_rules_engine(qid, n):
     q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
     pos = Position.from_sfen(q["sfen"])
     by_rules = lines._plies(pos, n, 10_000, lines._RulesLister(), mates_last=True)
-    by_cshogi = lines._plies(pos, n, 10_000, lines._CshogiLister(cshogi), mates_last=True)
+    by_cshogi = lines._plies(pos, n, 10_000, lines.CshogiLister(cshogi), mates_last=True)
     assert len(by_rules) == n + 1 and by_rules[n - 1][0]
     assert by_cshogi == by_rules
 

@@ -211,13 +211,26 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
 def answer_row(case: dict, answer: Answer, options: dict) -> dict:
     """The row of a case's answer: its keys, the answer's and what made it
     (:func:`tsumeqbf.provenance.row_fields`)."""
-    from .provenance import row_fields
+    from .provenance import DFPN_ENGINES, row_fields
 
-    made = row_fields(answer.engine, options)
-    if made["dfpn_backend"] and answer.facts.get("backend"):
-        # the search that answered, whatever the default
-        made["dfpn_backend"] = answer.facts["backend"]
+    answered = answer.facts.get("backend")  # the search that answered, whatever the default
+    # without it (a killed worker's row), the search the question would have gone to
+    asked = (question_position(case, options) if answer.engine in DFPN_ENGINES and not answered
+             else None)
+    made = row_fields(answer.engine, options, asked)
+    if made["dfpn_backend"] and answered:
+        made["dfpn_backend"] = answered
     return merge_row(case, {**answer.to_dict(), **made})
+
+
+def question_position(case: dict, options: dict) -> Position | None:
+    """The position a case asks about as an engine run with ``options`` sees it (under the
+    no-hands rules where they ask for them); None for a bad SFEN."""
+    try:
+        pos = Position.from_sfen(case["sfen"], zone=case.get("zone"))
+        return pos.with_no_hands() if options.get("no_hands") and not pos.no_hands else pos
+    except (TsumeError, KeyError, ValueError):
+        return None
 
 
 def merge_row(case: dict, result: dict) -> dict:

@@ -9,9 +9,12 @@ its ``solver_version`` (:func:`tsumeqbf.solvers.runner.solver_version`: what it 
 on and the machine's ``load`` (1-minute load average) when the row was made. All but the
 load are looked up once per process.
 
->>> fields = row_fields("dfpn", {})
+>>> from tsumeqbf.rules import Position
+>>> fields = row_fields("dfpn", {}, Position.from_sfen("2k/3/1GP b - 1", zone=2))
 >>> fields["solver"], fields["dfpn_backend"], fields["encoder_version"].isdigit()
 (None, 'rules', True)
+>>> row_fields("dfpn", {})["dfpn_backend"], row_fields("tsume", {"backend": "cshogi"})["dfpn_backend"]
+('auto', 'cshogi')
 >>> solver_of("qbf", {"solver": "/opt/bin/caqe"}), solver_of("tsume", {})
 ('caqe', None)
 """
@@ -29,7 +32,7 @@ from pathlib import Path
 #: the columns :func:`row_fields` fills, in the order the CSVs put them
 FIELDS = ("commit", "clean", "encoder_version", "solver", "solver_version", "dfpn_backend",
           "pyqbf", "pysat", "cshogi", "cpu_model", "cores", "load")
-#: the engines that run df-pn, and the backend they use when the options name none
+#: the engines that run df-pn
 DFPN_ENGINES = ("dfpn", "tsume")
 HERE = Path(__file__).resolve().parent
 
@@ -115,8 +118,35 @@ def _solver_version(name: str) -> str | None:
         return None  # not installed: the row's error says so
 
 
-def row_fields(engine: str, options: dict | None) -> dict:
-    """The provenance columns of a row of ``engine`` run with ``options``."""
+def dfpn_backend(engine: str, options: dict, pos=None) -> str | None:
+    """The df-pn search a row of ``engine`` run with ``options`` on ``pos`` (a Position)
+    ran: the ``backend`` option, and for ``auto`` (the default) the one auto chooses for
+    ``pos``, so that the row of a cell whose worker was killed names the search that would
+    have answered; ``auto`` without a position. None for the other engines."""
+    if engine not in DFPN_ENGINES:
+        return None
+    from .rules import TsumeError
+
+    try:
+        if engine == "dfpn":
+            from .dfpn.engine import MateOptions, chosen_backend
+
+            settings = MateOptions.from_config(options)
+            return settings.backend if pos is None else chosen_backend(pos, settings)
+        from .dfpn.native_solve import fastest_backend
+        from .dfpn.options import SolveOptions
+
+        settings = SolveOptions.from_config(options)
+    except (TsumeError, TypeError, ValueError):  # bad options: the row's error says so
+        return options.get("backend")
+    if settings.backend != "auto" or pos is None:
+        return settings.backend
+    return fastest_backend(pos, settings)
+
+
+def row_fields(engine: str, options: dict | None, pos=None) -> dict:
+    """The provenance columns of a row of ``engine`` run with ``options`` on ``pos`` (a
+    Position, or None when it is not known: then a df-pn backend ``auto`` stays so)."""
     from .encoder.registry import DEFAULT_ENCODING, VERSION, encoding_version
 
     options = options or {}
@@ -128,5 +158,5 @@ def row_fields(engine: str, options: dict | None) -> dict:
         encoder = VERSION
     return {"commit": commit, "clean": clean, "encoder_version": encoder, "solver": solver,
             "solver_version": _solver_version(options.get("solver") or solver) if solver else None,
-            "dfpn_backend": options.get("backend", "rules") if engine in DFPN_ENGINES else None,
+            "dfpn_backend": dfpn_backend(engine, options, pos),
             **tools(), "cpu_model": cpu_model(), "cores": cores(), "load": load()}

@@ -41,13 +41,20 @@ class MateOptions(Settings):
                              f"{', '.join(BACKENDS)}")
 
 
+def chosen_backend(pos: Position, settings: MateOptions) -> str:
+    """The search that answers ``pos`` under ``settings``: its ``backend``, and for
+    ``auto`` native where the core is built and plays the board, else rules."""
+    if settings.backend != "auto":
+        return settings.backend
+    from .. import native
+
+    return "native" if native.available() and native.unsupported(pos) is None else "rules"
+
+
 def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
     settings = MateOptions.from_config(options)
-    if settings.backend == "auto":  # the answer names the one chosen
-        from .. import native
-
-        fast = native.available() and native.unsupported(pos) is None
-        settings = replace(settings, backend="native" if fast else "rules")
+    # the answer names the one chosen
+    settings = replace(settings, backend=chosen_backend(pos, settings))
     if settings.backend == "native":
         from .. import native
 

@@ -54,7 +54,7 @@ def enumerate_plies(pos: Position, n: int, cap: int,
         except TsumeError:
             cshogi = None
         if cshogi is not None:
-            return _plies(pos, n, cap, _CshogiLister(cshogi), mates_last)
+            return _plies(pos, n, cap, CshogiLister(cshogi), mates_last)
     return _plies(pos, n, cap, _RulesLister(), mates_last)
 
 
@@ -103,7 +103,7 @@ class _RulesLister:
             if i % 256 == 0:
                 check_budget()  # the encoder's time and memory limits hold here too
             for m in p.checks() if checks else p.legal_moves():
-                cands.setdefault(_cand(p, m), None)
+                cands.setdefault(move_cand(p, m), None)
                 if after is not None:
                     child = p.copy()
                     child.push(m)
@@ -111,7 +111,7 @@ class _RulesLister:
                     if len(after) > cap:
                         after = None
         self.positions = after or {}
-        return _sorted(cands), list(after) if after else None
+        return sorted_cands(cands), list(after) if after else None
 
     def mates(self, keys):
         """(the checks that mate in one of the positions ``keys``, the legal replies in
@@ -126,9 +126,9 @@ class _RulesLister:
                 child = p.copy()
                 child.push(m)
                 if child.legal_moves():
-                    others.setdefault(_cand(p, m), []).append((p, m))
+                    others.setdefault(move_cand(p, m), []).append((p, m))
                 else:
-                    mates.setdefault(_cand(p, m), None)
+                    mates.setdefault(move_cand(p, m), None)
         replies: dict[Cand, None] = {}
         for cand in mates:
             for i, (p, m) in enumerate(others.get(cand, ())):
@@ -137,14 +137,14 @@ class _RulesLister:
                 child = p.copy()
                 child.push(m)
                 for r in child.legal_moves():
-                    replies.setdefault(_cand(child, r), None)
-        return _sorted(mates), _sorted(replies)
+                    replies.setdefault(move_cand(child, r), None)
+        return sorted_cands(mates), sorted_cands(replies)
 
     def reach(self) -> Reach:
         return union_reach(self.frontier)
 
 
-class _CshogiLister:
+class CshogiLister:
     """Lists the moves of a ply's positions with cshogi's generator (standard 9x9 only):
     positions are SFEN texts, set on one cshogi board; moves become our candidates through
     a table keyed by cshogi's move integer, which holds the moving piece's type."""
@@ -213,9 +213,9 @@ class _CshogiLister:
         for cm in moves:
             m = table.get((cm, c))
             if m is None:
-                m = table[cm, c] = self._cand(cm, c)
+                m = table[cm, c] = self.move_cand(cm, c)
             out[m] = None
-        return _sorted(out)
+        return sorted_cands(out)
 
     def mates(self, keys):
         """As :meth:`_RulesLister.mates`."""
@@ -249,7 +249,7 @@ class _CshogiLister:
                 replies.update(b.legal_moves)
         return listed, self._cands(replies, None if c is None else 1 - c)
 
-    def _cand(self, cm: int, c: int) -> Cand:
+    def move_cand(self, cm: int, c: int) -> Cand:
         cs = self.cs
         to = cshogi_board.SQUARE[cs.move_to(cm)]
         if cs.move_is_drop(cm):
@@ -270,11 +270,11 @@ class _CshogiLister:
         return _reach(((square[s], code[p]) for s, p in self.pairs), hands, 81)
 
 
-def _sorted(cands) -> list[Cand]:
+def sorted_cands(cands) -> list[Cand]:
     return sorted(cands, key=lambda m: (m.frm, m.to, m.code, m.result))
 
 
-def _cand(p: Position, m: int) -> Cand:
+def move_cand(p: Position, m: int) -> Cand:
     to = move_to(m)
     if is_drop(m):
         code = piece_code(drop_kind(m), p.turn)

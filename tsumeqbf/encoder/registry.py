@@ -10,6 +10,8 @@
 | ``lifted-nested`` | :mod:`.lifted` | the same with the last ply lifted too |
 | ``enumerated`` (default) | :mod:`.enumerated` | ``compact`` offering the legal moves of the positions lines reach |
 | ``mating`` | :mod:`.mating` | ``enumerated`` offering at ply n only the checks that mate |
+| ``dag`` | :mod:`.dag` | the listed positions as a DAG, one variable a position, no board |
+| ``dag-global`` | :mod:`.dag` | the same with move codes over the ply's candidates |
 
 :func:`encode` calls the encoding's function from :data:`ENCODERS`; the move-choice axes
 (:mod:`.choice`) are keyword arguments that :func:`encoding_options` checks against the
@@ -22,7 +24,7 @@ encoding. A new encoding is a module with its ``encode`` (most are a small subcl
 (True, True)
 >>> encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, "qdimacs")
 Traceback (most recent call last):
-ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating
+ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating, dag, dag-global
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Callable
 
 from ..rules.position import Position
 from ..settings import Settings, setting
-from . import compact, enumerated, lifted, mating, nested, paper, paper_hands
+from . import compact, dag, enumerated, lifted, mating, nested, paper, paper_hands
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .game import VERSION, Encoded
 
@@ -41,7 +43,7 @@ ENCODERS: dict[str, Callable[..., Encoded]] = {
     "compact": compact.encode, "nested": nested.encode, "paper": paper.encode,
     "paper-hands": paper_hands.encode, "lifted": lifted.encode,
     "lifted-nested": lifted.encode_nested, "enumerated": enumerated.encode,
-    "mating": mating.encode}
+    "mating": mating.encode, "dag": dag.encode, "dag-global": dag.encode_global}
 ENCODINGS = tuple(ENCODERS)
 #: the encodings whose formulas carry a version of their own, not the game loop's
 VERSIONS = {"paper": paper.VERSION, "lifted": lifted.VERSION, "lifted-nested": lifted.VERSION}
@@ -102,6 +104,9 @@ class EncodingOptions(Settings):
                                  f"of {', '.join(allowed)}")
             if kind != "binary" and self.encoding == "paper":
                 raise ValueError(f"encoding paper chooses moves by (from, to) pairs; "
+                                 f"{side.replace('_', ' ')} {kind!r} does not apply")
+            if kind != "binary" and self.encoding.startswith("dag"):
+                raise ValueError(f"encoding {self.encoding} chooses moves by binary codes; "
                                  f"{side.replace('_', ' ')} {kind!r} does not apply")
             if kind != "binary" and self.encoding.startswith("lifted") and side == "defender_moves":
                 raise ValueError(f"encoding {self.encoding} chooses the defender's moves by "

@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from ..batch import GRACE_S, Lost, iter_pool, solve_case
+from ..batch import GRACE_S, Lost, answer_row, iter_pool, solve_case
 from ..progress import Progress
-from ..provenance import FIELDS as PROVENANCE, checkout, cpu_model, row_fields
+from ..provenance import FIELDS as PROVENANCE, checkout, cpu_model
 from ..rules import Position, TsumeError
 from ..stop import stop_on_signals
 from ..values import Answer, Status, Timings
@@ -101,18 +101,21 @@ def cell_row(cell: dict, result: dict) -> dict:
     return row
 
 
+def _case(cell: dict) -> dict:
+    return {"id": cell["instance"], "sfen": cell["sfen"], "n": cell["n"], "zone": cell["zone"]}
+
+
 def run_cell(cell: dict) -> dict:
     """Answer one cell in this process (a pool worker or a dask worker); never raises."""
-    case = {"id": cell["instance"], "sfen": cell["sfen"], "n": cell["n"], "zone": cell["zone"]}
-    return cell_row(cell, solve_case(case, cell["engine"], cell["timeout"], cell["options"]))
+    return cell_row(cell, solve_case(_case(cell), cell["engine"], cell["timeout"], cell["options"]))
 
 
 def lost_row(cell: dict, lost: Lost, elapsed_s: float) -> dict:
     """The row of a cell whose worker was killed at its time limit or died (its CPU
-    seconds unknown: the worker took them along)."""
-    answer = Answer(Status.UNKNOWN if lost.timed_out else Status.ERROR, error=lost.reason,
-                    timings=Timings(time_s=round(elapsed_s, 6)))
-    return cell_row(cell, {**answer.to_dict(), **row_fields(cell["engine"], cell["options"])})
+    seconds unknown: the worker took them along), with what would have answered it."""
+    answer = Answer(Status.UNKNOWN if lost.timed_out else Status.ERROR, engine=cell["engine"],
+                    error=lost.reason, timings=Timings(time_s=round(elapsed_s, 6)))
+    return cell_row(cell, answer_row(_case(cell), answer, cell["options"]))
 
 
 # -- executors: each yields (cell, row or Lost, elapsed seconds) -------------------------

@@ -36,6 +36,8 @@ SLIDE_VECTORS.update({LANCE: ((0, -1),), BISHOP: _DIAG, ROOK: _ORTHO, HORSE: _DI
                       DRAGON: _ORTHO})
 
 MAX_SIDE = 9
+#: piece codes index the per-piece tables (colour bit and kind; see pieces.piece_code)
+CODES = 32
 
 
 class Geometry:
@@ -49,22 +51,35 @@ class Geometry:
         self.width, self.height, self.zone = width, height, zone
         self.size = n = width * height
         self.squares = range(n)
-        w, h = width, height
-
-        def at(x, y):
-            return y * w + x if 0 <= x < w and 0 <= y < h else -1
-
-        self.xy = [(s % w, s // w) for s in range(n)]
+        self.xy = [(s % width, s // width) for s in range(n)]
+        h = height
         #: zone[c][s]: square s lies in colour c's promotion zone
         self.in_zone = [[y < zone for (x, y) in self.xy], [y >= h - zone for (x, y) in self.xy]]
         #: last_rank[c][s] / last_two[c][s]: squares where an unpromoted pawn or lance /
         #: knight of colour c could never move again
         self.last_rank = [[y == 0 for (x, y) in self.xy], [y == h - 1 for (x, y) in self.xy]]
         self.last_two = [[y <= 1 for (x, y) in self.xy], [y >= h - 2 for (x, y) in self.xy]]
+        self._build_piece_moves()
+        self._build_ray_attackers()
+        self._build_check_from()
+        self._build_lines()
 
-        size_codes = 32
-        self.steps = [[()] * n for _ in range(size_codes)]
-        self.rays = [[()] * n for _ in range(size_codes)]
+    def _at(self, x: int, y: int) -> int:
+        """The square at (x, y), or -1 off the board."""
+        return y * self.width + x if 0 <= x < self.width and 0 <= y < self.height else -1
+
+    def _ray(self, x: int, y: int, dx: int, dy: int) -> tuple[int, ...]:
+        """The squares from (x, y) outward by (dx, dy), (x, y) itself excluded."""
+        ray, cx, cy = [], x + dx, y + dy
+        while self._at(cx, cy) >= 0:
+            ray.append(self._at(cx, cy))
+            cx, cy = cx + dx, cy + dy
+        return tuple(ray)
+
+    def _build_piece_moves(self) -> None:
+        """steps[code][s] / rays[code][s]: where piece `code` steps, and its sliding rays."""
+        self.steps = [[()] * self.size for _ in range(CODES)]
+        self.rays = [[()] * self.size for _ in range(CODES)]
         for color in (BLACK, WHITE):
             sign = 1 if color == BLACK else -1
             for kind in ALL_KINDS:
@@ -72,33 +87,21 @@ class Geometry:
                 for s, (x, y) in enumerate(self.xy):
                     self.steps[code][s] = tuple(
                         t for (dx, dy) in STEP_VECTORS[kind]
-                        if (t := at(x + dx, y + sign * dy)) >= 0)
-                    rays = []
-                    for dx, dy in SLIDE_VECTORS[kind]:
-                        ray, cx, cy = [], x + dx, y + sign * dy
-                        while at(cx, cy) >= 0:
-                            ray.append(at(cx, cy))
-                            cx, cy = cx + dx, cy + sign * dy
-                        if ray:
-                            rays.append(tuple(ray))
-                    self.rays[code][s] = tuple(rays)
+                        if (t := self._at(x + dx, y + sign * dy)) >= 0)
+                    self.rays[code][s] = tuple(
+                        ray for dx, dy in SLIDE_VECTORS[kind]
+                        if (ray := self._ray(x, y, dx, sign * dy)))
 
+    def _build_ray_attackers(self) -> None:
+        """ray8, near, far, scan and knight_from: what attacks a square from where."""
+        n = self.size
         #: ray8[s][d]: squares from s outward in DIRECTIONS[d]
-        self.ray8 = []
-        for (x, y) in self.xy:
-            per_dir = []
-            for dx, dy in DIRECTIONS:
-                ray, cx, cy = [], x + dx, y + dy
-                while at(cx, cy) >= 0:
-                    ray.append(at(cx, cy))
-                    cx, cy = cx + dx, cy + dy
-                per_dir.append(tuple(ray))
-            self.ray8.append(tuple(per_dir))
-
+        self.ray8 = [tuple(self._ray(x, y, dx, dy) for dx, dy in DIRECTIONS)
+                     for (x, y) in self.xy]
         # near[c][d]: codes of colour c that attack s from the first square of ray8[s][d];
         # far[c][d]: codes of colour c that attack s from further along that ray
-        self.near = [[set() for _ in DIRECTIONS] for _ in (BLACK, WHITE)]
-        self.far = [[set() for _ in DIRECTIONS] for _ in (BLACK, WHITE)]
+        near = [[set() for _ in DIRECTIONS] for _ in (BLACK, WHITE)]
+        far = [[set() for _ in DIRECTIONS] for _ in (BLACK, WHITE)]
         for color in (BLACK, WHITE):
             sign = 1 if color == BLACK else -1
             for kind in ALL_KINDS:
@@ -108,34 +111,34 @@ class Geometry:
                 for d, (dx, dy) in enumerate(DIRECTIONS):
                     back = (-dx, -dy)  # the attacker moves from its square back towards s
                     if back in steps or back in slides:
-                        self.near[color][d].add(code)
+                        near[color][d].add(code)
                     if back in slides:
-                        self.far[color][d].add(code)
-        self.near = [[frozenset(x) for x in c] for c in self.near]
-        self.far = [[frozenset(x) for x in c] for c in self.far]
+                        far[color][d].add(code)
+        self.near = [[frozenset(x) for x in c] for c in near]
+        self.far = [[frozenset(x) for x in c] for c in far]
         #: scan[c][s]: per non-empty ray from s, (first square, near codes, the rest of the
         #: ray, far codes): the same facts as ray8/near/far, laid out for the hot attack test
         self.scan = [[tuple((ray[0], self.near[c][d], ray[1:], self.far[c][d])
                             for d, ray in enumerate(self.ray8[s]) if ray)
                       for s in range(n)] for c in (BLACK, WHITE)]
-
         #: knight_from[c][s]: squares from which a knight of colour c attacks s
-        self.knight_from = [[[] for _ in range(n)] for _ in (BLACK, WHITE)]
+        knight_from = [[[] for _ in range(n)] for _ in (BLACK, WHITE)]
         for color in (BLACK, WHITE):
             code = piece_code(KNIGHT, color)
             for s in range(n):
                 for t in self.steps[code][s]:
-                    self.knight_from[color][t].append(s)
-        self.knight_from = [[tuple(x) for x in c] for c in self.knight_from]
+                    knight_from[color][t].append(s)
+        self.knight_from = [[tuple(x) for x in c] for c in knight_from]
 
-        #: check_from[code][k]: squares from which piece `code` attacks square k on an
-        #: empty board (a superset of the squares that give a direct check)
-        self.check_from = [[frozenset()] * n for _ in range(size_codes)]
+    def _build_check_from(self) -> None:
+        """check_from[code][k]: squares from which piece `code` attacks square k on an
+        empty board (a superset of the squares that give a direct check)."""
+        self.check_from = [[frozenset()] * self.size for _ in range(CODES)]
         for color in (BLACK, WHITE):
             for kind in ALL_KINDS:
                 code = piece_code(kind, color)
-                acc = [set() for _ in range(n)]
-                for s in range(n):
+                acc = [set() for _ in range(self.size)]
+                for s in range(self.size):
                     for t in self.steps[code][s]:
                         acc[t].add(s)
                     for ray in self.rays[code][s]:
@@ -143,8 +146,10 @@ class Geometry:
                             acc[t].add(s)
                 self.check_from[code] = [frozenset(a) for a in acc]
 
-        #: line[a][b]: direction index from a towards b when they share a rank, file or
-        #: diagonal, else -1; between[a][b]: the squares strictly between them
+    def _build_lines(self) -> None:
+        """line[a][b]: direction index from a towards b when they share a rank, file or
+        diagonal, else -1; between[a][b]: the squares strictly between them."""
+        n = self.size
         self.line = [[-1] * n for _ in range(n)]
         self.between = [[()] * n for _ in range(n)]
         for a in range(n):

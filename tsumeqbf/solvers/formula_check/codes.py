@@ -23,6 +23,10 @@ def choice_code(choice, pos: Position, m: int, reading: bool = False) -> dict | 
     other side chose ``m``, where a lifted drop leaves out the promote bit: the formula
     accepts a drop with either value and drops the same piece (``result`` and ``decode``
     ignore it), so both codes are that drop."""
+    if hasattr(choice, "cands_at"):  # encoding dag: codes local to the listed position
+        cands = choice.cands_at(pos)
+        i = None if cands is None else _cand_index(cands, pos, m)
+        return None if i is None else {b: bool(i >> j & 1) for j, b in enumerate(choice.bits)}
     if isinstance(choice, (MoveChoice, OneHotChoice)):
         i = _cand_index(choice.cands, pos, m)
         if i is None:

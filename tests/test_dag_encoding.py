@@ -1,0 +1,145 @@
+"""Encoding ``dag``: the listed positions as a DAG (one variable a position, the moves
+between them from the rules engine); its plies list exactly the legal moves of the
+positions lines reach, its verdicts agree with brute force, are certified and proven by
+the strategy check."""
+
+import pytest
+
+from tsumeqbf.data import collection_cases
+from tsumeqbf.encoder import dag
+from tsumeqbf.encoder.registry import EncodingOptions, encode
+from tsumeqbf.engines import run_engine
+from tsumeqbf.rules import Position, cshogi_board
+from tsumeqbf.rules.generate import question_set
+from tsumeqbf.rules.reference import mate_within
+from tsumeqbf.solvers import is_installed
+from tsumeqbf.solvers.engine import solve_mate
+from tsumeqbf.solvers.formula_check import check_file, write_formula
+from tsumeqbf.values import Limits
+
+from test_mating_encoding import HANDS, _positions
+from test_qbf_agreement import check_agreement
+
+needs_solvers = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
+
+
+@pytest.mark.parametrize("sfen, zone, n", [("1k2/R3/4/4 b GNp 1", 2, 3),
+                                           ("2k1/4/1P2/4 b GSp 1", 2, 3)])
+def test_each_ply_lists_the_moves_between_the_positions_lines_reach(sfen, zone, n):
+    pos = Position.from_sfen(sfen, zone=zone)
+    plies = dag.list_dag(pos, n).plies
+    for t, (cands, moves) in enumerate(plies, 1):
+        before = _positions(pos, t - 1)
+        after = {p.exact_key() for p in _positions(pos, t)}
+        assert len(moves) == len(before)
+        for p, out in zip(before, moves):  # the lister keeps the order it found them in
+            listed = {cands[ci].move() for ci, _ in out}
+            legal = p.checks() if t % 2 else p.legal_moves()
+            if t == n:  # ply n: only the checks that mate
+                legal = [m for m in legal if not _after(p, m).legal_moves()]
+            assert listed == set(legal)
+        targets = {q for out in moves for _, q in out}
+        assert targets == (set(range(len(after))) if t < n else {-1} if any(moves) else set())
+
+
+def _after(p, m):
+    child = p.copy()
+    child.push(m)
+    return child
+
+
+def test_transpositions_share_a_position():
+    # the attacker's two checks and the replies meet again: fewer positions than lines
+    pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
+    plies = dag.list_dag(pos, 5).plies
+    lines = sum(len(out) for out in plies[2][1])
+    assert max(q for out in plies[2][1] for _, q in out) + 1 < lines
+
+
+@pytest.mark.parametrize("qid, n", [("yaneuraou-mate5-2", 5), ("yaneuraou-mate7-71", 5)])
+def test_cshogi_lists_the_same_dag_as_the_rules_engine(qid, n, monkeypatch):
+    pytest.importorskip("cshogi")
+    q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
+    pos = Position.from_sfen(q["sfen"])
+    by_cshogi = _shape(dag.list_dag(pos, n).plies)
+    monkeypatch.setattr(cshogi_board, "supports", lambda pos: False)
+    assert _shape(dag.list_dag(pos, n).plies) == by_cshogi
+
+
+def _shape(plies):
+    """Per ply the candidates, the number of positions after it and each position's moves
+    (the generators list moves, so positions, in different orders)."""
+    return [(cands, len({q for out in moves for _, q in out}),
+             sorted(sorted(ci for ci, _ in out) for out in moves))
+            for cands, moves in plies]
+
+
+def test_past_the_cap_the_formula_is_matings(monkeypatch):
+    pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
+    monkeypatch.setattr(dag, "POSITIONS_CAP", 3)
+    enc = encode(pos, 5, "dag")
+    assert enc.encoding == "dag" and any("mating's" in c for c in enc.formula.comments)
+    assert any("encoding=mating" in c for c in enc.formula.comments)
+
+
+def test_move_choices_other_than_binary_are_refused():
+    with pytest.raises(ValueError, match="binary"):
+        encode(Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2), 3, "dag",
+               attacker_moves="onehot-ladder")
+    with pytest.raises(ValueError, match="binary"):
+        EncodingOptions("dag-global", defender_moves="onehot-pairwise")
+
+
+def test_local_codes_need_fewer_bits_than_the_plys_candidates():
+    pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
+    local = encode(pos, 5, "dag").formula.choices
+    glob = encode(pos, 5, "dag-global").formula.choices
+    assert local["m1"].bits and len(local["m1"].bits) == len(glob["m1"].bits)
+    assert all(len(local[f"m{t}"].bits) <= len(glob[f"m{t}"].bits) for t in range(2, 6))
+    assert sum(len(local[f"m{t}"].bits) < len(glob[f"m{t}"].bits) for t in range(2, 6)) >= 2
+
+
+@needs_solvers
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_an_early_mate_is_mate_within_n(n):
+    pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
+    got = solve_mate(pos, n, Limits.within(30), {"solver": "depqbf", "encoding": "dag"})
+    assert got.verdict is True and got.first_move == "G*3b"
+
+
+@needs_solvers
+@pytest.mark.parametrize("encoding", ["dag", "dag-global"])
+@pytest.mark.parametrize("solver", ["depqbf", "caqe", "rareqs"])
+@pytest.mark.parametrize("plies", [1, 3, 5])
+def test_generated_questions_with_both_hands(encoding, solver, plies):
+    qs = question_set(70 + plies, {1: 24, 3: 24, 5: 10}[plies],
+                      sizes=((3, 3), (4, 4), (5, 5)), plies=(plies,), **HANDS)
+    check_agreement(qs, solver, encoding, timeout=20, max_unknown_share=0.1)
+
+
+@needs_solvers
+def test_verdicts_are_certified():
+    counts = {True: 0, False: 0}
+    for q in question_set(76, 12, sizes=((3, 3), (4, 4)), plies=(1, 3, 5), **HANDS):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        got = run_engine("qbf", pos, q["n"], timeout=30,
+                         options={"solver": "depqbf", "encoding": "dag", "certify": True})
+        if got.status == "unknown":
+            continue
+        assert got.verdict == mate_within(pos, q["n"]) and got.certification.certified, got
+        counts[got.verdict] += 1
+    assert counts[True] >= 2 and counts[False] >= 2, counts
+
+
+@pytest.mark.parametrize("encoding", ["dag", "dag-global"])
+@pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
+def test_the_strategy_check_proves_its_formulas(tmp_path, fmt, encoding):
+    counts = {True: 0, False: 0}
+    for q in question_set(77, 12, sizes=((3, 3), (4, 4)), plies=(1, 3, 5), **HANDS):
+        pos = Position.from_sfen(q["sfen"], zone=q["zone"])
+        path = str(tmp_path / f"f.{fmt}")
+        write_formula(encode(pos, q["n"], encoding), path)
+        truth = mate_within(pos, q["n"])
+        assert check_file(path, pos, q["n"], encoding).truth == truth, q["sfen"]
+        counts[truth] += 1
+    assert counts[True] >= 2 and counts[False] >= 2, counts

@@ -1,0 +1,291 @@
+"""Encoding ``dag``: the game as a DAG of the positions that lines reach, one variable a
+position, instead of board states as circuits.
+
+The other encodings build each ply's state as bits over squares and hands and decide a
+move's legality with circuits over them; positions that different move orders reach are
+different assignments of those bits. Here the positions of each ply are listed by the rules
+engine (as ``mating`` lists them: the attacker's legal checks, the defender's legal
+replies, transpositions merged, at ply n the checks that mate), and the formula is the
+table of moves between them:
+
+- ply t chooses a move among the ply's candidates (the union of its positions' moves,
+  binary codes as in ``enumerated``): existential bits for the attacker, universal for the
+  defender;
+- ``at(q)``, "the line is alive in position q after ply t", is the OR over the moves into
+  q of ``at(p) AND code(t) = m`` (p the position before, m a move legal in p); the root's
+  is true;
+- the attacker, alive in p, must choose one of p's legal checks (at ply n: one of the
+  checks that mate in p), a clause ``NOT at(p) OR code = m1 OR code = m2 ...``; a position
+  with none cannot be alive;
+- the defender's code selects a move into a next position only where it is a legal reply:
+  any other code (illegal, out of range, or any code after a mate) reaches no position, and
+  the line is over, the attacker's win, with no clause on the universal bits.
+
+So Mate(P, n) holds exactly when the formula does (docs/encodings.md, "dag", says why),
+and a mate before ply n costs nothing: the mated position has no move out. A position
+where the attacker has no listed move (no check; at ply n, no check that mates) gets no
+variable: a defender's move into it is the clause ``NOT at(p) OR code != m`` (what the
+solver's unit propagation would make of ``at(q)`` false). Every ``at``
+is used only negatively, so its definition is one-way (``Formula.polarity``): a move into
+a position is two clauses and a variable. The formula grows with the number of moves
+between listed positions, not with the number of lines or with the board.
+
+What differs from the other encodings: the rules engine decides legality, check and mate
+(the formula holds no board); the solver decides the game over them. Where a ply has more
+than :data:`POSITIONS_CAP` positions, the question is encoded by ``mating`` instead (a
+comment line in the formula says so).
+
+>>> from tsumeqbf.rules import Position
+>>> enc = encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3)
+>>> enc.encoding, sorted(m.move() for m in enc.first_moves) == sorted(
+...     Position.from_sfen("2k/3/1GP b - 1", zone=2).checks())
+('dag', True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..limits import check_budget
+from ..progress import phase
+from ..rules import TsumeError, cshogi_board
+from ..rules.position import Position
+from .choice import MoveChoice
+from .formula import Formula, neg
+from .game import Encoded, VERSION, question_comments
+from .lines import move_cand, CshogiLister, sorted_cands
+from .mating import Mating
+
+#: a ply with more positions than this is not listed: the question goes to ``mating``
+POSITIONS_CAP = 400_000
+
+
+class TooManyPositions(Exception):
+    """A ply has more than the cap of positions."""
+
+
+@dataclass
+class Dag:
+    """The listed game: per ply t = 1..n, ``plies[t-1]`` = (the sorted candidates, for each
+    position before the ply its moves as (candidate index, index of the position after,
+    or -1 at ply n), in the lister's order); ``keys[t-1]`` the lister's keys of those positions and
+    ``key_of`` the key of a :class:`Position`, as ``norm`` makes a listed key (the rules
+    engine's exact key; on 9x9 cshogi's SFEN without the move number)."""
+
+    plies: list
+    keys: list
+    key_of: Callable
+    norm: Callable
+
+
+def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP) -> Dag:
+    """The positions that lines reach, ply by ply, and the moves between them: the
+    attacker's legal checks, the defender's legal replies, at ply n only the checks that
+    mate. Raises :class:`TooManyPositions` past ``cap`` positions at a ply.
+
+    >>> plies = list_dag(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3).plies
+    >>> [(len(cands), len(moves)) for cands, moves in plies]
+    [(4, 1), (2, 4), (0, 2)]
+    """
+    lister = None
+    if cshogi_board.supports(pos):
+        try:
+            lister = _CshogiMoves(cshogi_board.load())
+        except TsumeError:
+            lister = None
+    lister = lister or _RulesMoves()
+    frontier = [lister.key(pos)]
+    plies, keys = [], []
+    for t in range(1, n + 1):
+        last = t == n
+        index: dict = {}
+        cand_index: dict = {}
+        moves = []
+        for i, key in enumerate(frontier):
+            if i % 256 == 0:
+                check_budget()
+            out = []
+            for cand, child in lister.moves(key, t % 2 == 1, last):
+                ci = cand_index.setdefault(cand, len(cand_index))
+                out.append((ci, -1 if last else index.setdefault(child, len(index))))
+            moves.append(out)
+            if len(index) > cap:
+                raise TooManyPositions(f"more than {cap} positions at ply {t}")
+        cands = sorted_cands(cand_index)
+        order = {c: i for i, c in enumerate(cands)}
+        remap = [order[c] for c in cand_index]
+        plies.append((cands, [[(remap[ci], q) for ci, q in out] for out in moves]))
+        keys.append(frontier)
+        frontier = list(index)
+    return Dag(plies, keys, lister.key_of, lister.norm)
+
+
+class _RulesMoves:
+    """The moves of positions with our rules engine (any board)."""
+
+    def __init__(self):
+        self.positions: dict = {}
+
+    def key(self, pos: Position):
+        self.positions[pos.exact_key()] = pos
+        return pos.exact_key()
+
+    @staticmethod
+    def key_of(pos: Position):
+        return pos.exact_key()
+
+    @staticmethod
+    def norm(key):
+        return key
+
+    def moves(self, key, checks: bool, mates_only: bool):
+        """(candidate, key of the position after) for each legal check (``checks``) or
+        legal reply of position ``key``; with ``mates_only`` the checks that mate (key None)."""
+        p = self.positions[key]
+        out = []
+        for m in p.checks() if checks else p.legal_moves():
+            child = p.copy()
+            child.push(m)
+            if mates_only:
+                if not child.legal_moves():
+                    out.append((move_cand(p, m), None))
+                continue
+            self.positions.setdefault(child.exact_key(), child)
+            out.append((move_cand(p, m), child.exact_key()))
+        return out
+
+
+class _CshogiMoves(CshogiLister):
+    """The same with cshogi's generator (standard 9x9): positions are SFEN texts."""
+
+    def key_of(self, pos: Position) -> str:
+        """The key of ``pos`` as cshogi writes it, without the move number."""
+        self.board.set_sfen(pos.sfen())
+        return self.norm(self.board.sfen())
+
+    @staticmethod
+    def norm(key: str) -> str:
+        return key.rsplit(" ", 1)[0]
+
+    def moves(self, key, checks: bool, mates_only: bool):
+        b, table = self.board, self.cands
+        b.set_sfen(key)
+        c = b.turn
+        if checks:  # cshogi's check generator is pseudo-legal
+            listed = [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]
+        else:
+            listed = list(b.legal_moves)
+        out = []
+        for cm in listed:
+            cand = table.get((cm, c))
+            if cand is None:
+                cand = table[cm, c] = self.move_cand(cm, c)
+            b.push(cm)
+            if not mates_only:
+                out.append((cand, b.sfen()))
+            elif not len(b.legal_moves):
+                out.append((cand, None))
+            b.pop()
+        return out
+
+
+class LocalChoice:
+    """The move of a ply as a binary code local to the position it is played in: code k is
+    the k-th of that position's listed moves (in the order the lister found them),
+    so the ply needs only as many bits as its positions have moves at most, and code k's
+    minterm ``sel(k)`` is one gate shared by every position."""
+
+    def __init__(self, f: Formula, dag: Dag, t: int, name: str):
+        self.f, self.dag, self.t, self.name = f, dag, t, name
+        cands, moves = dag.plies[t - 1]
+        width = max((len(out) for out in moves), default=0)
+        self.bits = [f.var(f"{name}_bit{i}", t - 1) for i in range((width - 1).bit_length())]
+        self._sel: dict = {}
+        self._index: dict | None = None
+        f.choices[name] = self
+
+    def sel(self, k: int):
+        g = self._sel.get(k)
+        if g is None:
+            g = self._sel[k] = self.f.and_(b if k >> j & 1 else -b
+                                           for j, b in enumerate(self.bits))
+        return g
+
+    def cands_at(self, pos: Position) -> list | None:
+        """The moves that codes 0, 1, ... name in ``pos`` (None: not a listed position)."""
+        if self._index is None:
+            norm = self.dag.norm
+            self._index = {norm(k): i for i, k in enumerate(self.dag.keys[self.t - 1])}
+        i = self._index.get(self.dag.key_of(pos))
+        if i is None:
+            return None
+        cands, moves = self.dag.plies[self.t - 1]
+        return [cands[ci] for ci, _ in moves[i]]
+
+    def decode(self, values: dict) -> None:
+        """A local code names no move by itself (it needs the position)."""
+        return None
+
+
+def encode(pos: Position, n: int, attacker_moves: str = "binary",
+           defender_moves: str = "binary", used_kinds_only: bool = False,
+           local: bool = True) -> Encoded:
+    """Mate(pos, n) as a QBF over the listed positions (binary move codes only): the move
+    codes local to each position (``local``, encoding ``dag``) or indices into the ply's
+    candidates (encoding ``dag-global``)."""
+    name = "dag" if local else "dag-global"
+    for side, kind in (("attacker", attacker_moves), ("defender", defender_moves)):
+        if kind != "binary":
+            raise ValueError(f"encoding {name} chooses moves by binary codes; {side} moves "
+                             f"{kind!r} does not apply")
+    start = time.perf_counter()
+    phase("listing")
+    try:
+        dag = list_dag(pos, n, POSITIONS_CAP)
+    except TooManyPositions as exc:
+        enc = Mating(pos, n).encode()
+        enc.formula.comments.append(f"{name}: {exc}; the formula is mating's")
+        enc.encoding = name
+        return enc
+    phase("encoding")
+    f = Formula(polarity=True)
+    plies = dag.plies
+    at: list = [True]  # at(p) of the positions before ply t
+    first = None
+    for t, (cands, moves) in enumerate(plies, 1):
+        if t == 1 or not local:  # one position at ply 1: its local codes are the global ones
+            choice = MoveChoice(f, cands, t - 1, f"m{t}")
+            code = [[ci for ci, _ in out] for out in moves]
+        else:
+            choice = LocalChoice(f, dag, t, f"m{t}")
+            code = [range(len(out)) for out in moves]
+        first = first or choice
+        into: list[list] = [[] for _ in range(1 + max((q for out in moves for _, q in out),
+                                                      default=-1))]
+        # after the defender's ply: the positions where the attacker has no listed move
+        stuck = [not out for out in plies[t][1]] if t % 2 == 0 and t < n else None
+        for p, out in enumerate(moves):
+            alive = at[p]
+            if alive is False:
+                continue
+            if t % 2:  # the attacker alive in p plays one of its legal checks (mates at n)
+                f.add_clause([neg(alive)] + [choice.sel(k) for k in code[p]])
+            for k, (_, q) in zip(code[p], out):
+                if q < 0:
+                    continue
+                if stuck is not None and stuck[q]:  # at(q) would be false: the reply loses
+                    f.add_clause([neg(alive), neg(choice.sel(k))])
+                else:
+                    into[q].append(f.and_([alive, choice.sel(k)]))
+        at = [f.or_(ins) for ins in into]
+    f.comments += [f"tsumeqbf encoding={name} version={VERSION}", *question_comments(pos, n)]
+    stats = {"positions": [len(moves) for _, moves in plies],
+             "moves": [sum(len(out) for out in moves) for _, moves in plies]}
+    return Encoded(f, first.cands, first, name, time.perf_counter() - start, stats)
+
+
+def encode_global(pos: Position, n: int, **choices) -> Encoded:
+    """Encoding ``dag-global``: ``dag`` with each ply's codes indexing its candidates."""
+    return encode(pos, n, local=False, **choices)
