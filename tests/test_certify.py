@@ -220,3 +220,37 @@ def test_cli_batch_with_a_liar_reports_errors(tmp_path, capsys):
 def test_certify_needs_a_qbf_engine(capsys):
     assert main(["mate", "2k/3/1GP b - 1", "-n", "1", "--engine", "dfpn", "--certify"]) == 2
     assert "not a QBF engine" in capsys.readouterr().err
+
+
+def _refutations_take_the_fewest_checks(pos, tree, k):
+    """Every reply of the no-mate tree leaves the fewest attacker checks among the
+    replies the reference refutes with; the count of the nodes where that choice mattered."""
+    mattered = 0
+    for usi, entry in tree["checks"].items():
+        if "reply" not in entry:
+            continue
+        pos.push(pos.parse_usi(usi))
+        counts = {}
+        for r in pos.legal_moves():
+            pos.push(r)
+            if not mate_within(pos, k - 2):
+                counts[r] = len(pos.checks())
+            pos.pop()
+        reply = pos.parse_usi(entry["reply"])
+        assert counts[reply] == min(counts.values()), (usi, entry["reply"], counts)
+        mattered += len(set(counts.values())) > 1
+        pos.push(reply)
+        mattered += _refutations_take_the_fewest_checks(pos, entry["then"], k - 2)
+        pos.pop()
+        pos.pop()
+    return mattered
+
+
+def test_a_no_mate_is_refuted_by_the_replies_that_leave_the_fewest_checks():
+    mattered = 0
+    for pos, n in questions(40, sizes=((4, 4), (5, 5)), plies=(3, 5), seed=7):
+        if mate_within(pos, n):
+            continue
+        cert = certify(pos, n, False, truthful)
+        mattered += _refutations_take_the_fewest_checks(pos.copy(), cert.tree, n)
+    assert mattered > 0  # the questions hold refutations to choose between
