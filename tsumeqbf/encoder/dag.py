@@ -197,9 +197,8 @@ class _CshogiMoves(CshogiLister):
 class LocalChoice:
     """The move of a ply as a binary code local to the position it is played in: code k is
     the k-th of that position's listed moves (in the order the lister found them, except
-    that at the defender's ply n - 1 the replies after which the attacker has no mating
-    check come first),
-    so the ply needs only as many bits as its positions have moves at most, and code k's
+    that a defender's replies after which the attacker has no listed move come first), so
+    the ply needs only as many bits as its positions have moves at most, and code k's
     minterm ``sel(k)`` is one gate shared by every position."""
 
     def __init__(self, f: Formula, dag: Dag, t: int, name: str):
