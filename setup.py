@@ -9,7 +9,7 @@ import os
 
 from setuptools import Extension, setup
 
-flags = ["/std:c++17", "/O2"] if os.name == "nt" else ["-std=c++17", "-O2"]
+flags = ["/std:c++17", "/O2"] if os.name == "nt" else ["-std=c++17", "-O3"]
 
 setup(ext_modules=[Extension("tsumeqbf.native._core", ["tsumeqbf/native/_core.cpp"],
                              language="c++", extra_compile_args=flags)])

@@ -258,17 +258,18 @@ def test_bounded_verdicts_equal_the_python_searchs_on_the_yaneuraou_samples():
 
 
 # -- the unbounded search --------------------------------------------------------------
-def _unbounded_findings(questions, native_nodes: int, python_nodes: int) -> tuple[list, dict]:
-    """What is wrong with the core's unbounded answers: a verdict other than the Python
-    search's (where both decide), a no-mate where brute force finds a mate within 3, a
-    line that does not replay as mate."""
+def _unbounded_findings(questions, native_nodes: int, python_nodes: int,
+                        **steers) -> tuple[list, dict]:
+    """What is wrong with the core's unbounded answers (``steers``: its dag and inherit
+    options): a verdict other than the Python search's (where both decide), a no-mate
+    where brute force finds a mate within 3, a line that does not replay as mate."""
     from tsumeqbf.dfpn import TsumeSearch
     from tsumeqbf.dfpn.game import TsumeGame
     from tsumeqbf.dfpn.solve import replay_answer
 
     bad, counts = [], {"mate": 0, "nomate": 0, "unknown": 0, "compared": 0}
     for pos in questions:
-        got = native.tsume(pos, max_nodes=native_nodes)
+        got = native.tsume(pos, max_nodes=native_nodes, **steers)
         ours = TsumeSearch(TsumeGame(pos.copy()), max_nodes=python_nodes).solve().proven
         counts[{True: "mate", False: "nomate", None: "unknown"}[got["proven"]]] += 1
         if got["proven"] is not None and ours is not None:
@@ -288,6 +289,24 @@ def test_unbounded_verdicts_equal_the_python_searchs_on_generated_questions():
     bad, counts = _unbounded_findings(_brute_cases(seed=4507, count=60, n=3), 20_000, 3_000)
     assert bad == []
     assert counts["mate"] and counts["nomate"] and counts["compared"] >= 50
+
+
+@pytest.mark.parametrize("dag, inherit", [(False, False), (True, False), (False, True)])
+def test_unbounded_verdicts_without_the_steers_equal_the_python_searchs(dag, inherit):
+    # the DAG correction and inherited numbers only choose what is searched next
+    bad, counts = _unbounded_findings(_brute_cases(seed=4508, count=20, n=3), 20_000, 3_000,
+                                      dag=dag, inherit=inherit)
+    assert bad == []
+    assert counts["compared"] >= 15
+
+
+def test_the_steers_reach_the_core():
+    # musou-020: proven either way, by different searches
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[119]["sfen"])
+    runs = {(dag, inherit): native.tsume(pos, max_nodes=400_000, dag=dag, inherit=inherit)
+            for dag in (False, True) for inherit in (False, True)}
+    assert all(r["proven"] for r in runs.values())
+    assert len({r["nodes"] for r in runs.values()}) == 4
 
 
 def test_unbounded_answers_on_the_yaneuraou_samples_replay_as_mate():

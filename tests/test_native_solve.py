@@ -126,7 +126,7 @@ def test_solve_with_the_native_backend_says_whether_its_answer_is_the_shortest(c
     assert main(["solve", sfen, "--backend", "native", "--json", "--check-shortest"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["backend"] == "native" and out["answer"] == "proof" and out["plies"] == 7
-    assert out["shorter_mate_exists"] is False and out["dag"] is False
+    assert out["shorter_mate_exists"] is False and out["dag"] is True and out["inherit"] is True
     assert main(["solve", sfen, "--backend", "native", "--heuristics", "ABC"]) == 2
     assert "backend 'native' has no option heuristics" in capsys.readouterr().err
 

@@ -165,8 +165,12 @@ def test_the_native_backend_answers_with_its_options_and_what_it_does_not_do(cap
                  "--tt-entries", "5000", "--shortest"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["status"], out["backend"], out["tt_limit"]) == ("mate", "native", 5000)
-    # no DAG correction, no inherited numbers; a mate in 1 is the shortest
-    assert (out["dag"], out["inherit"], out["shortest"]) == (False, False, True)
+    # the DAG correction and inherited numbers as asked; a mate in 1 is the shortest
+    assert (out["dag"], out["inherit"], out["shortest"]) == (True, True, True)
+    assert main(["solve", sfen, "--quiet", "--json", "--backend", "native", "--no-dag",
+                 "--no-inherit"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["backend"], out["dag"], out["inherit"]) == ("native", False, False)
     with pytest.raises(TsumeError, match="backend 'native' has no option heuristics"):
         from tsumeqbf.dfpn.solve import solve_tsume
         solve_tsume(Position.from_sfen(sfen), backend="native", heuristics="A")

@@ -8,10 +8,10 @@ Python search's (:mod:`.answer`, :mod:`.shortest`).
   answer asks (interpositions, squares next to the king) are computed there too. Bounded
   df-pn (:class:`~.core.DfPn`) runs on it after a proof.
 * :class:`NativeSearch` is the unbounded search (proofs with proof pieces, path-dependent
-  disproofs as twin entries, as :class:`~.tsume.TsumeSearch` with its defaults less what
-  only steers it: the DAG correction and inherited numbers); its tables stay in the core
-  between calls, so the search for shorter mates (:func:`.answer.shorten`) goes on in
-  them with :meth:`NativeSearch.solve_below`.
+  disproofs as twin entries, the DAG correction and inherited numbers, as
+  :class:`~.tsume.TsumeSearch` with its defaults); its tables stay in the core between
+  calls, so the search for shorter mates (:func:`.answer.shorten`) goes on in them with
+  :meth:`NativeSearch.solve_below`.
 
 The core has none of the heuristics, simulation, probes, checkpoints or seeds:
 :func:`refuse_unsupported` refuses those options. Every answer is replayed with the rules
@@ -119,16 +119,18 @@ class NativeSearch:
         from .. import native
 
         self.game = game
-        # what the core does: ``options``' table size, mobility and drop grouping, with
-        # neither the DAG correction nor inherited numbers
+        # what the core does: ``options``' table size, mobility, drop grouping, DAG
+        # correction and inherited numbers
         options = options or TsumeOptions()
-        self.options = TsumeOptions(dag=False, inherit=False, mobility=options.mobility,
-                                    group_drops=options.group_drops, tt_limit=options.tt_limit)
+        self.options = TsumeOptions(dag=options.dag, inherit=options.inherit,
+                                    mobility=options.mobility, group_drops=options.group_drops,
+                                    tt_limit=options.tt_limit)
         self.max_nodes, self.deadline = max_nodes, deadline
         self.progress, self.progress_every = progress, progress_every
         self._core = native.require().Tsume(*native.position_args(game.pos),
                                             self.options.tt_limit, self.options.mobility,
-                                            self.options.group_drops)
+                                            self.options.group_drops, self.options.dag,
+                                            self.options.inherit)
         self.proof_seq, self.is_disproven = self._core.proof_seq, self._core.is_disproven
         self.current_line = self._core.current_line
         self.tables = self  # what bounded df-pn's seeding asks: is_disproven

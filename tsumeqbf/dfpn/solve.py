@@ -114,8 +114,6 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
            "disproofs": res.disproofs, "twins": res.twins, "tt_size": res.tt_size,
            "tt_hits": res.tt_hits, **options.row(), "simulations": search.simulations,
            "resumed_nodes": resumed, "probes": search.probes, "seeded_proofs": seeded}
-    if options.backend == "native":  # what the core does not do, whatever was asked
-        out.update(dag=search.options.dag, inherit=search.options.inherit)
     if res.reason:
         out["error"] = res.reason
     stops = _Stops(answer_on_stop)

@@ -18,8 +18,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -98,6 +96,48 @@ struct SqList {
     int operator[](size_t i) const { return sq[i]; }
 };
 
+// a set of squares, 0-63 in lo and 64-80 in hi: the occupied squares, so that the nearest
+// piece along a ray is one bit scan rather than a walk over empty squares
+struct Bits {
+    uint64_t lo = 0, hi = 0;
+    void set(int s) { if (s < 64) lo |= 1ull << s; else hi |= 1ull << (s - 64); }
+    void clear(int s) { if (s < 64) lo &= ~(1ull << s); else hi &= ~(1ull << (s - 64)); }
+    Bits operator&(const Bits& o) const { Bits b; b.lo = lo & o.lo; b.hi = hi & o.hi; return b; }
+    bool empty() const { return !(lo | hi); }
+    int pop_lowest();  // the lowest square, taken out; -1 when empty
+};
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+inline int ctz64(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+inline int msb64(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+#else
+inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+inline int msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
+#endif
+
+// the lowest / highest square of a non-empty set
+inline int lowest(const Bits& b) { return b.lo ? ctz64(b.lo) : 64 + ctz64(b.hi); }
+inline int highest(const Bits& b) { return b.hi ? 64 + msb64(b.hi) : msb64(b.lo); }
+
+inline int Bits::pop_lowest() {
+    if (lo) { int s = ctz64(lo); lo &= lo - 1; return s; }
+    if (hi) { int s = ctz64(hi); hi &= hi - 1; return 64 + s; }
+    return -1;
+}
+
+// directions 2-5 (x or y growing, square numbers growing) meet their nearest square
+// lowest, the others highest
+constexpr bool RAY_UP[8] = {false, false, true, true, true, true, false, false};
+// the square number's step along direction d (DY * 9 + DX)
+constexpr int RAY_STEP[8] = {-9, -8, 1, 10, 9, 8, -1, -10};
+constexpr bool steps_agree() {
+    for (int d = 0; d < 8; ++d)
+        if (RAY_STEP[d] != DY[d] * W + DX[d]) return false;
+    return true;
+}
+static_assert(steps_agree(), "RAY_STEP follows DX and DY");
+
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
 struct Tables {
@@ -106,6 +146,7 @@ struct Tables {
     SqList slide_dirs[32];
     // ray[sq][d]: squares from sq outward in direction d
     SqList ray[N][8];
+    Bits ray_bits[N][8], between_bits[N][N];
     // near[c][d] / far[c][d]: bit per code of colour c attacking a square from the first /
     // a further square of its ray in direction d
     uint32_t near_mask[2][8] = {}, far_mask[2][8] = {};
@@ -115,6 +156,7 @@ struct Tables {
     SqList between[N][N];
     // check_from[code][k]: squares from which `code` attacks k on an empty board
     bool check_from[32][N][N];
+    Bits check_bits[32][N];  // check_from[code][k] as a set
     // can_check[code][frm][k]: the piece on frm could, on an empty board, move to a square
     // from which it (or its promoted self) attacks k: else only a discovered check is
     // possible for it
@@ -174,9 +216,9 @@ struct Tables {
                     if (slide) far_mask[c][d] |= 1u << code;
                 }
                 for (int s = 0; s < N; ++s) {
-                    for (int t : steps[code][s]) check_from[code][t][s] = true;
+                    for (int t : steps[code][s]) { check_from[code][t][s] = true; check_bits[code][t].set(s); }
                     for (int d : slide_dirs[code])
-                        for (int t : ray[s][d]) check_from[code][t][s] = true;
+                        for (int t : ray[s][d]) { check_from[code][t][s] = true; check_bits[code][t].set(s); }
                 }
             }
             int knight = code_of(KNIGHT, c);
@@ -190,6 +232,8 @@ struct Tables {
                 for (size_t i = 0; i < r.size(); ++i) {
                     line[a][r[i]] = d;
                     between[a][r[i]].assign(r.begin(), r.begin() + i);
+                    ray_bits[a][d].set(r[i]);
+                    for (size_t j = 0; j < i; ++j) between_bits[a][r[i]].set(r[j]);
                 }
             }
         }
@@ -235,7 +279,11 @@ struct Position {
     // Zobrist keys kept apart, as Position's: bkey of the board and the side to move
     // (XOR), hkey of the hands (a key added per piece in hand, so counts need no bound)
     uint64_t bkey, hkey;
+    Bits occ;  // the occupied squares, kept with board[]
     std::vector<Undo> stack;
+
+    void place(int s, int code) { board[s] = (uint8_t)code; occ.set(s); }
+    void lift(int s) { board[s] = 0; occ.clear(s); }
 
     uint64_t key() const { return bkey ^ hkey; }
 
@@ -247,8 +295,10 @@ struct Position {
         kings[0] = kings[1] = -1;
         bkey = side ? T->zturn : 0;
         hkey = 0;
+        occ = Bits();
         for (int s = 0; s < N; ++s)
             if (board[s]) {
+                occ.set(s);
                 bkey ^= T->zb[board[s]][s];
                 if (kind_of(board[s]) == KING) kings[color_of(board[s])] = s;
             }
@@ -269,7 +319,7 @@ struct Position {
             int kind = frm - DROP_BASE, code = code_of(kind, c);
             hands[c][kind] -= 1;
             hkey -= T->zh[c][kind];
-            board[to] = code;
+            place(to, code);
             bkey ^= T->zb[code][to];
         } else {
             int code = board[frm], captured = board[to];
@@ -285,8 +335,8 @@ struct Position {
                 }
             }
             if (is_promotion(m)) code = T->promote_code[code];
-            board[frm] = 0;
-            board[to] = code;
+            lift(frm);
+            place(to, code);
             bkey ^= T->zb[code][to];
             if (kind_of(code) == KING) kings[c] = to;
         }
@@ -302,12 +352,13 @@ struct Position {
         int m = u.move, to = move_to(m), frm = move_from(m);
         if (frm >= DROP_BASE) {
             hands[c][frm - DROP_BASE] += 1;
-            board[to] = 0;
+            lift(to);
         } else {
             int code = board[to];
             if (is_promotion(m)) code = code_of(base_kind(code), c);
-            board[frm] = code;
-            board[to] = u.captured;
+            place(frm, code);
+            board[to] = (uint8_t)u.captured;
+            if (!u.captured) occ.clear(to);
             if (u.captured) {
                 int hk = base_kind(u.captured);
                 if (hk == KING) kings[c ^ 1] = to;
@@ -320,24 +371,31 @@ struct Position {
     }
 
     // -- attacks ----------------------------------------------------------------------
+    // the nearest occupied square from s in direction d, -1 if none
+    int nearest(int s, int d) const {
+        Bits m = T->ray_bits[s][d] & occ;
+        if (m.empty()) return -1;
+        return RAY_UP[d] ? lowest(m) : highest(m);
+    }
+
+    // the square of `by`'s piece attacking s from direction d (fixed at compile time:
+    // attacked() runs for every king move of every evasion, and a loop's branches cost
+    // as much as the scans), -1 if none
+    template <int d>
+    int attacker_on(int s, int by) const {
+        Bits m = T->ray_bits[s][d] & occ;
+        if (m.empty()) return -1;
+        int b = RAY_UP[d] ? lowest(m) : highest(m);
+        uint32_t mask = b == s + RAY_STEP[d] ? T->near_mask[by][d] : T->far_mask[by][d];
+        return mask >> board[b] & 1 ? b : -1;
+    }
+
     bool attacked(int s, int by) const {
-        for (int d = 0; d < 8; ++d) {
-            const auto& r = T->ray[s][d];
-            if (r.empty()) continue;
-            int code = board[r[0]];
-            if (code) {
-                if (T->near_mask[by][d] >> code & 1) return true;
-                continue;
-            }
-            uint32_t far = T->far_mask[by][d];
-            for (size_t i = 1; i < r.size(); ++i) {
-                code = board[r[i]];
-                if (code) {
-                    if (far >> code & 1) return true;
-                    break;
-                }
-            }
-        }
+        if (attacker_on<0>(s, by) >= 0 || attacker_on<1>(s, by) >= 0 ||
+            attacker_on<2>(s, by) >= 0 || attacker_on<3>(s, by) >= 0 ||
+            attacker_on<4>(s, by) >= 0 || attacker_on<5>(s, by) >= 0 ||
+            attacker_on<6>(s, by) >= 0 || attacker_on<7>(s, by) >= 0)
+            return true;
         int knight = code_of(KNIGHT, by);
         for (int t : T->knight_from[by][s])
             if (board[t] == knight) return true;
@@ -346,24 +404,12 @@ struct Position {
 
     // squares of colour `by`'s pieces that attack s
     int attackers(int s, int by, int* out) const {
-        int n = 0;
-        for (int d = 0; d < 8; ++d) {
-            const auto& r = T->ray[s][d];
-            if (r.empty()) continue;
-            int code = board[r[0]];
-            if (code) {
-                if (T->near_mask[by][d] >> code & 1) out[n++] = r[0];
-                continue;
-            }
-            uint32_t far = T->far_mask[by][d];
-            for (size_t i = 1; i < r.size(); ++i) {
-                code = board[r[i]];
-                if (code) {
-                    if (far >> code & 1) out[n++] = r[i];
-                    break;
-                }
-            }
-        }
+        int n = 0, found[8] = {attacker_on<0>(s, by), attacker_on<1>(s, by),
+                               attacker_on<2>(s, by), attacker_on<3>(s, by),
+                               attacker_on<4>(s, by), attacker_on<5>(s, by),
+                               attacker_on<6>(s, by), attacker_on<7>(s, by)};
+        for (int b : found)
+            if (b >= 0) out[n++] = b;
         int knight = code_of(KNIGHT, by);
         for (int t : T->knight_from[by][s])
             if (board[t] == knight) out[n++] = t;
@@ -371,11 +417,7 @@ struct Position {
     }
 
     // whether the squares between a and b (on a shared line, or none) are empty
-    bool line_clear(int a, int b) const {
-        for (int x : T->between[a][b])
-            if (board[x]) return false;
-        return true;
-    }
+    bool line_clear(int a, int b) const { return (T->between_bits[a][b] & occ).empty(); }
 
     bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
 
@@ -386,12 +428,13 @@ struct Position {
         int frm = move_from(m), to = move_to(m);
         int code = board[frm], captured = board[to];
         int moved = is_promotion(m) ? T->promote_code[code] : code;
-        board[to] = (uint8_t)moved;
-        board[frm] = 0;
+        place(to, moved);
+        lift(frm);
         int k = kind_of(code) == KING ? to : kings[c];
         bool safe = k < 0 || !attacked(k, c ^ 1);
-        board[frm] = (uint8_t)code;
+        place(frm, code);
         board[to] = (uint8_t)captured;
+        if (!captured) occ.clear(to);
         return safe;
     }
 
@@ -440,8 +483,10 @@ struct Position {
         for (int kind = PAWN; kind <= ROOK; ++kind) any = any || hands[c][kind] > 0;
         if (!any) return false;
         for (int x = 0; x < W; ++x) files[x] = false;
+        if (!hands[c][PAWN]) return true;  // files are asked of pawn drops only
         int pawn = code_of(PAWN, c);
-        for (int s = 0; s < N; ++s)
+        Bits pieces = occ;
+        for (int s = pieces.pop_lowest(); s >= 0; s = pieces.pop_lowest())
             if (board[s] == pawn) files[s % W] = true;
         return true;
     }
@@ -461,9 +506,10 @@ struct Position {
     // every legal move of the side to move
     void legal_moves(std::vector<int>& out) {
         out.clear();
-        int c = turn, k = kings[c];
-        if (k >= 0 && attacked(k, c ^ 1)) {
-            evasions(out);
+        int c = turn, k = kings[c], checkers[16];
+        int nchecks = k >= 0 ? attackers(k, c ^ 1, checkers) : 0;
+        if (nchecks) {
+            evasions(out, nchecks, checkers[0]);
             return;
         }
         int tg[32], cands[2];
@@ -482,11 +528,12 @@ struct Position {
         add_drops(out, c, false, nullptr);
     }
 
-    // the legal moves of the side to move, in check: king moves, and captures of the only
-    // checker or blocks of its line (a piece off every line through the king cannot be
-    // pinned, so only those on one are tested)
-    void evasions(std::vector<int>& out) {
-        const SqList* blocks = evasion_board_moves([&out](int m) { out.push_back(m); });
+    // the legal moves of the side to move, in check by `nchecks` pieces (`checker` the
+    // first): king moves, and captures of the only checker or blocks of its line (a piece
+    // off every line through the king cannot be pinned, so only those on one are tested)
+    void evasions(std::vector<int>& out, int nchecks, int checker) {
+        const SqList* blocks =
+            evasion_board_moves([&out](int m) { out.push_back(m); }, nchecks, checker);
         if (!blocks || blocks->empty()) return;
         bool allowed[N] = {};
         for (int t : *blocks) allowed[t] = true;
@@ -497,17 +544,19 @@ struct Position {
     // and the captures of the only checker and the blocks of its line (a piece off every
     // line through the king cannot be pinned, so only those on one are tested); returns
     // the squares between king and checker, nullptr when there is more than one checker
+    // (`nchecks` and `checker` as evasions() takes them)
     template <class Emit>
-    const SqList* evasion_board_moves(Emit&& emit) {
+    const SqList* evasion_board_moves(Emit&& emit, int nchecks, int checker) {
         int c = turn, k = kings[c], king = board[k];
+        // the king off the board for its moves' test (as safe_after: its square no longer
+        // blocks a line; what it captures on t does not stand between t and an attacker)
+        occ.clear(k);
         for (int t : T->steps[king][k]) {
             if (board[t] && color_of(board[t]) == c) continue;
-            int m = t | k << 7;
-            if (safe_after(m, c)) emit(m);
+            if (!attacked(t, c ^ 1)) emit(t | k << 7);
         }
-        int checkers[16];
-        if (attackers(k, c ^ 1, checkers) != 1) return nullptr;
-        int checker = checkers[0];
+        occ.set(k);
+        if (nchecks != 1) return nullptr;
         const auto& blocks = T->between[k][checker];
         int froms[16], cands[2];
         for (size_t b = 0; b <= blocks.size(); ++b) {
@@ -561,12 +610,10 @@ struct Position {
             // (only when a slider of ours stands right behind it on a line from the king)
             bool discover = false;
             int d = T->line[ek][frm];
-            if (d >= 0)
-                for (int t : T->ray[frm][d])
-                    if (board[t]) {
-                        discover = color_of(board[t]) == c && (T->far_mask[c][d] >> board[t] & 1);
-                        break;
-                    }
+            if (d >= 0) {
+                int t = nearest(frm, d);
+                discover = t >= 0 && (T->far_mask[c][d] >> board[t] & 1);
+            }
             if (!discover && !T->can_check[code][frm][ek]) continue;
             int nt = targets(frm, code, c, tg);
             for (int i = 0; i < nt; ++i) {
@@ -579,34 +626,42 @@ struct Position {
                     // the board alone: a capture of the defender's king is no legal move
                     int captured = board[t];
                     if (captured && kind_of(captured) == KING) continue;
-                    board[t] = (uint8_t)moved;
-                    board[frm] = 0;
+                    place(t, moved);
+                    lift(frm);
                     int own = kind_of(code) == KING ? t : k;
                     // the defender is not in check at an OR node, so without a line to
                     // uncover only the moved piece can check: from t, over empty squares
                     bool ok = discover ? attacked(ek, c) : line_clear(ek, t);
                     ok = ok && (own < 0 || !attacked(own, opp));
-                    board[frm] = (uint8_t)code;
+                    place(frm, code);
                     board[t] = (uint8_t)captured;
+                    if (!captured) occ.clear(t);
                     if (ok) out.push_back(m);
                 }
             }
         }
         bool files[W];
         if (!can_drop(c, files)) return;
-        for (int to = 0; to < N; ++to) {
-            if (board[to]) continue;
+        // the empty squares some piece in hand would check from, in square order
+        Bits squares;
+        for (int kind = PAWN; kind <= ROOK; ++kind)
+            if (hands[c][kind]) {
+                const Bits& b = T->check_bits[code_of(kind, c)][ek];
+                squares.lo |= b.lo;
+                squares.hi |= b.hi;
+            }
+        squares.lo &= ~occ.lo;
+        squares.hi &= ~occ.hi;
+        for (int to = squares.pop_lowest(); to >= 0; to = squares.pop_lowest()) {
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 int code = code_of(kind, c);
                 if (!hands[c][kind] || !T->check_from[code][ek][to]) continue;
                 if (!drop_allowed(kind, to, c, files)) continue;
-                bool blocked = false;
-                for (int x : T->between[ek][to]) blocked = blocked || board[x];
-                if (blocked) continue;
+                if (!line_clear(ek, to)) continue;
                 if (check) {
-                    board[to] = code;
+                    place(to, code);
                     bool safe = !attacked(k, opp);
-                    board[to] = 0;
+                    lift(to);
                     if (!safe) continue;
                 }
                 if (kind == PAWN && is_uchifuzume(to, c)) continue;
@@ -619,8 +674,9 @@ struct Position {
     // `group_drops`: a new check's starting proof number, counted for every check of every
     // expanded OR node, so in check it is counted as evasions() lists them, without a list
     int grouped_reply_count(bool group_drops) {
-        int c = turn, k = kings[c];
-        if (!group_drops || k < 0 || !attacked(k, c ^ 1)) {
+        int c = turn, k = kings[c], checkers[16];
+        int nchecks = k >= 0 ? attackers(k, c ^ 1, checkers) : 0;
+        if (!group_drops || !nchecks) {
             std::vector<int> moves;
             legal_moves(moves);
             if (!group_drops) return (int)moves.size();
@@ -633,7 +689,7 @@ struct Position {
             return n;
         }
         int n = 0;
-        const SqList* blocks = evasion_board_moves([&n](int) { ++n; });
+        const SqList* blocks = evasion_board_moves([&n](int) { ++n; }, nchecks, checkers[0]);
         if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
@@ -709,8 +765,19 @@ struct SolvedTable {
 // (position key, depth) -> unsolved numbers and the work behind them; at `limit` entries
 // the half with the least work goes
 struct NumbersTable {
-    struct Slot { uint64_t key; int64_t pn, dn, work; int depth; bool used; };
-    std::vector<Slot> slots = std::vector<Slot>(1 << 12);
+    // 24 bytes a slot (numbers below INF fit 32 bits, work saturates): the table is read
+    // for every child of every expanded node, mostly from memory, so its size is its speed
+    static constexpr uint16_t EMPTY = 0xFFFF;  // a depth no entry has (MAX_DEPTH)
+    static constexpr int MAX_DEPTH = 0xFFFE;
+    struct Slot {
+        uint64_t key;
+        uint32_t pn, dn, work;
+        uint16_t depth;  // the bounded search's plies left; EMPTY: a free slot
+        uint16_t seen;   // the unbounded search's least distance from the root (saturated)
+        bool used() const { return depth != EMPTY; }
+    };
+    static uint32_t saturated(int64_t work) { return (uint32_t)std::min<int64_t>(work, UINT32_MAX); }
+    std::vector<Slot> slots = std::vector<Slot>(1 << 12, Slot{0, 0, 0, 0, EMPTY, 0});
     size_t count = 0, limit = 2000000;
 
     static uint64_t hash(uint64_t key, int depth) {
@@ -722,40 +789,45 @@ struct NumbersTable {
     const Slot* find(uint64_t key, int depth) const {
         size_t mask = slots.size() - 1;
         for (size_t i = hash(key, depth) & mask;; i = (i + 1) & mask) {
-            if (!slots[i].used) return nullptr;
+            if (!slots[i].used()) return nullptr;
             if (slots[i].key == key && slots[i].depth == depth) return &slots[i];
         }
     }
     Slot* find(uint64_t key, int depth) {
         return const_cast<Slot*>(static_cast<const NumbersTable*>(this)->find(key, depth));
     }
-    void put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work) {
+    // (`seen`: the distance from the root the position was reached at, kept least);
+    // true when the entry is new
+    bool put(uint64_t key, int depth, int64_t pn, int64_t dn, int64_t work, int seen = 0) {
+        uint16_t at = (uint16_t)std::min(seen, MAX_DEPTH);
         if (Slot* s = find(key, depth)) {
-            s->pn = pn;
-            s->dn = dn;
-            s->work += work;
-            return;
+            s->pn = (uint32_t)pn;
+            s->dn = (uint32_t)dn;
+            s->work = saturated(s->work + work);
+            s->seen = std::min(s->seen, at);
+            return false;
         }
         if (count >= limit) drop_least_work();
         if (2 * (count + 1) > slots.size()) rebuild(slots.size() * 2, -1);
-        insert(Slot{key, pn, dn, work, depth, true});
+        insert(Slot{key, (uint32_t)pn, (uint32_t)dn, saturated(work), (uint16_t)depth, at});
+        return true;
     }
     void insert(const Slot& s) {
         size_t mask = slots.size() - 1, i = hash(s.key, s.depth) & mask;
-        while (slots[i].used) i = (i + 1) & mask;
+        while (slots[i].used()) i = (i + 1) & mask;
         slots[i] = s;
         ++count;
     }
     // the table again at `size` slots, keeping the entries with more work than `cut`
     // (all when cut < 0) and, of those with exactly `cut`, only as many as `room` allows
     void rebuild(size_t size, int64_t cut, size_t room = 0) {
-        std::vector<Slot> old(size);
+        std::vector<Slot> old(size, Slot{0, 0, 0, 0, EMPTY, 0});
         old.swap(slots);
         count = 0;
         for (const Slot& s : old) {
-            if (!s.used) continue;
-            if (cut >= 0 && s.work < cut) continue;
-            if (cut >= 0 && s.work == cut) {
+            if (!s.used()) continue;
+            if (cut >= 0 && (int64_t)s.work < cut) continue;
+            if (cut >= 0 && (int64_t)s.work == cut) {
                 if (!room) continue;
                 --room;
             }
@@ -766,7 +838,7 @@ struct NumbersTable {
         std::vector<int64_t> works;
         works.reserve(count);
         for (const Slot& s : slots)
-            if (s.used) works.push_back(s.work);
+            if (s.used()) works.push_back(s.work);
         size_t drop = works.size() / 2;
         std::nth_element(works.begin(), works.begin() + drop, works.end());
         int64_t cut = works[drop];
@@ -975,8 +1047,9 @@ struct BoundedSearch : Search {
 
 // -- the unbounded df-pn search (tsumeqbf/dfpn/tsume.py's TsumeSearch) -------------------
 //
-// Without heuristics, simulation, probes, inherited numbers or the DAG correction (those
-// only steer the Python search); with what keeps it sound, as there:
+// Without Nagai's heuristics, simulation or probes; with the two steers the Python search
+// has by default (the DAG correction, inherited numbers: without them 11 Edo problems it
+// solves within 1M nodes went unsolved here), and with what keeps it sound, as there:
 // * repetition is a failure for the attacker; a disproof that depends on a repetition is
 //   a twin entry keyed by the position and the path that led to it (GHI);
 // * proofs and path-independent disproofs are kept per board with the hands they need
@@ -1007,15 +1080,59 @@ struct Dom {
 struct ProofEntry { Hand att, dfn; int64_t seq; int dist; };
 struct DisproofEntry { Hand att, dfn; };
 
-struct TwinKey {
-    uint64_t key, path;
-    bool operator==(const TwinKey& o) const { return key == o.key && path == o.path; }
-};
-struct TwinHash {
-    size_t operator()(const TwinKey& k) const { return (size_t)mix(k.key ^ mix(k.path)); }
-};
-struct KeyHash {
-    size_t operator()(uint64_t k) const { return (size_t)mix(k); }
+// a set of (key, path) pairs: open addressing with linear probing, grown at half load,
+// erased by shifting the probe run back (std::unordered_set's node per entry cost a
+// cache miss more per lookup, and these are asked for every child of every node)
+struct PairSet {
+    struct Slot { uint64_t key, path; bool used; };
+    std::vector<Slot> slots = std::vector<Slot>(1 << 10);
+    size_t count = 0;
+
+    static size_t hash(uint64_t key, uint64_t path) { return (size_t)mix(key ^ mix(path)); }
+    size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    void prefetch(uint64_t key, uint64_t path) const {
+        PREFETCH(&slots[hash(key, path) & (slots.size() - 1)]);
+    }
+    size_t slot_of(uint64_t key, uint64_t path) const {
+        size_t mask = slots.size() - 1, i = hash(key, path) & mask;
+        while (slots[i].used && !(slots[i].key == key && slots[i].path == path)) i = (i + 1) & mask;
+        return i;
+    }
+    bool contains(uint64_t key, uint64_t path = 0) const {
+        return count && slots[slot_of(key, path)].used;
+    }
+    void insert(uint64_t key, uint64_t path = 0) {
+        if (2 * (count + 1) > slots.size()) {
+            std::vector<Slot> old(slots.size() * 2);
+            old.swap(slots);
+            for (const Slot& e : old)
+                if (e.used) slots[slot_of(e.key, e.path)] = e;
+        }
+        size_t i = slot_of(key, path);
+        if (slots[i].used) return;
+        slots[i] = Slot{key, path, true};
+        ++count;
+    }
+    void erase(uint64_t key, uint64_t path = 0) {
+        size_t mask = slots.size() - 1, i = slot_of(key, path);
+        if (!slots[i].used) return;
+        slots[i].used = false;
+        --count;
+        // later entries of the run whose home is not between the hole and them move back
+        for (size_t j = (i + 1) & mask; slots[j].used; j = (j + 1) & mask) {
+            size_t home = hash(slots[j].key, slots[j].path) & mask;
+            if (((j - home) & mask) >= ((j - i) & mask)) {
+                slots[i] = slots[j];
+                slots[j].used = false;
+                i = j;
+            }
+        }
+    }
+    void clear() {
+        std::fill(slots.begin(), slots.end(), Slot{0, 0, false});
+        count = 0;
+    }
 };
 
 struct Child {
@@ -1024,6 +1141,7 @@ struct Child {
     bool repeated;
     int64_t pn, dn;  // the last known numbers
     bool dep;        // a path-dependent disproof
+    int seen;        // its unsolved entry's least distance from the root; -1: none read
 };
 
 inline uint64_t path_step(uint64_t path, uint64_t key) {
@@ -1038,50 +1156,117 @@ struct UnboundedSearch : Search {
         std::vector<DisproofEntry> disproofs;
     };
     std::vector<Solved> solved_pool;
-    // board key -> index in solved_pool (open addressing: std::unordered_map's lookups
-    // were a tenth of the search's time)
-    struct Index { uint64_t board; uint32_t at; bool used; };
+    // board key -> index in solved_pool and the first of its unsolved positions listed
+    // (below), in one slot: a child's lookup and its inherited numbers read one place
+    // (open addressing: std::unordered_map's lookups were a tenth of the search's time)
+    static constexpr uint32_t NO_SOLVED = UINT32_MAX;
+    struct Index { uint64_t board; uint32_t at; int32_t first; bool used; };
     std::vector<Index> index = std::vector<Index>(1 << 12);
+    size_t n_index = 0;
 
     void prefetch_index(uint64_t board) const {
         PREFETCH(&index[mix(board) & (index.size() - 1)]);
     }
 
-    const Solved* solved_of(uint64_t board) const {
+    const Index* index_of(uint64_t board) const {
         size_t mask = index.size() - 1;
         for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
             if (!index[i].used) return nullptr;
-            if (index[i].board == board) return &solved_pool[index[i].at];
+            if (index[i].board == board) return &index[i];
         }
     }
 
-    Solved& solved_for(uint64_t board) {
-        size_t mask = index.size() - 1;
-        size_t i = mix(board) & mask;
-        for (;; i = (i + 1) & mask) {
-            if (!index[i].used) break;
-            if (index[i].board == board) return solved_pool[index[i].at];
-        }
-        if (2 * (solved_pool.size() + 1) > index.size()) {
+    // the board's slot, made when missing (grown at half load, boards with nothing left
+    // to index dropped)
+    Index& index_for(uint64_t board) {
+        if (Index* e = const_cast<Index*>(index_of(board))) return *e;
+        if (2 * (n_index + 1) > index.size()) {
             std::vector<Index> old(index.size() * 2);
             old.swap(index);
-            mask = index.size() - 1;
+            n_index = 0;
             for (const Index& e : old)
-                if (e.used) {
-                    size_t j = mix(e.board) & mask;
-                    while (index[j].used) j = (j + 1) & mask;
-                    index[j] = e;
-                }
-            i = mix(board) & mask;
-            while (index[i].used) i = (i + 1) & mask;
+                if (e.used && (e.at != NO_SOLVED || e.first >= 0)) place_index(e);
         }
-        index[i] = Index{board, (uint32_t)solved_pool.size(), true};
-        solved_pool.emplace_back();
-        return solved_pool.back();
+        return place_index(Index{board, NO_SOLVED, -1, true});
     }
-    std::unordered_set<TwinKey, TwinHash> twins;
-    std::unordered_set<uint64_t, KeyHash> on_path;
+
+    Index& place_index(const Index& e) {
+        size_t mask = index.size() - 1, j = mix(e.board) & mask;
+        while (index[j].used) j = (j + 1) & mask;
+        index[j] = e;
+        ++n_index;
+        return index[j];
+    }
+
+    const Solved* solved_of(uint64_t board) const {
+        const Index* e = index_of(board);
+        return e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
+    }
+
+    Solved& solved_for(uint64_t board) {
+        Index& e = index_for(board);
+        if (e.at == NO_SOLVED) {
+            e.at = (uint32_t)solved_pool.size();
+            solved_pool.emplace_back();
+        }
+        return solved_pool[e.at];
+    }
+    PairSet twins;    // path-dependent disproofs: (position key, path key)
+    PairSet on_path;  // the positions from the root to the node searched: (key, 0)
     size_t twin_limit = 1000000;
+    bool dag = true;      // the double-count correction where paths merge (TsumeOptions.dag)
+    bool inherit = true;  // new positions start from the same board's numbers (.inherit)
+
+    // -- the unsolved positions of each board, with their hands (TsumeTables._boards):
+    // a new position starts from their numbers. A position leaves its board's list when
+    // it is proven or disproven whatever the path, and when the table has dropped it
+    // (noticed as the list is read).
+    struct Listed { uint64_t key; Hand att, dfn; int32_t next; };
+    std::vector<Listed> listed;
+    int32_t free_listed = -1;
+    void list_unsolved(uint64_t key, const Dom& d) {
+        Index* h = &index_for(d.board);
+        for (int32_t i = h->first; i >= 0; i = listed[i].next)
+            if (listed[i].key == key) return;
+        int32_t at = free_listed;
+        if (at >= 0) free_listed = listed[at].next;
+        else { at = (int32_t)listed.size(); listed.emplace_back(); }
+        listed[at] = Listed{key, d.att, d.dfn, h->first};
+        h->first = at;
+    }
+
+    // takes listed[*link] out of its list
+    void unlink(int32_t* link) {
+        int32_t i = *link;
+        *link = listed[i].next;
+        listed[i].next = free_listed;
+        free_listed = i;
+    }
+
+    void unlist(uint64_t key, uint64_t board) {
+        Index* h = const_cast<Index*>(index_of(board));
+        if (!h) return;
+        for (int32_t* link = &h->first; *link >= 0; link = &listed[*link].next)
+            if (listed[*link].key == key) { unlink(link); return; }
+    }
+
+    // a new position's starting numbers raised to those of the same board with other
+    // hands (TsumeTables.inherited): where the attacker holds at least as much and the
+    // defender at most, that proof number is a floor; the other way round, that disproof
+    // number. Positions on the path are left out (their numbers would feed back).
+    void inherited(const Dom& d, int64_t& pn, int64_t& dn) {
+        Index* h = const_cast<Index*>(index_of(d.board));
+        if (!h) return;
+        for (int32_t* link = &h->first; *link >= 0;) {
+            const Listed& e = listed[*link];
+            const NumbersTable::Slot* s = table.find(e.key, 0);
+            if (!s) { unlink(link); continue; }  // dropped by the table
+            link = &listed[*link].next;
+            if (on_path.contains(e.key)) continue;
+            if (s->pn > pn && dominates(e.att, d.att) && dominates(d.dfn, e.dfn)) pn = s->pn;
+            if (s->dn > dn && dominates(d.att, e.att) && dominates(e.dfn, d.dfn)) dn = s->dn;
+        }
+    }
     int64_t seq = 0;
     int64_t n_proofs = 0, n_disproofs = 0;
 
@@ -1121,18 +1306,19 @@ struct UnboundedSearch : Search {
     }
 
     // (pn, dn, dep) of a child reached on path `path`; false when nothing is stored
-    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep) {
+    // (and `seen`, the unsolved entry's least distance from the root, when that is read)
+    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen) {
         if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
         if (const Solved* s = solved_of(c.dom.board)) {
             if (proof_in(*s, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
             if (disproof_in(*s, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
         }
-        if (!twins.empty() && twins.count(TwinKey{c.key, path})) {
+        if (!twins.empty() && twins.contains(c.key, path)) {
             ++tt_hits; pn = INF; dn = 0; dep = true; return true;
         }
         if (const NumbersTable::Slot* e = table.find(c.key, 0)) {
             ++tt_hits;
-            pn = e->pn; dn = e->dn; dep = false;
+            pn = e->pn; dn = e->dn; dep = false; seen = e->seen;
             return true;
         }
         return false;
@@ -1209,24 +1395,35 @@ struct UnboundedSearch : Search {
             if (const ProofEntry* e = proof_covering(*c)) dist = std::max(dist, e->dist + 1);
         solved_for(d.board).proofs.push_back(ProofEntry{att, dfn, ++seq, dist});
         ++n_proofs;
+        if (inherit) unlist(key_of(d), d.board);
     }
 
     void store_disproof(uint64_t key, const Dom& d, uint64_t path, bool dep, bool is_or,
                         const std::vector<const Dom*>& disproven, bool pieces) {
         if (dep) {
             if (twins.size() >= twin_limit) twins.clear();  // path-bound results: a cache
-            twins.insert(TwinKey{key, path});
+            twins.insert(key, path);
             return;
         }
         Hand att = d.att, dfn = d.dfn;
         if (pieces) disproof_pieces(d, is_or, disproven, att, dfn);
         solved_for(d.board).disproofs.push_back(DisproofEntry{att, dfn});
         ++n_disproofs;
+        if (inherit) unlist(key, d.board);
+    }
+
+    // the position key of a dominance (Position::key: the board's and the hands' keys)
+    uint64_t key_of(const Dom& d) const {
+        uint64_t hkey = 0;
+        for (int i = 0; i < KINDS; ++i)
+            hkey += T->zh[attacker][i + 1] * d.att.n[i] + T->zh[attacker ^ 1][i + 1] * d.dfn.n[i];
+        return d.board ^ hkey;
     }
 
     // -- the search -------------------------------------------------------------------------
-    void mid(uint64_t path, int64_t th_pn, int64_t th_dn, int64_t& out_pn, int64_t& out_dn,
-             bool& out_dep) {
+    // (the node `depth` plies from the root, reached by `path`)
+    void mid(uint64_t path, int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn,
+             int64_t& out_dn, bool& out_dep) {
         count_node();
         uint64_t key = pos.key();
         Dom here = dom();
@@ -1259,18 +1456,19 @@ struct UnboundedSearch : Search {
         }
         for (size_t i = 0; i < n; ++i) {
             Child& c = children[i];
-            c.repeated = on_path.count(c.key) > 0;
-            c.pn = 1; c.dn = 1; c.dep = false;
-            if (is_or && mobility && !c.repeated && !table.find(c.key, 0) &&
-                !proof_covering(c.dom)) {
+            c.repeated = on_path.contains(c.key);
+            c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1;
+            bool fresh = !c.repeated && !table.find(c.key, 0);
+            if (is_or && mobility && fresh && !proof_covering(c.dom)) {
                 // a check starts with as many proof-number units as it has replies; one
                 // without reply is mate, proven at once
                 pos.push(moves[i]);
                 int replies = pos.grouped_reply_count(group_drops);
                 pos.pop();
                 if (replies) c.pn = replies;
-                else store_proof(c.dom, false, {});
+                else { store_proof(c.dom, false, {}); fresh = false; }
             }
+            if (inherit && fresh) inherited(c.dom, c.pn, c.dn);
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
         uint64_t own_path = path_step(path, key);
@@ -1280,10 +1478,11 @@ struct UnboundedSearch : Search {
             for (;;) {
                 // the children's numbers, the node's, and the most promising child
                 int best_i = -1;
-                int64_t best = INF + 1, second = INF + 1, total = 0;
+                int64_t best = INF + 1, second = INF + 1, total = 0, shared_max = 0;
                 bool infinite = false, any_dep = false, all_dep = true;
                 int64_t group_max[N];
                 bool group_used[N] = {};
+                int used_groups[N], n_groups = 0;
                 // the children's table slots are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
                 for (size_t i = 0; i < n; ++i) {
@@ -1291,6 +1490,7 @@ struct UnboundedSearch : Search {
                     if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
                     prefetch_index(c.dom.board);
                     table.prefetch(c.key, 0);
+                    if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
                 for (size_t i = 0; i < n; ++i) {
                     Child& c = children[i];
@@ -1299,8 +1499,11 @@ struct UnboundedSearch : Search {
                     // a proof or a path-independent disproof is never taken back: a child
                     // known to have one is not looked up again
                     bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
-                    if (!settled && lookup(c, own_path, cpn, cdn, dep)) {
-                        c.pn = cpn; c.dn = cdn; c.dep = dep;
+                    if (!settled) {
+                        c.seen = -1;
+                        if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
+                            c.pn = cpn; c.dn = cdn; c.dep = dep;
+                        }
                     }
                     int64_t small = is_or ? c.pn : c.dn, large = is_or ? c.dn : c.pn;
                     if (small < best) { best_i = (int)i; second = best; best = small; }
@@ -1309,29 +1512,39 @@ struct UnboundedSearch : Search {
                     if (large == 0) continue;
                     if (large >= INF) infinite = true;
                     int g = groups[i];
-                    if (g < 0) total += large;
-                    else if (!group_used[g]) { group_used[g] = true; group_max[g] = large; }
-                    else group_max[g] = std::max(group_max[g], large);
+                    if (g < 0) {
+                        // a child first reached nearer the root is shared with another
+                        // path (a DAG merge): counted once, with max (TsumeSearch's dag)
+                        if (dag && large < INF && c.seen >= 0 && c.seen < depth + 1)
+                            shared_max = std::max(shared_max, large);
+                        else
+                            total += large;
+                    } else if (!group_used[g]) {
+                        group_used[g] = true;
+                        group_max[g] = large;
+                        used_groups[n_groups++] = g;
+                    } else {
+                        group_max[g] = std::max(group_max[g], large);
+                    }
                 }
-                for (int g = 0; g < N; ++g)
-                    if (group_used[g]) total += group_max[g];
-                total = capped_sum(total, infinite);
+                for (int j = 0; j < n_groups; ++j) total += group_max[used_groups[j]];
+                total = capped_sum(total + shared_max, infinite);
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
                 bool dep = dn == 0 && (is_or ? any_dep : all_dep);
                 if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) {
-                    store_result(key, here, is_or, path, pn, dn, dep, children, best_i,
-                                 nodes - nodes_before + 1);
+                    store_result(key, here, is_or, path, depth, pn, dn, dep, children,
+                                 best_i, nodes - nodes_before + 1);
                     on_path.erase(key);
                     out_pn = pn; out_dn = dn; out_dep = dep;
                     return;
                 }
-                table.put(key, 0, pn, dn, 0);
+                if (table.put(key, 0, pn, dn, 0, depth) && inherit) list_unsolved(key, here);
                 Child& c = children[best_i];
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
                 pos.push(moves[best_i]);
                 try {
-                    mid(own_path, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
+                    mid(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
                 } catch (...) {
                     pos.pop();
                     throw;
@@ -1344,9 +1557,9 @@ struct UnboundedSearch : Search {
         }
     }
 
-    void store_result(uint64_t key, const Dom& here, bool is_or, uint64_t path, int64_t pn,
-                      int64_t dn, bool dep, const std::vector<Child>& children, int best_i,
-                      int64_t work) {
+    void store_result(uint64_t key, const Dom& here, bool is_or, uint64_t path, int depth,
+                      int64_t pn, int64_t dn, bool dep, const std::vector<Child>& children,
+                      int best_i, int64_t work) {
         std::vector<const Dom*> used;
         if (pn == 0) {
             if (is_or) used.push_back(&children[best_i].dom);
@@ -1365,22 +1578,22 @@ struct UnboundedSearch : Search {
             }
             store_disproof(key, here, path, dep, is_or, used, pieces);
         } else {
-            table.put(key, 0, pn, dn, work);
+            if (table.put(key, 0, pn, dn, work, depth) && inherit) list_unsolved(key, here);
         }
     }
 
     // the current node (reached by `path`) searched with infinite thresholds until it is
     // proven or disproven (TsumeSearch._settle): 1 mate, 0 no mate; throws Aborted at a
     // limit. A position on the path is a repetition: no mate.
-    int settle(uint64_t path) {
+    int settle(uint64_t path, int depth) {
         Dom d = dom();
         if (proof_covering(d)) return 1;
-        if (disproof_covering(d) || twins.count(TwinKey{pos.key(), path}) ||
-            on_path.count(pos.key()))
+        if (disproof_covering(d) || twins.contains(pos.key(), path) ||
+            on_path.contains(pos.key()))
             return 0;
         int64_t pn, dn;
         bool dep;
-        mid(path, INF, INF, pn, dn, dep);
+        mid(path, depth, INF, INF, pn, dn, dep);
         if (pn == 0 || dn == 0) return pn == 0;
         // with no thresholds only a solved node returns
         throw Aborted{"search returned unsolved", false};
@@ -1388,7 +1601,7 @@ struct UnboundedSearch : Search {
 
     int solve() {
         start_clock();
-        return settle(0);
+        return settle(0, 0);
     }
 
     // the root's numbers now (the position is the root between calls; during one, the
@@ -1396,7 +1609,7 @@ struct UnboundedSearch : Search {
     void root_numbers(uint64_t key, const Dom& d, int64_t& pn, int64_t& dn) const {
         pn = dn = 1;
         if (proof_covering(d)) { pn = 0; dn = INF; }
-        else if (disproof_covering(d) || twins.count(TwinKey{key, 0})) { pn = INF; dn = 0; }
+        else if (disproof_covering(d) || twins.contains(key, 0)) { pn = INF; dn = 0; }
         else if (const NumbersTable::Slot* e = table.find(key, 0)) {
             pn = e->pn; dn = e->dn;
         }
@@ -1423,7 +1636,7 @@ struct UnboundedSearch : Search {
                 pos.push(m);
                 ++played;
             }
-            int verdict = settle(path);
+            int verdict = settle(path, (int)line.size());
             unwind();
             return verdict;
         } catch (...) {
@@ -1570,6 +1783,11 @@ PyObject* py_mate(PyObject*, PyObject* args) {
         return nullptr;
     if (n < 1 || n % 2 == 0) {
         PyErr_Format(PyExc_ValueError, "n must be an odd number >= 1, got %d", n);
+        return nullptr;
+    }
+    if (n > NumbersTable::MAX_DEPTH) {
+        PyErr_Format(PyExc_ValueError, "the native core searches at most %d plies, not %d",
+                     NumbersTable::MAX_DEPTH, n);
         return nullptr;
     }
     if (tt_limit < 2) {
@@ -1779,8 +1997,8 @@ PyMethodDef GAME_METHODS[] = {
 
 PyTypeObject GAME_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
-// Tsume(board, hands, turn, tt_limit, mobility, group_drops): the unbounded search from
-// the position, its tables kept between calls
+// Tsume(board, hands, turn, tt_limit, mobility, group_drops, dag=True, inherit=True): the unbounded
+// search from the position, its tables kept between calls
 struct TsumeObject {
     PyObject_HEAD
     UnboundedSearch* search;
@@ -1792,10 +2010,10 @@ struct TsumeObject {
 int tsume_init(TsumeObject* self, PyObject* args, PyObject*) {
     const char *board, *hands;
     Py_ssize_t nb, nh;
-    int turn, mobility, group_drops;
+    int turn, mobility, group_drops, dag = 1, inherit = 1;
     long long tt_limit;
-    if (!PyArg_ParseTuple(args, "y#y#iLpp", &board, &nb, &hands, &nh, &turn, &tt_limit,
-                          &mobility, &group_drops))
+    if (!PyArg_ParseTuple(args, "y#y#iLpp|pp", &board, &nb, &hands, &nh, &turn, &tt_limit,
+                          &mobility, &group_drops, &dag, &inherit))
         return -1;
     if (tt_limit < 2) {
         PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
@@ -1808,6 +2026,8 @@ int tsume_init(TsumeObject* self, PyObject* args, PyObject*) {
     search->twin_limit = (size_t)tt_limit;
     search->mobility = mobility;
     search->group_drops = group_drops;
+    search->dag = dag;
+    search->inherit = inherit;
     delete self->search;
     self->search = search;
     self->busy = false;
@@ -1981,7 +2201,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     TSUME_TYPE.tp_name = "tsumeqbf.native._core.Tsume";
     TSUME_TYPE.tp_basicsize = sizeof(TsumeObject);
     TSUME_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
-    TSUME_TYPE.tp_doc = "Tsume(board, hands, turn, tt_limit, mobility, group_drops): unbounded df-pn";
+    TSUME_TYPE.tp_doc = "Tsume(board, hands, turn, tt_limit, mobility, group_drops, dag=True, inherit=True): "
+        "unbounded df-pn";
     TSUME_TYPE.tp_new = PyType_GenericNew;
     TSUME_TYPE.tp_init = (initproc)tsume_init;
     TSUME_TYPE.tp_dealloc = (destructor)tsume_dealloc;
@@ -1991,7 +2212,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!module) return nullptr;
     // the interface's version: tsumeqbf/native/__init__.py refuses a core built from
     // older source (its CORE_VERSION), which would lack what the Python side calls
-    if (PyModule_AddIntConstant(module, "VERSION", 2) < 0) {
+    if (PyModule_AddIntConstant(module, "VERSION", 3) < 0) {
         Py_DECREF(module);
         return nullptr;
     }
