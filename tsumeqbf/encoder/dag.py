@@ -8,9 +8,10 @@ engine (as ``mating`` lists them: the attacker's legal checks, the defender's le
 replies, transpositions merged, at ply n the checks that mate), and the formula is the
 table of moves between them:
 
-- ply t chooses a move among the ply's candidates (the union of its positions' moves,
-  binary codes as in ``enumerated``): existential bits for the attacker, universal for the
-  defender;
+- ply t chooses a move by binary bits, existential for the attacker, universal for the
+  defender: in ``dag`` code k is the k-th listed move of the position the line is in
+  (:class:`LocalChoice`), in ``dag-global`` the k-th of the ply's candidates (the union of
+  its positions' moves, as in ``enumerated``);
 - ``at(q)``, "the line is alive in position q after ply t", is the OR over the moves into
   q of ``at(p) AND code(t) = m`` (p the position before, m a move legal in p); the root's
   is true;
@@ -28,9 +29,9 @@ variable: a defender's move into it loses the line for the attacker. With local 
 position's replies into such positions come first, so one clause ``NOT at(p) OR code >=
 s`` (s of them; a small circuit over the bits, shared) says it for all of them; with
 ``dag-global`` codes each is the clause ``NOT at(p) OR code != m`` (what the solver's unit
-propagation would make of ``at(q)`` false). Every ``at``
-is used only negatively, so its definition is one-way (``Formula.polarity``): a move into
-a position is two clauses and a variable. The formula grows with the number of moves
+propagation would make of ``at(q)`` false). Every ``at`` is used only negatively, so its
+definition is one-way (``Formula.polarity``): a move into a position is two clauses and a
+variable. The formula grows with the number of moves
 between listed positions, not with the number of lines or with the board.
 
 What differs from the other encodings: the rules engine decides legality, check and mate
