@@ -143,3 +143,19 @@ def test_the_strategy_check_proves_its_formulas(tmp_path, fmt, encoding):
         assert check_file(path, pos, q["n"], encoding).truth == truth, q["sfen"]
         counts[truth] += 1
     assert counts[True] >= 2 and counts[False] >= 2, counts
+
+
+@pytest.mark.parametrize("qid, n, truth", [("yaneuraou-mate5-2", 5, True),
+                                           ("yaneuraou-mate5-2", 3, False),
+                                           ("yaneuraou-mate7-5", 5, False)])
+def test_the_strategy_check_reads_local_codes_on_9x9(tmp_path, qid, n, truth):
+    # cshogi lists these: a local code is read through cshogi's key of the position, and
+    # the replies into positions without a mating check come first among its codes
+    pytest.importorskip("cshogi")
+    q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
+    pos = Position.from_sfen(q["sfen"])
+    enc = encode(pos, n, "dag")
+    assert not any("mating's" in c for c in enc.formula.comments)
+    path = str(tmp_path / "f.qcir")
+    write_formula(enc, path)
+    assert check_file(path, pos, n, "dag", strategy="dfpn").truth is truth

@@ -309,6 +309,17 @@ def test_the_steers_reach_the_core():
     assert len({r["nodes"] for r in runs.values()}) == 4
 
 
+def test_a_small_table_still_proves_and_replays():
+    # musou-020 with 3,000 unsolved entries: the table drops half of them again and again,
+    # and the lists of each board's unsolved positions (inherited numbers) are swept
+    from tsumeqbf.dfpn.solve import replay_answer
+
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[119]["sfen"])
+    got = native.tsume(pos, max_nodes=1_000_000, tt_limit=3_000)
+    assert got["proven"] is True
+    assert replay_answer(pos, [pos.usi(m) for m in got["line"]]) == "ok"
+
+
 def test_unbounded_answers_on_the_yaneuraou_samples_replay_as_mate():
     from tsumeqbf.dfpn.solve import replay_answer
 

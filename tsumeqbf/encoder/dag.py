@@ -8,9 +8,10 @@ engine (as ``mating`` lists them: the attacker's legal checks, the defender's le
 replies, transpositions merged, at ply n the checks that mate), and the formula is the
 table of moves between them:
 
-- ply t chooses a move among the ply's candidates (the union of its positions' moves,
-  binary codes as in ``enumerated``): existential bits for the attacker, universal for the
-  defender;
+- ply t chooses a move by binary bits, existential for the attacker, universal for the
+  defender: in ``dag`` code k is the k-th listed move of the position the line is in
+  (:class:`LocalChoice`), in ``dag-global`` the k-th of the ply's candidates (the union of
+  its positions' moves, as in ``enumerated``);
 - ``at(q)``, "the line is alive in position q after ply t", is the OR over the moves into
   q of ``at(p) AND code(t) = m`` (p the position before, m a move legal in p); the root's
   is true;
@@ -24,10 +25,13 @@ table of moves between them:
 So Mate(P, n) holds exactly when the formula does (docs/encodings.md, "dag", says why),
 and a mate before ply n costs nothing: the mated position has no move out. A position
 where the attacker has no listed move (no check; at ply n, no check that mates) gets no
-variable: a defender's move into it is the clause ``NOT at(p) OR code != m`` (what the
-solver's unit propagation would make of ``at(q)`` false). Every ``at``
-is used only negatively, so its definition is one-way (``Formula.polarity``): a move into
-a position is two clauses and a variable. The formula grows with the number of moves
+variable: a defender's move into it loses the line for the attacker. With local codes a
+position's replies into such positions come first, so one clause ``NOT at(p) OR code >=
+s`` (s of them; a small circuit over the bits, shared) says it for all of them; with
+``dag-global`` codes each is the clause ``NOT at(p) OR code != m`` (what the solver's unit
+propagation would make of ``at(q)`` false). Every ``at`` is used only negatively, so its
+definition is one-way (``Formula.polarity``): a move into a position is two clauses and a
+variable. The formula grows with the number of moves
 between listed positions, not with the number of lines or with the board.
 
 What differs from the other encodings: the rules engine decides legality, check and mate
@@ -193,8 +197,9 @@ class _CshogiMoves(CshogiLister):
 
 class LocalChoice:
     """The move of a ply as a binary code local to the position it is played in: code k is
-    the k-th of that position's listed moves (in the order the lister found them),
-    so the ply needs only as many bits as its positions have moves at most, and code k's
+    the k-th of that position's listed moves (in the order the lister found them, except
+    that a defender's replies after which the attacker has no listed move come first), so
+    the ply needs only as many bits as its positions have moves at most, and code k's
     minterm ``sel(k)`` is one gate shared by every position."""
 
     def __init__(self, f: Formula, dag: Dag, t: int, name: str):
@@ -212,6 +217,21 @@ class LocalChoice:
             g = self._sel[k] = self.f.and_(b if k >> j & 1 else -b
                                            for j, b in enumerate(self.bits))
         return g
+
+    def at_least(self, k: int):
+        """The code is at least ``k`` (a circuit over the bits, most significant first)."""
+        f, bits = self.f, self.bits
+
+        def ge(width: int, k: int):
+            if k <= 0:
+                return True
+            if k >= 1 << width:
+                return False
+            top, half = bits[width - 1], 1 << (width - 1)
+            if k >= half:
+                return f.and_([top, ge(width - 1, k - half)])
+            return f.or_([top, ge(width - 1, k)])
+        return ge(len(bits), k)
 
     def cands_at(self, pos: Position) -> list | None:
         """The moves that codes 0, 1, ... name in ``pos`` (None: not a listed position)."""
@@ -259,6 +279,10 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
             choice = MoveChoice(f, cands, t - 1, f"m{t}")
             code = [[ci for ci, _ in out] for out in moves]
         else:
+            if t % 2 == 0 and t < n:  # a defender's replies into stuck positions first
+                nxt = plies[t][1]
+                for out in moves:
+                    out.sort(key=lambda move: bool(nxt[move[1]]))
             choice = LocalChoice(f, dag, t, f"m{t}")
             code = [range(len(out)) for out in moves]
         first = first or choice
@@ -272,13 +296,19 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
                 continue
             if t % 2:  # the attacker alive in p plays one of its legal checks (mates at n)
                 f.add_clause([neg(alive)] + [choice.sel(k) for k in code[p]])
+            lost = 0  # the replies into stuck positions, which a local code puts first
             for k, (_, q) in zip(code[p], out):
                 if q < 0:
                     continue
                 if stuck is not None and stuck[q]:  # at(q) would be false: the reply loses
-                    f.add_clause([neg(alive), neg(choice.sel(k))])
+                    if local:
+                        lost += 1
+                    else:
+                        f.add_clause([neg(alive), neg(choice.sel(k))])
                 else:
                     into[q].append(f.and_([alive, choice.sel(k)]))
+            if lost:  # no code below ``lost``: one clause for all of them
+                f.add_clause([neg(alive), choice.at_least(lost)])
         at = [f.or_(ins) for ins in into]
     f.comments += [f"tsumeqbf encoding={name} version={VERSION}", *question_comments(pos, n)]
     stats = {"positions": [len(moves) for _, moves in plies],

@@ -1220,10 +1220,12 @@ struct UnboundedSearch : Search {
     // -- the unsolved positions of each board, with their hands (TsumeTables._boards):
     // a new position starts from their numbers. A position leaves its board's list when
     // it is proven or disproven whatever the path, and when the table has dropped it
-    // (noticed as the list is read).
+    // (noticed as the list is read, and by a sweep of every list when they hold twice
+    // as many as the table may: the lists stay within the table's limit)
     struct Listed { uint64_t key; Hand att, dfn; int32_t next; };
     std::vector<Listed> listed;
     int32_t free_listed = -1;
+    size_t n_listed = 0;
     void list_unsolved(uint64_t key, const Dom& d) {
         Index* h = &index_for(d.board);
         for (int32_t i = h->first; i >= 0; i = listed[i].next)
@@ -1233,6 +1235,18 @@ struct UnboundedSearch : Search {
         else { at = (int32_t)listed.size(); listed.emplace_back(); }
         listed[at] = Listed{key, d.att, d.dfn, h->first};
         h->first = at;
+        if (++n_listed > 2 * table.limit + 1024) sweep_lists();
+    }
+
+    // every list without the positions the table has dropped
+    void sweep_lists() {
+        for (Index& e : index) {
+            if (!e.used) continue;
+            for (int32_t* link = &e.first; *link >= 0;) {
+                if (table.find(listed[*link].key, 0)) link = &listed[*link].next;
+                else unlink(link);
+            }
+        }
     }
 
     // takes listed[*link] out of its list
@@ -1241,6 +1255,7 @@ struct UnboundedSearch : Search {
         *link = listed[i].next;
         listed[i].next = free_listed;
         free_listed = i;
+        --n_listed;
     }
 
     void unlist(uint64_t key, uint64_t board) {

@@ -25,7 +25,7 @@ disagreement is reported, never outvoted.
 Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE on
 ``dag`` (the listed positions as a DAG, move codes local to each position). In
 ``results/runs/qbf-dag/`` (60 CPU seconds a question) it decides all 11 YaneuraOu mate-in-7
-samples (within 1.6 CPU s) and 4 of the 5 mate-in-9 samples (8.3-44.3 CPU s), where no
+samples (within 0.8 CPU s) and all 5 mate-in-9 samples (3.5-33.6 CPU s), where no
 other configuration decides a mate-in-9 sample. Then CAQE and DepQBF on ``mating``
 (``enumerated`` whose last attacker ply offers only mating checks), the first members
 before ``dag`` existed: on the other core beside it they solve a formula with a board in
