@@ -45,6 +45,37 @@ def test_cpu_limit_stops_the_block_and_is_undone():
         assert cpu_left() is None and child_cpu_limit(2.5) == 3
 
 
+def test_the_limit_is_raised_once_while_its_answer_is_made():
+    # what runs after the limit's exception (an except block making the answer, a native
+    # table freed) may take more CPU: no second LimitReached may escape from it
+    with cpu_limited(0.1):
+        try:
+            _spin(30)
+        except LimitReached:
+            _spin(0.4)
+            stopped = True
+    assert stopped
+
+
+def test_a_limit_dropped_inside_a_gc_callback_comes_again():
+    # Python drops an exception raised while a gc callback runs ('Exception ignored'):
+    # the limit must still stop the block
+    import gc
+
+    def busy_callback(phase, info):
+        if phase == "start":
+            _spin(0.3)
+
+    gc.callbacks.append(busy_callback)
+    try:
+        with pytest.raises(LimitReached):
+            with cpu_limited(0.1):
+                gc.collect()
+                _spin(30)
+    finally:
+        gc.callbacks.remove(busy_callback)
+
+
 def test_every_engine_says_its_cpu_seconds_and_memory():
     pos = Position.from_sfen(FIG5, zone=2)
     for engine in ("brute", "dfpn", "tsume"):

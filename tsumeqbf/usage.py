@@ -107,6 +107,9 @@ def cpu_left() -> float | None:
 
 #: CPU seconds between the limit's signals once it is reached (one can be lost: see cpu_limited)
 RETRY_S = 0.05
+#: CPU seconds after which the limit is raised again though its exception was not seen lost
+#: (a search that caught it and went on)
+AGAIN_S = 1.0
 
 
 @contextlib.contextmanager
@@ -114,26 +117,44 @@ def cpu_limited(seconds: float | None):
     """Within the block, this process stops (LimitReached) once it has used ``seconds``
     more CPU seconds, and children get what is left. The kernel counts them (a profiling
     timer, ``ITIMER_PROF``: user and system time of the process), in the main thread only
-    (the signal goes to the process); elsewhere only the children are limited."""
+    (the signal goes to the process); elsewhere only the children are limited.
+
+    The timer signals again every :data:`RETRY_S` once the limit is reached, because Python
+    drops an exception raised while a gc callback runs (it goes to ``sys.unraisablehook``):
+    such a lost limit is raised again at the next signal. One that is on its way up is not
+    raised again for :data:`AGAIN_S`, so the code that turns it into an answer (an except
+    block, a native search's tables freed) is not interrupted by a second one."""
     if not seconds:
         yield
         return
     token = _cpu_end.set(_process_cpu() + seconds)
     here = threading.current_thread() is threading.main_thread()
-    old_handler = old_timer = None
+    old_handler = old_timer = old_hook = None
+    raised = {"at": None, "lost": False}
     try:
         if here:
             def stop(signum, frame):
+                now = _process_cpu()
+                if raised["at"] is not None and not raised["lost"] and now - raised["at"] < AGAIN_S:
+                    return
+                raised.update(at=now, lost=False)
                 raise LimitReached(f"CPU time limit ({seconds:g} s)")
+
+            def note_lost(unraisable, chain=sys.unraisablehook):
+                if isinstance(unraisable.exc_value, LimitReached):
+                    raised["lost"] = True
+                else:
+                    chain(unraisable)
+
+            old_hook, sys.unraisablehook = sys.unraisablehook, note_lost
             old_handler = signal.signal(signal.SIGPROF, stop)
-            # again every RETRY_S: Python drops an exception raised while a gc callback
-            # runs (it prints 'Exception ignored'), so the first signal can be lost
             old_timer = signal.setitimer(signal.ITIMER_PROF, seconds, RETRY_S)
         yield
     finally:
         if old_handler is not None:  # the timer first: no signal may find no handler
             signal.setitimer(signal.ITIMER_PROF, *old_timer)
             signal.signal(signal.SIGPROF, old_handler)
+            sys.unraisablehook = old_hook
         _cpu_end.reset(token)
 
 
