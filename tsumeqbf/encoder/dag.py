@@ -263,6 +263,7 @@ class LocalChoice:
         width = max((len(out) for out in moves), default=0)
         self.bits = [f.var(f"{name}_bit{i}", t - 1) for i in range((width - 1).bit_length())]
         self._sel: dict = {}
+        self._ge: dict = {}
         self._index: dict | None = None
         f.choices[name] = self
 
@@ -275,6 +276,12 @@ class LocalChoice:
 
     def at_least(self, k: int):
         """The code is at least ``k`` (a circuit over the bits, most significant first)."""
+        g = self._ge.get(k)
+        if g is None:
+            g = self._ge[k] = self._at_least(k)
+        return g
+
+    def _at_least(self, k: int):
         f, bits = self.f, self.bits
 
         def ge(width: int, k: int):
