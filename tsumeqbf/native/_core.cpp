@@ -104,6 +104,8 @@ struct Bits {
     void set(int s) { if (s < 64) lo |= 1ull << s; else hi |= 1ull << (s - 64); }
     void clear(int s) { if (s < 64) lo &= ~(1ull << s); else hi &= ~(1ull << (s - 64)); }
     Bits operator&(const Bits& o) const { Bits b; b.lo = lo & o.lo; b.hi = hi & o.hi; return b; }
+    Bits operator|(const Bits& o) const { Bits b; b.lo = lo | o.lo; b.hi = hi | o.hi; return b; }
+    Bits& operator|=(const Bits& o) { lo |= o.lo; hi |= o.hi; return *this; }
     bool empty() const { return !(lo | hi); }
     int pop_lowest();  // the lowest square, taken out; -1 when empty
 };
@@ -139,6 +141,9 @@ constexpr bool steps_agree() {
 }
 static_assert(steps_agree(), "RAY_STEP follows DX and DY");
 
+// the attack groups (Tables::attack_from, Position::groups): pieces that attack alike
+enum { G_PAWN, G_KNIGHT, G_SILVER, G_GOLD, G_KING, G_ROOK, G_BISHOP, G_LANCE };
+
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
 struct Tables {
@@ -162,6 +167,12 @@ struct Tables {
     // from which it (or its promoted self) attacks k: else only a discovered check is
     // possible for it
     bool can_check[32][N][N];
+    // attack_from[c][s].set[g]: squares from which a piece of colour c in attack group g
+    // attacks s on an empty board (one block per square, read by every attack test)
+    struct AttackFrom { Bits set[8]; };
+    AttackFrom attack_from[2][N];
+    // the attack groups of each piece code (a bit per group)
+    uint8_t groups_of[32];
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
@@ -238,6 +249,21 @@ struct Tables {
                 }
             }
         }
+        // the attack groups: a horse, a dragon and a king step to all eight neighbours, so
+        // they share the king's; a horse slides as a bishop, a dragon as a rook
+        std::memset(groups_of, 0, sizeof groups_of);
+        for (int c = 0; c < 2; ++c) {
+            const int kinds[8] = {PAWN, KNIGHT, SILVER, GOLD, KING, ROOK, BISHOP, LANCE};
+            for (int g = 0; g < 8; ++g)
+                for (int s = 0; s < N; ++s) attack_from[c][s].set[g] = check_bits[code_of(kinds[g], c)][s];
+            auto join = [&](int kind, int g) { groups_of[code_of(kind, c)] |= 1 << g; };
+            join(PAWN, G_PAWN); join(KNIGHT, G_KNIGHT); join(SILVER, G_SILVER);
+            for (int kind : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) join(kind, G_GOLD);
+            for (int kind : {KING, HORSE, DRAGON}) join(kind, G_KING);
+            join(ROOK, G_ROOK); join(DRAGON, G_ROOK);
+            join(BISHOP, G_BISHOP); join(HORSE, G_BISHOP);
+            join(LANCE, G_LANCE);
+        }
         std::memset(can_check, 0, sizeof can_check);
         for (int code = 0; code < 32; ++code) {
             if (!kind_of(code) || kind_of(code) > 14) continue;
@@ -281,10 +307,27 @@ struct Position {
     // (XOR), hkey of the hands (a key added per piece in hand, so counts need no bound)
     uint64_t bkey, hkey;
     Bits occ;  // the occupied squares, kept with board[]
+    // the squares of each colour's pieces, and of its pieces in each attack group, kept
+    // with board[]: the attack tests ask "which of these pieces stand where they attack
+    // s" by a few ANDs
+    Bits by_colour[2], groups[2][8];
     std::vector<Undo> stack;
 
-    void place(int s, int code) { board[s] = (uint8_t)code; occ.set(s); }
-    void lift(int s) { board[s] = 0; occ.clear(s); }
+    // (a piece already on s is taken off first)
+    void place(int s, int code) {
+        if (board[s]) lift(s);
+        board[s] = (uint8_t)code;
+        occ.set(s);
+        by_colour[color_of(code)].set(s);
+        for (unsigned g = T->groups_of[code]; g; g &= g - 1) groups[color_of(code)][ctz64(g)].set(s);
+    }
+    void lift(int s) {
+        int code = board[s];
+        board[s] = 0;
+        occ.clear(s);
+        by_colour[color_of(code)].clear(s);
+        for (unsigned g = T->groups_of[code]; g; g &= g - 1) groups[color_of(code)][ctz64(g)].clear(s);
+    }
 
     uint64_t key() const { return bkey ^ hkey; }
 
@@ -297,9 +340,13 @@ struct Position {
         bkey = side ? T->zturn : 0;
         hkey = 0;
         occ = Bits();
+        by_colour[0] = by_colour[1] = Bits();
+        for (auto& row : groups) for (Bits& b : row) b = Bits();
         for (int s = 0; s < N; ++s)
             if (board[s]) {
-                occ.set(s);
+                int code = board[s];
+                board[s] = 0;
+                place(s, code);
                 bkey ^= T->zb[board[s]][s];
                 if (kind_of(board[s]) == KING) kings[color_of(board[s])] = s;
             }
@@ -337,7 +384,7 @@ struct Position {
             }
             if (is_promotion(m)) code = T->promote_code[code];
             lift(frm);
-            place(to, code);
+            place(to, code);  // (the captured piece off first)
             bkey ^= T->zb[code][to];
             if (kind_of(code) == KING) kings[c] = to;
         }
@@ -358,8 +405,8 @@ struct Position {
             int code = board[to];
             if (is_promotion(m)) code = code_of(base_kind(code), c);
             place(frm, code);
-            board[to] = (uint8_t)u.captured;
-            if (!u.captured) occ.clear(to);
+            lift(to);
+            if (u.captured) place(to, u.captured);
             if (u.captured) {
                 int hk = base_kind(u.captured);
                 if (hk == KING) kings[c ^ 1] = to;
@@ -379,41 +426,44 @@ struct Position {
         return RAY_UP[d] ? lowest(m) : highest(m);
     }
 
-    // the square of `by`'s piece attacking s from direction d (fixed at compile time:
-    // attacked() runs for every king move of every evasion, and a loop's branches cost
-    // as much as the scans), -1 if none
-    template <int d>
-    int attacker_on(int s, int by) const {
-        Bits m = T->ray_bits[s][d] & occ;
-        if (m.empty()) return -1;
-        int b = RAY_UP[d] ? lowest(m) : highest(m);
-        uint32_t mask = b == s + RAY_STEP[d] ? T->near_mask[by][d] : T->far_mask[by][d];
-        return mask >> board[b] & 1 ? b : -1;
+    // the squares from which `by`'s pieces attack s, the sliders' lines not yet tested for
+    // being clear: step pieces (a horse, a dragon and a king step to all eight neighbours)
+    // in `steps`, sliders in `slides`
+    void attack_candidates(int s, int by, Bits& steps, Bits& slides) const {
+        const Bits* at = T->attack_from[by][s].set;
+        const Bits* of = groups[by];
+        steps = (at[G_PAWN] & of[G_PAWN]) | (at[G_KNIGHT] & of[G_KNIGHT]) |
+                (at[G_SILVER] & of[G_SILVER]) | (at[G_GOLD] & of[G_GOLD]) |
+                (at[G_KING] & of[G_KING]);
+        slides = (at[G_ROOK] & of[G_ROOK]) | (at[G_BISHOP] & of[G_BISHOP]) |
+                 (at[G_LANCE] & of[G_LANCE]);
     }
 
     bool attacked(int s, int by) const {
-        if (attacker_on<0>(s, by) >= 0 || attacker_on<1>(s, by) >= 0 ||
-            attacker_on<2>(s, by) >= 0 || attacker_on<3>(s, by) >= 0 ||
-            attacker_on<4>(s, by) >= 0 || attacker_on<5>(s, by) >= 0 ||
-            attacker_on<6>(s, by) >= 0 || attacker_on<7>(s, by) >= 0)
-            return true;
-        int knight = code_of(KNIGHT, by);
-        for (int t : T->knight_from[by][s])
-            if (board[t] == knight) return true;
+        Bits steps, slides;
+        attack_candidates(s, by, steps, slides);
+        if (!steps.empty()) return true;
+        for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
+            if (line_clear(s, p)) return true;
         return false;
     }
 
-    // squares of colour `by`'s pieces that attack s
+    // squares of colour `by`'s pieces that attack s, in the order of the directions from s
+    // (DX, DY), knights last: the order of evasions, which steers the search
     int attackers(int s, int by, int* out) const {
-        int n = 0, found[8] = {attacker_on<0>(s, by), attacker_on<1>(s, by),
-                               attacker_on<2>(s, by), attacker_on<3>(s, by),
-                               attacker_on<4>(s, by), attacker_on<5>(s, by),
-                               attacker_on<6>(s, by), attacker_on<7>(s, by)};
+        Bits steps, slides;
+        attack_candidates(s, by, steps, slides);
+        int found[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, n = 0, knights[2], nk = 0;
+        for (int p = steps.pop_lowest(); p >= 0; p = steps.pop_lowest()) {
+            int d = T->line[s][p];
+            if (d >= 0) found[d] = p;
+            else knights[nk++] = p;
+        }
+        for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
+            if (line_clear(s, p)) found[T->line[s][p]] = p;
         for (int b : found)
             if (b >= 0) out[n++] = b;
-        int knight = code_of(KNIGHT, by);
-        for (int t : T->knight_from[by][s])
-            if (board[t] == knight) out[n++] = t;
+        for (int i = 0; i < nk; ++i) out[n++] = knights[i];
         return n;
     }
 
@@ -434,8 +484,8 @@ struct Position {
         int k = kind_of(code) == KING ? to : kings[c];
         bool safe = k < 0 || !attacked(k, c ^ 1);
         place(frm, code);
-        board[to] = (uint8_t)captured;
-        if (!captured) occ.clear(to);
+        lift(to);
+        if (captured) place(to, captured);
         return safe;
     }
 
@@ -485,10 +535,8 @@ struct Position {
         if (!any) return false;
         for (int x = 0; x < W; ++x) files[x] = false;
         if (!hands[c][PAWN]) return true;  // files are asked of pawn drops only
-        int pawn = code_of(PAWN, c);
-        Bits pieces = occ;
-        for (int s = pieces.pop_lowest(); s >= 0; s = pieces.pop_lowest())
-            if (board[s] == pawn) files[s % W] = true;
+        Bits pawns = groups[c][G_PAWN];
+        for (int s = pawns.pop_lowest(); s >= 0; s = pawns.pop_lowest()) files[s % W] = true;
         return true;
     }
 
@@ -514,9 +562,9 @@ struct Position {
             return;
         }
         int tg[32], cands[2];
-        for (int frm = 0; frm < N; ++frm) {
+        Bits own = by_colour[c];
+        for (int frm = own.pop_lowest(); frm >= 0; frm = own.pop_lowest()) {
             int code = board[frm];
-            if (!code || color_of(code) != c) continue;
             int nt = targets(frm, code, c, tg);
             // only king moves and moves off a line through the king can expose it
             bool test = kind_of(code) == KING || (k >= 0 && T->line[k][frm] >= 0);
@@ -603,9 +651,9 @@ struct Position {
         int k = kings[c];
         bool check = k >= 0 && attacked(k, opp);
         int tg[32], cands[2];
-        for (int frm = 0; frm < N; ++frm) {
+        Bits own = by_colour[c];
+        for (int frm = own.pop_lowest(); frm >= 0; frm = own.pop_lowest()) {
             int code = board[frm];
-            if (!code || color_of(code) != c) continue;
             // a move that does not land on a checking square can only check by uncovering
             // a line through its origin
             // (only when a slider of ours stands right behind it on a line from the king)
@@ -635,8 +683,8 @@ struct Position {
                     bool ok = discover ? attacked(ek, c) : line_clear(ek, t);
                     ok = ok && (own < 0 || !attacked(own, opp));
                     place(frm, code);
-                    board[t] = (uint8_t)captured;
-                    if (!captured) occ.clear(t);
+                    lift(t);
+                    if (captured) place(t, captured);
                     if (ok) out.push_back(m);
                 }
             }
