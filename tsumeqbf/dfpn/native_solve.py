@@ -13,8 +13,8 @@ Python search's (:mod:`.answer`, :mod:`.shortest`).
   calls, so the search for shorter mates (:func:`.answer.shorten`) goes on in them with
   :meth:`NativeSearch.solve_below`.
 
-The core has none of the heuristics, simulation, probes, checkpoints or seeds:
-:func:`refuse_unsupported` refuses those options. Every answer is replayed with the rules
+The core has none of the heuristics, simulation, probes or seeds: :func:`refuse_unsupported`
+refuses those options. Its checkpoints are files of its own (:mod:`.checkpoint`). Every answer is replayed with the rules
 engine before it is printed (:func:`~tsumeqbf.dfpn.solve.solve_tsume`).
 
 >>> from tsumeqbf.rules import Position
@@ -32,13 +32,13 @@ import time
 
 from ..limits import memory_exceeded
 from ..rules import TsumeError
+from .checkpoint import checkpoint_kind, load_native, save_native
 from .game import Game, ShogiGame, TsumeGame
 from .options import TsumeOptions
 from .tsume import TsumeResult
 
 #: solve_tsume's options the native core does not have, with the value that means "off"
-UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "checkpoint": None,
-               "seeds": (), "group_interpositions": False, "group_promotions": False,
+UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "seeds": (), "group_interpositions": False, "group_promotions": False,
                "proof_pieces": True}
 
 
@@ -53,7 +53,8 @@ def refuse_unsupported(options) -> None:
 def fastest_backend(pos, options) -> str:
     """What backend ``auto`` means for ``pos`` asked with ``options`` (a SolveOptions):
     ``native`` when the core is built, plays the board and has every option asked for,
-    else ``rules``.
+    else ``rules``; with a checkpoint that exists, the search that wrote it (``rules``
+    for the Python search's: a run goes on where the last one stopped).
 
     >>> from tsumeqbf import native
     >>> from tsumeqbf.dfpn.options import SolveOptions
@@ -69,6 +70,8 @@ def fastest_backend(pos, options) -> str:
     from .. import native
 
     if not native.available() or native.unsupported(pos):
+        return "rules"
+    if options.checkpoint is not None and checkpoint_kind(options.checkpoint) == "python":
         return "rules"
     try:
         refuse_unsupported(options)
@@ -162,6 +165,25 @@ class NativeSearch:
 
     def root_status(self) -> tuple[int, int]:
         return self.root_numbers
+
+    # -- checkpoints (:mod:`.checkpoint`) ------------------------------------------------
+    def _identity(self, identity: dict) -> dict:
+        """The caller's identity with what else a native checkpoint must match: the
+        core's VERSION and the options that change what an unsolved entry's numbers mean."""
+        from .. import native
+
+        o = self.options
+        return {**identity, "core_version": native.require().VERSION, "mobility": o.mobility,
+                "group_drops": o.group_drops, "dag": o.dag, "inherit": o.inherit}
+
+    def save_tables(self, path, identity: dict) -> None:
+        """The core's tables to ``path`` (:func:`.checkpoint.save_native`)."""
+        save_native(self._core, path, self._identity(identity))
+
+    def load_tables(self, path, identity: dict) -> None:
+        """Go on from the checkpoint at ``path`` (:func:`.checkpoint.load_native`); the
+        node count goes on from the checkpoint's."""
+        load_native(self._core, path, self._identity(identity))
 
     # -- the search ----------------------------------------------------------------------
     def solve(self) -> TsumeResult:

@@ -28,7 +28,8 @@ numbers of the same board with other hands (:meth:`TsumeTables.inherited`).
 ``checkpoint`` (a file) keeps a long search: when the file exists the search goes on
 from it (``resumed_nodes``; ``nodes`` and ``max_nodes`` then count from the first
 run), and the tables are written to it every ``checkpoint_every`` nodes, at the end
-and on an interrupt (:meth:`TsumeSearch.save_tables`).
+and on an interrupt (:meth:`TsumeSearch.save_tables`, :meth:`NativeSearch.save_tables`:
+each search's file is its own, :mod:`.checkpoint`).
 
 ``seeds`` (checkpoint files of other problems or of positions of this one, written
 with the same hashing and attacker) add their proofs before the search starts

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -926,6 +927,10 @@ struct NumbersTable {
             insert(s);
         }
     }
+    template <class F> void each(F&& f) const {
+        for (const Slot& s : slots)
+            if (s.used()) f(s);
+    }
     void drop_least_work() {
         std::vector<int64_t> works;
         works.reserve(count);
@@ -1220,6 +1225,10 @@ struct PairSet {
                 i = j;
             }
         }
+    }
+    template <class F> void each(F&& f) const {
+        for (const Slot& e : slots)
+            if (e.used) f(e.key, e.path);
     }
     void clear() {
         std::fill(slots.begin(), slots.end(), Slot{0, 0, false});
@@ -1867,9 +1876,119 @@ struct UnboundedSearch : Search {
         while (!pos.stack.empty()) pos.pop();
         return out;
     }
+
+    // -- checkpoints (Tsume.save / Tsume.load): the tables as records, field by field,
+    // read through the tables' own walks and written back through their store functions,
+    // so the file does not change with how the tables are laid out in memory
+    struct Out {
+        FILE* f;
+        bool ok = true;
+        template <class V> void put(const V& v) { ok = ok && std::fwrite(&v, sizeof v, 1, f) == 1; }
+    };
+    struct In {
+        FILE* f;
+        bool ok = true;
+        template <class V> V get() {
+            V v{};
+            ok = ok && std::fread(&v, sizeof v, 1, f) == 1;
+            return v;
+        }
+    };
+    static constexpr uint32_t TABLES_MAGIC = 0x544E5154;  // "TQNT"
+
+    template <class F> void each_solved(F&& f) const {
+        for (const Index& e : index)
+            if (e.used && e.at != NO_SOLVED) f(e.board, solved_pool[e.at]);
+    }
+    template <class F> void each_listed(F&& f) const {
+        for (const Index& e : index)
+            if (e.used)
+                for (int32_t i = e.first; i >= 0; i = listed[i].next)
+                    if (table.find(listed[i].key, 0)) f(e.board, listed[i]);
+    }
+
+    void write_tables(Out& o, uint32_t version) const {
+        o.put(TABLES_MAGIC); o.put(version);
+        o.put(nodes); o.put(tt_hits); o.put(seq); o.put(n_proofs); o.put(n_disproofs);
+        uint64_t n = 0;
+        each_solved([&](uint64_t, const Solved& s) { n += s.proofs.size(); });
+        o.put(n);
+        each_solved([&](uint64_t board, const Solved& s) {
+            for (const ProofEntry& e : s.proofs) {
+                o.put(board); o.put(e.att); o.put(e.dfn); o.put(e.seq); o.put((int32_t)e.dist);
+            }
+        });
+        n = 0;
+        each_solved([&](uint64_t, const Solved& s) { n += s.disproofs.size(); });
+        o.put(n);
+        each_solved([&](uint64_t board, const Solved& s) {
+            for (const DisproofEntry& e : s.disproofs) { o.put(board); o.put(e.att); o.put(e.dfn); }
+        });
+        o.put((uint64_t)table.count);
+        table.each([&](const NumbersTable::Slot& e) {
+            o.put(e.key); o.put(e.pn); o.put(e.dn); o.put(e.work); o.put(e.seen);
+        });
+        n = 0;
+        each_listed([&](uint64_t, const Listed&) { ++n; });
+        o.put(n);
+        each_listed([&](uint64_t board, const Listed& e) {
+            o.put(board); o.put(e.key); o.put(e.att); o.put(e.dfn);
+        });
+        o.put((uint64_t)twins.size());
+        twins.each([&](uint64_t key, uint64_t path) { o.put(key); o.put(path); });
+        o.put(TABLES_MAGIC);
+    }
+
+    // into a search that has not run: what write_tables wrote (with `version`); the reason
+    // it cannot be read, empty when it was
+    std::string read_tables(In& in, uint32_t version) {
+        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok) return "not a table file of the native core";
+        uint32_t theirs = in.get<uint32_t>();
+        if (theirs != version)
+            return "written by core VERSION " + std::to_string(theirs) + ", this is VERSION " +
+                   std::to_string(version);
+        nodes = in.get<int64_t>(); tt_hits = in.get<int64_t>(); seq = in.get<int64_t>();
+        n_proofs = in.get<int64_t>(); n_disproofs = in.get<int64_t>();
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t board = in.get<uint64_t>();
+            Hand att = in.get<Hand>(), dfn = in.get<Hand>();
+            int64_t s = in.get<int64_t>();
+            int32_t dist = in.get<int32_t>();
+            if (in.ok) solved_for(board).proofs.push_back(ProofEntry{att, dfn, s, dist});
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t board = in.get<uint64_t>();
+            Hand att = in.get<Hand>(), dfn = in.get<Hand>();
+            if (in.ok) solved_for(board).disproofs.push_back(DisproofEntry{att, dfn});
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t key = in.get<uint64_t>();
+            uint32_t pn = in.get<uint32_t>(), dn = in.get<uint32_t>(), work = in.get<uint32_t>();
+            uint16_t seen = in.get<uint16_t>();
+            if (in.ok) table.put(key, 0, pn, dn, work, seen);
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            Dom d;
+            d.board = in.get<uint64_t>();
+            uint64_t key = in.get<uint64_t>();
+            d.att = in.get<Hand>(); d.dfn = in.get<Hand>();
+            if (in.ok && inherit && table.find(key, 0)) list_unsolved(key, d);
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t key = in.get<uint64_t>(), path = in.get<uint64_t>();
+            if (in.ok && twins.size() < twin_limit) twins.insert(key, path);
+        }
+        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok) return "truncated";
+        return "";
+    }
 };
 
 // -- the Python interface ----------------------------------------------------------------
+
+// the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
+// source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
+// name it too
+constexpr uint32_t CORE_VERSION = 4;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
@@ -2334,7 +2453,90 @@ PyObject* tsume_stats(TsumeObject* self, PyObject*) {
                          (long long)s.n_disproofs, (Py_ssize_t)s.twins.size());
 }
 
+// save(path, head): the tables to `path` (made or overwritten) after the bytes `head`, two
+// lines the Python side writes and reads (tsumeqbf/dfpn/checkpoint.py); allowed from a
+// tick, as the tables are whole between nodes
+PyObject* tsume_save(TsumeObject* self, PyObject* args) {
+    PyObject* path;
+    const char* head;
+    Py_ssize_t nhead;
+    if (!PyArg_ParseTuple(args, "O&y#", PyUnicode_FSConverter, &path, &head, &nhead)) return nullptr;
+    const char* name = PyBytes_AS_STRING(path);
+    FILE* f = std::fopen(name, "wb");
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+        Py_DECREF(path);
+        return nullptr;
+    }
+    std::vector<char> buffer(1 << 20);
+    std::setvbuf(f, buffer.data(), _IOFBF, buffer.size());
+    UnboundedSearch::Out out{f};
+    out.ok = std::fwrite(head, 1, (size_t)nhead, f) == (size_t)nhead;
+    self->search->write_tables(out, CORE_VERSION);
+    bool ok = std::fclose(f) == 0 && out.ok;
+    if (!ok) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+        Py_DECREF(path);
+        return nullptr;
+    }
+    Py_DECREF(path);
+    Py_RETURN_NONE;
+}
+
+// load(path): the tables save() wrote to `path` (after its two head lines), into a search
+// that has not run; ValueError saying why a file cannot be read, the search unchanged
+PyObject* tsume_load(TsumeObject* self, PyObject* args) {
+    PyObject* path;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return nullptr;
+    UnboundedSearch& s = *self->search;
+    if (self->busy || s.nodes || s.n_proofs || s.n_disproofs || s.table.count) {
+        Py_DECREF(path);
+        PyErr_SetString(PyExc_RuntimeError, "tables are loaded into a search that has not run");
+        return nullptr;
+    }
+    const char* name = PyBytes_AS_STRING(path);
+    FILE* f = std::fopen(name, "rb");
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+        Py_DECREF(path);
+        return nullptr;
+    }
+    Py_DECREF(path);
+    std::vector<char> buffer(1 << 20);
+    std::setvbuf(f, buffer.data(), _IOFBF, buffer.size());
+    for (int lines = 0, c; lines < 2 && (c = std::fgetc(f)) != EOF;) lines += c == '\n';
+    auto* fresh = new UnboundedSearch();  // the same question and options, empty tables
+    fresh->pos = s.pos;
+    fresh->attacker = s.attacker;
+    fresh->table.limit = s.table.limit;
+    fresh->twin_limit = s.twin_limit;
+    fresh->mobility = s.mobility;
+    fresh->group_drops = s.group_drops;
+    fresh->dag = s.dag;
+    fresh->inherit = s.inherit;
+    UnboundedSearch::In in{f};
+    std::string why;
+    try {
+        why = fresh->read_tables(in, CORE_VERSION);
+    } catch (const std::bad_alloc&) {
+        why = "out of memory";
+    }
+    std::fclose(f);
+    if (!why.empty()) {
+        delete fresh;
+        PyErr_SetString(PyExc_ValueError, why.c_str());
+        return nullptr;
+    }
+    delete self->search;
+    self->search = fresh;
+    Py_RETURN_NONE;
+}
+
 PyMethodDef TSUME_METHODS[] = {
+    {"save", (PyCFunction)tsume_save, METH_VARARGS,
+     "save(path, head): the tables to a file, after the bytes head (two lines)"},
+    {"load", (PyCFunction)tsume_load, METH_VARARGS,
+     "load(path): the tables a save() wrote, into a search that has not run"},
     {"solve", (PyCFunction)tsume_solve, METH_VARARGS,
      "solve(max_nodes, seconds, tick=None, tick_every=4096) -> (verdict, reason)"},
     {"solve_below", (PyCFunction)tsume_solve_below, METH_VARARGS,
@@ -2394,9 +2596,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&GAME_TYPE) < 0 || PyType_Ready(&TSUME_TYPE) < 0) return nullptr;
     PyObject* module = PyModule_Create(&MODULE);
     if (!module) return nullptr;
-    // the interface's version: tsumeqbf/native/__init__.py refuses a core built from
-    // older source (its CORE_VERSION), which would lack what the Python side calls
-    if (PyModule_AddIntConstant(module, "VERSION", 3) < 0) {
+    if (PyModule_AddIntConstant(module, "VERSION", CORE_VERSION) < 0) {
         Py_DECREF(module);
         return nullptr;
     }
