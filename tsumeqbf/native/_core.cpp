@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -101,11 +102,14 @@ struct SqList {
 // piece along a ray is one bit scan rather than a walk over empty squares
 struct Bits {
     uint64_t lo = 0, hi = 0;
-    void set(int s) { if (s < 64) lo |= 1ull << s; else hi |= 1ull << (s - 64); }
-    void clear(int s) { if (s < 64) lo &= ~(1ull << s); else hi &= ~(1ull << (s - 64)); }
+    // (without a branch: the search sets and clears squares in every push and pop)
+    void set(int s) { lo |= (uint64_t)(s < 64) << (s & 63); hi |= (uint64_t)(s >= 64) << (s & 63); }
+    void clear(int s) { lo &= ~((uint64_t)(s < 64) << (s & 63)); hi &= ~((uint64_t)(s >= 64) << (s & 63)); }
+    bool has(int s) const { return ((s < 64 ? lo : hi) >> (s & 63)) & 1; }
     Bits operator&(const Bits& o) const { Bits b; b.lo = lo & o.lo; b.hi = hi & o.hi; return b; }
     Bits operator|(const Bits& o) const { Bits b; b.lo = lo | o.lo; b.hi = hi | o.hi; return b; }
     Bits& operator|=(const Bits& o) { lo |= o.lo; hi |= o.hi; return *this; }
+    void remove(const Bits& o) { lo &= ~o.lo; hi &= ~o.hi; }
     bool empty() const { return !(lo | hi); }
     int pop_lowest();  // the lowest square, taken out; -1 when empty
 };
@@ -142,7 +146,7 @@ constexpr bool steps_agree() {
 static_assert(steps_agree(), "RAY_STEP follows DX and DY");
 
 // the attack groups (Tables::attack_from, Position::groups): pieces that attack alike
-enum { G_PAWN, G_KNIGHT, G_SILVER, G_GOLD, G_KING, G_ROOK, G_BISHOP, G_LANCE };
+enum { G_PAWN, G_KNIGHT, G_SILVER, G_GOLD, G_KING, G_ROOK, G_BISHOP, G_LANCE, G_NONE };
 
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
@@ -167,12 +171,14 @@ struct Tables {
     // from which it (or its promoted self) attacks k: else only a discovered check is
     // possible for it
     bool can_check[32][N][N];
+    Bits can_check_bits[32][N];  // can_check[code][.][k] as a set of squares frm
     // attack_from[c][s].set[g]: squares from which a piece of colour c in attack group g
     // attacks s on an empty board (one block per square, read by every attack test)
     struct AttackFrom { Bits set[8]; };
     AttackFrom attack_from[2][N];
-    // the attack groups of each piece code (a bit per group)
-    uint8_t groups_of[32];
+    // the attack groups of each piece code, the second G_NONE when it has one
+    uint8_t group1[32], group2[32];
+    Bits square[N];  // the set of one square
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
@@ -251,7 +257,8 @@ struct Tables {
         }
         // the attack groups: a horse, a dragon and a king step to all eight neighbours, so
         // they share the king's; a horse slides as a bishop, a dragon as a rook
-        std::memset(groups_of, 0, sizeof groups_of);
+        for (int s = 0; s < N; ++s) square[s].set(s);
+        uint8_t groups_of[32] = {};
         for (int c = 0; c < 2; ++c) {
             const int kinds[8] = {PAWN, KNIGHT, SILVER, GOLD, KING, ROOK, BISHOP, LANCE};
             for (int g = 0; g < 8; ++g)
@@ -263,6 +270,11 @@ struct Tables {
             join(ROOK, G_ROOK); join(DRAGON, G_ROOK);
             join(BISHOP, G_BISHOP); join(HORSE, G_BISHOP);
             join(LANCE, G_LANCE);
+        }
+        for (int code = 0; code < 32; ++code) {
+            group1[code] = group2[code] = G_NONE;
+            for (int g = 0; g < 8; ++g)
+                if (groups_of[code] >> g & 1) (group1[code] == G_NONE ? group1[code] : group2[code]) = (uint8_t)g;
         }
         std::memset(can_check, 0, sizeof can_check);
         for (int code = 0; code < 32; ++code) {
@@ -276,6 +288,9 @@ struct Tables {
                         if (check_from[code][k][t] || (promoted && check_from[promoted][k][t]))
                             can_check[code][frm][k] = true;
             }
+            for (int frm = 0; frm < N; ++frm)
+                for (int k = 0; k < N; ++k)
+                    if (can_check[code][frm][k]) can_check_bits[code][k].set(frm);
         }
         uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: fixed keys, same every run
         auto next = [&state]() {
@@ -310,23 +325,29 @@ struct Position {
     // the squares of each colour's pieces, and of its pieces in each attack group, kept
     // with board[]: the attack tests ask "which of these pieces stand where they attack
     // s" by a few ANDs
-    Bits by_colour[2], groups[2][8];
+    Bits by_colour[2], groups[2][G_NONE + 1];  // (G_NONE: a slot no test reads)
     std::vector<Undo> stack;
 
     // (a piece already on s is taken off first)
     void place(int s, int code) {
         if (board[s]) lift(s);
         board[s] = (uint8_t)code;
-        occ.set(s);
-        by_colour[color_of(code)].set(s);
-        for (unsigned g = T->groups_of[code]; g; g &= g - 1) groups[color_of(code)][ctz64(g)].set(s);
+        const Bits& b = T->square[s];
+        int c = color_of(code);
+        occ |= b;
+        by_colour[c] |= b;
+        groups[c][T->group1[code]] |= b;
+        groups[c][T->group2[code]] |= b;
     }
     void lift(int s) {
         int code = board[s];
         board[s] = 0;
-        occ.clear(s);
-        by_colour[color_of(code)].clear(s);
-        for (unsigned g = T->groups_of[code]; g; g &= g - 1) groups[color_of(code)][ctz64(g)].clear(s);
+        const Bits& b = T->square[s];
+        int c = color_of(code);
+        occ.remove(b);
+        by_colour[c].remove(b);
+        groups[c][T->group1[code]].remove(b);
+        groups[c][T->group2[code]].remove(b);
     }
 
     uint64_t key() const { return bkey ^ hkey; }
@@ -440,17 +461,34 @@ struct Position {
     }
 
     bool attacked(int s, int by) const {
-        Bits steps, slides;
-        attack_candidates(s, by, steps, slides);
+        const Bits* at = T->attack_from[by][s].set;
+        const Bits* of = groups[by];
+        Bits steps = (at[G_PAWN] & of[G_PAWN]) | (at[G_KNIGHT] & of[G_KNIGHT]) |
+                     (at[G_SILVER] & of[G_SILVER]) | (at[G_GOLD] & of[G_GOLD]) |
+                     (at[G_KING] & of[G_KING]);
         if (!steps.empty()) return true;
+        Bits slides = (at[G_ROOK] & of[G_ROOK]) | (at[G_BISHOP] & of[G_BISHOP]) |
+                      (at[G_LANCE] & of[G_LANCE]);
         for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
             if (line_clear(s, p)) return true;
         return false;
     }
 
-    // squares of colour `by`'s pieces that attack s, in the order of the directions from s
-    // (DX, DY), knights last: the order of evasions, which steers the search
+    // squares of colour `by`'s pieces that attack s, in square order
     int attackers(int s, int by, int* out) const {
+        Bits steps, slides;
+        attack_candidates(s, by, steps, slides);
+        slides.remove(steps);  // a horse or a dragon next to s is listed once
+        int n = 0;
+        for (int p = steps.pop_lowest(); p >= 0; p = steps.pop_lowest()) out[n++] = p;
+        for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
+            if (line_clear(s, p)) out[n++] = p;
+        return n;
+    }
+
+    // the same in the order of the directions from s (DX, DY), knights last: the order
+    // of evasions, which steers the search
+    int attackers_in_order(int s, int by, int* out) const {
         Bits steps, slides;
         attack_candidates(s, by, steps, slides);
         int found[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, n = 0, knights[2], nk = 0;
@@ -594,7 +632,8 @@ struct Position {
     // line through the king cannot be pinned, so only those on one are tested); returns
     // the squares between king and checker, nullptr when there is more than one checker
     // (`nchecks` and `checker` as evasions() takes them)
-    template <class Emit>
+    // (`in_order`: emitted in the order evasions() lists them; a count needs no order)
+    template <bool in_order = true, class Emit>
     const SqList* evasion_board_moves(Emit&& emit, int nchecks, int checker) {
         int c = turn, k = kings[c], king = board[k];
         // the king off the board for its moves' test (as safe_after: its square no longer
@@ -610,7 +649,7 @@ struct Position {
         int froms[16], cands[2];
         for (size_t b = 0; b <= blocks.size(); ++b) {
             int t = b < blocks.size() ? blocks[b] : checker;
-            int nf = attackers(t, c, froms);
+            int nf = in_order ? attackers_in_order(t, c, froms) : attackers(t, c, froms);
             for (int i = 0; i < nf; ++i) {
                 int frm = froms[i];
                 if (frm == k) continue;
@@ -637,11 +676,8 @@ struct Position {
         }
     }
 
-    bool has_legal_move() {
-        std::vector<int> moves;
-        legal_moves(moves);
-        return !moves.empty();
-    }
+    // (counted as a new check's replies are: in check, without a list)
+    bool has_legal_move() { return grouped_reply_count(true) > 0; }
 
     // legal moves of the side to move that check the opponent's king
     void checks(std::vector<int>& out) {
@@ -663,7 +699,7 @@ struct Position {
                 int t = nearest(frm, d);
                 discover = t >= 0 && (T->far_mask[c][d] >> board[t] & 1);
             }
-            if (!discover && !T->can_check[code][frm][ek]) continue;
+            if (!discover && !T->can_check_bits[code][ek].has(frm)) continue;
             int nt = targets(frm, code, c, tg);
             for (int i = 0; i < nt; ++i) {
                 int t = tg[i];
@@ -671,10 +707,18 @@ struct Position {
                 for (int j = 0; j < nc; ++j) {
                     int m = cands[j];
                     int moved = is_promotion(m) ? T->promote_code[code] : code;
-                    if (!discover && !T->check_from[moved][ek][t]) continue;
+                    if (!discover && !T->check_bits[moved][ek].has(t)) continue;
                     // the board alone: a capture of the defender's king is no legal move
                     int captured = board[t];
                     if (captured && kind_of(captured) == KING) continue;
+                    if (!discover && k < 0) {
+                        // no king of ours to expose and no line to uncover: the moved piece
+                        // checks from t over empty squares, its own square then empty
+                        Bits between = T->between_bits[ek][t] & occ;
+                        between.clear(frm);
+                        if (between.empty()) out.push_back(m);
+                        continue;
+                    }
                     place(t, moved);
                     lift(frm);
                     int own = kind_of(code) == KING ? t : k;
@@ -704,7 +748,7 @@ struct Position {
         for (int to = squares.pop_lowest(); to >= 0; to = squares.pop_lowest()) {
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 int code = code_of(kind, c);
-                if (!hands[c][kind] || !T->check_from[code][ek][to]) continue;
+                if (!hands[c][kind] || !T->check_bits[code][ek].has(to)) continue;
                 if (!drop_allowed(kind, to, c, files)) continue;
                 if (!line_clear(ek, to)) continue;
                 if (check) {
@@ -738,7 +782,7 @@ struct Position {
             return n;
         }
         int n = 0;
-        const SqList* blocks = evasion_board_moves([&n](int) { ++n; }, nchecks, checkers[0]);
+        const SqList* blocks = evasion_board_moves<false>([&n](int) { ++n; }, nchecks, checkers[0]);
         if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
@@ -1255,6 +1299,25 @@ struct UnboundedSearch : Search {
         return index[j];
     }
 
+    // the solved entries of the children's boards fetched from memory together, in two
+    // rounds (each reads what the round before fetched), rather than three dependent
+    // cache misses a lookup
+    void prefetch_solved(const std::vector<Child>& children) const {
+        const Solved* found[MAX_CHILDREN];
+        size_t n = std::min(children.size(), (size_t)MAX_CHILDREN);
+        for (size_t i = 0; i < n; ++i) {
+            const Index* e = index_of(children[i].dom.board);
+            found[i] = e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
+            if (found[i]) PREFETCH(found[i]);
+        }
+        for (size_t i = 0; i < n; ++i)
+            if (found[i]) {
+                if (!found[i]->proofs.empty()) PREFETCH(found[i]->proofs.data());
+                if (!found[i]->disproofs.empty()) PREFETCH(found[i]->disproofs.data());
+            }
+    }
+    static constexpr size_t MAX_CHILDREN = 128;
+
     const Solved* solved_of(uint64_t board) const {
         const Index* e = index_of(board);
         return e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
@@ -1331,12 +1394,16 @@ struct UnboundedSearch : Search {
         if (!h) return;
         for (int32_t* link = &h->first; *link >= 0;) {
             const Listed& e = listed[*link];
+            // the hands first: the table is read only for a position whose hands count
+            bool floor_pn = dominates(e.att, d.att) && dominates(d.dfn, e.dfn);
+            bool floor_dn = dominates(d.att, e.att) && dominates(e.dfn, d.dfn);
+            if (!floor_pn && !floor_dn) { link = &listed[*link].next; continue; }
             const NumbersTable::Slot* s = table.find(e.key, 0);
             if (!s) { unlink(link); continue; }  // dropped by the table
             link = &listed[*link].next;
             if (on_path.contains(e.key)) continue;
-            if (s->pn > pn && dominates(e.att, d.att) && dominates(d.dfn, e.dfn)) pn = s->pn;
-            if (s->dn > dn && dominates(d.att, e.att) && dominates(e.dfn, d.dfn)) dn = s->dn;
+            if (floor_pn && s->pn > pn) pn = s->pn;
+            if (floor_dn && s->dn > dn) dn = s->dn;
         }
     }
     int64_t seq = 0;
@@ -1350,6 +1417,35 @@ struct UnboundedSearch : Search {
             d.dfn.n[i] = (uint8_t)pos.hands[attacker ^ 1][i + 1];
         }
         return d;
+    }
+
+    // the position key and dominance after move m of the side to move (`here`: the
+    // position's dominance), as push() would leave them, without playing it
+    uint64_t key_after(int m, const Dom& here, Dom& out) const {
+        int to = move_to(m), frm = move_from(m), c = pos.turn;
+        uint64_t bkey = pos.bkey ^ T->zturn, hkey = pos.hkey;
+        out = here;
+        uint8_t* hand = c == attacker ? out.att.n : out.dfn.n;
+        if (frm >= DROP_BASE) {
+            int kind = frm - DROP_BASE;
+            hkey -= T->zh[c][kind];
+            hand[kind - 1] -= 1;
+            bkey ^= T->zb[code_of(kind, c)][to];
+        } else {
+            int code = pos.board[frm], captured = pos.board[to];
+            bkey ^= T->zb[code][frm];
+            if (captured) {
+                bkey ^= T->zb[captured][to];
+                int kind = Position::base_kind(captured);
+                if (kind != KING) {
+                    hkey += T->zh[c][kind];
+                    hand[kind - 1] += 1;
+                }
+            }
+            bkey ^= T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
+        }
+        out.board = bkey;
+        return bkey ^ hkey;
     }
 
     // -- what the tables hold -------------------------------------------------------------
@@ -1494,13 +1590,26 @@ struct UnboundedSearch : Search {
 
     // -- the search -------------------------------------------------------------------------
     // (the node `depth` plies from the root, reached by `path`)
+    // the lists of a node, kept per distance from the root and reused: their allocations
+    // were a twentieth of the search's time
+    struct Frame {
+        std::vector<int> moves, groups;
+        std::vector<Child> children;
+    };
+    std::vector<std::unique_ptr<Frame>> frames;
+    Frame& frame(int depth) {
+        while ((int)frames.size() <= depth) frames.emplace_back(new Frame);
+        return *frames[depth];
+    }
+
     void mid(uint64_t path, int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn,
              int64_t& out_dn, bool& out_dep) {
         count_node();
         uint64_t key = pos.key();
         Dom here = dom();
         bool is_or = pos.turn == attacker;
-        std::vector<int> moves;
+        Frame& f = frame(depth);
+        std::vector<int>& moves = f.moves;
         if (is_or) pos.checks(moves); else pos.legal_moves(moves);
         out_dep = false;
         if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
@@ -1515,35 +1624,44 @@ struct UnboundedSearch : Search {
             return;
         }
         size_t n = moves.size();
-        std::vector<Child> children(n);
-        std::vector<int> groups(n, -1);
+        std::vector<Child>& children = f.children;
+        std::vector<int>& groups = f.groups;
+        children.resize(n);
+        groups.assign(n, -1);
         for (size_t i = 0; i < n; ++i) {  // the keys first, their table slots fetched
             Child& c = children[i];
-            pos.push(moves[i]);
-            c.key = pos.key();
-            c.dom = dom();
-            pos.pop();
+            c.key = key_after(moves[i], here, c.dom);
             prefetch_index(c.dom.board);
             table.prefetch(c.key, 0);
         }
+        prefetch_solved(children);
+        uint64_t own_path = path_step(path, key);
+        // each child looked up once here: what the tables hold for it, else its starting
+        // numbers; nothing is stored between this and the first round below (a mate stored
+        // here is on its own board), so that round reads these numbers without a lookup
         for (size_t i = 0; i < n; ++i) {
             Child& c = children[i];
             c.repeated = on_path.contains(c.key);
             c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1;
-            bool fresh = !c.repeated && !table.find(c.key, 0);
-            if (is_or && mobility && fresh && !proof_covering(c.dom)) {
-                // a check starts with as many proof-number units as it has replies; one
-                // without reply is mate, proven at once
-                pos.push(moves[i]);
-                int replies = pos.grouped_reply_count(group_drops);
-                pos.pop();
-                if (replies) c.pn = replies;
-                else { store_proof(c.dom, false, {}); fresh = false; }
+            int64_t cpn, cdn;
+            bool dep;
+            if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
+                c.pn = cpn; c.dn = cdn; c.dep = dep;
+            } else {
+                if (is_or && mobility) {
+                    // a check starts with as many proof-number units as it has replies;
+                    // one without reply is mate, proven at once
+                    pos.push(moves[i]);
+                    int replies = pos.grouped_reply_count(group_drops);
+                    pos.pop();
+                    if (replies) c.pn = replies;
+                    else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
+                }
+                if (inherit && c.pn) inherited(c.dom, c.pn, c.dn);
             }
-            if (inherit && fresh) inherited(c.dom, c.pn, c.dn);
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
-        uint64_t own_path = path_step(path, key);
+        bool looked_up = true;  // the children's numbers are fresh from the tables
         on_path.insert(key);
         int64_t nodes_before = nodes;
         try {
@@ -1557,13 +1675,15 @@ struct UnboundedSearch : Search {
                 int used_groups[N], n_groups = 0;
                 // the children's table slots are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
-                for (size_t i = 0; i < n; ++i) {
+                for (size_t i = 0; i < n && !looked_up; ++i) {
                     const Child& c = children[i];
                     if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
                     prefetch_index(c.dom.board);
                     table.prefetch(c.key, 0);
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
+                // then what the boards' slots point to: their proofs and disproofs
+                if (!looked_up) prefetch_solved(children);
                 for (size_t i = 0; i < n; ++i) {
                     Child& c = children[i];
                     int64_t cpn, cdn;
@@ -1571,7 +1691,7 @@ struct UnboundedSearch : Search {
                     // a proof or a path-independent disproof is never taken back: a child
                     // known to have one is not looked up again
                     bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
-                    if (!settled) {
+                    if (!settled && !looked_up) {
                         c.seen = -1;
                         if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
                             c.pn = cpn; c.dn = cdn; c.dep = dep;
@@ -1599,6 +1719,7 @@ struct UnboundedSearch : Search {
                         group_max[g] = std::max(group_max[g], large);
                     }
                 }
+                looked_up = false;
                 for (int j = 0; j < n_groups; ++j) total += group_max[used_groups[j]];
                 total = capped_sum(total + shared_max, infinite);
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
