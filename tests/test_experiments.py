@@ -487,7 +487,22 @@ def test_rows_say_what_made_them_and_repeats_run_again(tmp_path, capsys):
     assert "## Repeats: 2 runs of every cell" in (tmp_path / "results" / "x.md").read_text()
 
 
-SLOW_SOLVER = "#!/bin/sh\nsleep 0.4\nexit 20\n"  # answers "false" (no mate) after 0.4 s
+# Answers "false" (no mate) after 0.4 s; past its first three answers it waits for a file
+# "gate" beside it, so that a run stopped once 3 cells are stored has stored fewer than 8
+# however loaded the machine (open_gate lets the rest through). --version answers at once.
+SLOW_SOLVER = """#!/bin/sh
+[ "$1" = --version ] && exit 0
+here=$(dirname "$0")
+sleep 0.4
+mkdir "$here/answer1" 2>/dev/null || mkdir "$here/answer2" 2>/dev/null \\
+    || mkdir "$here/answer3" 2>/dev/null || until [ -e "$here/gate" ]; do sleep 0.1; done
+exit 20
+"""
+
+
+def open_gate(tmp_path):
+    """Let the slow solver of ``start_slow_run`` answer every cell from now on."""
+    (tmp_path / "gate").touch()
 
 
 def start_slow_run(tmp_path):
@@ -532,6 +547,7 @@ def test_resume_after_kill_never_redoes_a_finished_cell(tmp_path):
     with sqlite3.connect(db) as con:
         before = dict(con.execute("SELECT key, rowid || ' ' || finished_at FROM cells"))
     assert 3 <= len(before) < 8
+    open_gate(tmp_path)
     run_experiment(load_experiment(path), progress=False)
     with sqlite3.connect(db) as con:
         after = dict(con.execute("SELECT key, rowid || ' ' || finished_at FROM cells"))
@@ -562,6 +578,7 @@ def test_a_fresh_clone_continues_from_the_committed_csv_when_asked(tmp_path):
     rows[0]["sfen"] = "4k/9/9/9/9/9/9/9/4K b - 1"  # a row of a question the config no longer asks
     write_csv(csv_path, rows)
     db.unlink()
+    open_gate(tmp_path)
     assert main(["experiment", "run", str(path), "--quiet", "--continue-csv"]) == 0
     after = {r["key"]: r for r in read_csv(csv_path)}
     assert len(after) == 8

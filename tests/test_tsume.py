@@ -843,22 +843,24 @@ def _edo_sfen(problem_id: str) -> str:
     return next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv") if r["id"] == problem_id)
 
 
+# the Python search's checkpoints (backend rules); the native core's: test_native_solve.py
 def test_a_checkpointed_search_goes_on_where_it_stopped(tmp_path):
     # zukou-029 (stated 15) takes about 9,000 nodes in one run. Stopped at 3,000, the
     # second run goes on from the checkpoint: it needs fewer nodes of its own than a whole
     # run, and reaches the same verdict with an answer that replays
     pos = Position.from_sfen(_edo_sfen("zukou-029"))
-    whole = solve_tsume(pos, shorten_nodes=0, shortest_up_to=0)
+    whole = solve_tsume(pos, backend="rules", shorten_nodes=0, shortest_up_to=0)
     assert whole["status"] == "mate" and whole["resumed_nodes"] == 0
     path = tmp_path / "zukou-029.ckpt"
-    first = solve_tsume(pos, max_nodes=3_000, checkpoint=str(path), checkpoint_every=1_000)
+    first = solve_tsume(pos, backend="rules", max_nodes=3_000, checkpoint=str(path),
+                        checkpoint_every=1_000)
     assert first["status"] == "unknown" and path.exists() and not (tmp_path / "zukou-029.ckpt.tmp").exists()
-    second = solve_tsume(pos, checkpoint=str(path), shorten_nodes=0, shortest_up_to=0)
+    second = solve_tsume(pos, backend="rules", checkpoint=str(path), shorten_nodes=0, shortest_up_to=0)
     assert second["status"] == "mate" and second["resumed_nodes"] == first["nodes"]
     assert second["nodes"] - second["resumed_nodes"] < whole["nodes"]
     assert replay_answer(pos, second["pv"]).startswith("ok")
     # the checkpoint after the proof holds it: a third run proves the root at once
-    third = solve_tsume(pos, checkpoint=str(path), shorten_nodes=0, shortest_up_to=0)
+    third = solve_tsume(pos, backend="rules", checkpoint=str(path), shorten_nodes=0, shortest_up_to=0)
     assert third["status"] == "mate" and third["nodes"] == second["nodes"]
 
 
@@ -869,7 +871,7 @@ def test_checkpoints_are_written_on_the_way_and_on_an_interrupt(tmp_path, monkey
     real = TsumeSearch.save_tables
     monkeypatch.setattr(TsumeSearch, "save_tables",
                         lambda self, p, ident: saved.append(self.nodes) or real(self, p, ident))
-    solve_tsume(pos, max_nodes=2_500, checkpoint=str(path), checkpoint_every=1_000)
+    solve_tsume(pos, backend="rules", max_nodes=2_500, checkpoint=str(path), checkpoint_every=1_000)
     assert saved[:2] == [1_000, 2_000] and saved[-1] == 2_501  # on the way, then at the end
 
     def interrupt(search):  # Ctrl-C at 2,000 nodes, before that progress call's checkpoint
@@ -878,9 +880,11 @@ def test_checkpoints_are_written_on_the_way_and_on_an_interrupt(tmp_path, monkey
     saved.clear()
     path.unlink()
     with pytest.raises(KeyboardInterrupt):
-        solve_tsume(pos, checkpoint=str(path), progress=interrupt, checkpoint_every=1_000)
+        solve_tsume(pos, backend="rules", checkpoint=str(path), progress=interrupt,
+                    checkpoint_every=1_000)
     assert saved == [1_000, 2_000]
-    assert solve_tsume(pos, max_nodes=2_100, checkpoint=str(path))["resumed_nodes"] == 2_000
+    resumed = solve_tsume(pos, backend="rules", max_nodes=2_100, checkpoint=str(path))
+    assert resumed["resumed_nodes"] == 2_000
 
 
 def test_a_checkpoint_of_another_problem_or_no_checkpoint_is_one_line(tmp_path, capsys):
@@ -909,12 +913,13 @@ def test_a_position_solved_apart_seeds_the_whole_problem(tmp_path):
     # checkpoint; seeded with it, the whole problem takes fewer nodes of its own, and its
     # answer (read off the proofs, the seed's among them) replays
     pos = Position.from_sfen(_edo_sfen("zukou-029"))
-    whole = solve_tsume(pos, shorten_nodes=0, shortest_up_to=0)
+    whole = solve_tsume(pos, backend="rules", shorten_nodes=0, shortest_up_to=0)
     after = pos.copy()
     for text in whole["pv"][:2]:
         after.push(after.parse_usi(text))
     part = tmp_path / "part.ckpt"
-    assert solve_tsume(after, checkpoint=str(part), shorten_nodes=0, shortest_up_to=0)["status"] == "mate"
+    assert solve_tsume(after, backend="rules", checkpoint=str(part), shorten_nodes=0,
+                       shortest_up_to=0)["status"] == "mate"
     seeded = solve_tsume(pos, seeds=(str(part),), shorten_nodes=0, shortest_up_to=0)
     assert seeded["status"] == "mate" and seeded["seeded_proofs"] > 0
     assert seeded["nodes"] < whole["nodes"]

@@ -1,26 +1,55 @@
 """Checkpoints of an unbounded search: its tables in a file, to go on from later.
 
-A checkpoint is a pickle of a dict of plain values (format ``tsumeqbf-tables-1``): the
-format tag, the caller's ``identity`` (what a later run must match, such as the problem's
-SFEN), the node count, the proofs, disproofs and twin entries as the tables keep them,
-heuristic C's answers, the table-hit and probe counts and the unsolved numbers as rows.
-Load only files you wrote: a pickle can run code.
+The Python search's checkpoint (:class:`~.tsume.TsumeSearch`) is a pickle of a dict of
+plain values (format ``tsumeqbf-tables-1``): the format tag, the caller's ``identity``
+(what a later run must match, such as the problem's SFEN), the node count, the proofs,
+disproofs and twin entries as the tables keep them, heuristic C's answers, the table-hit
+and probe counts and the unsolved numbers as rows. Load only files you wrote: a pickle can
+run code.
+
+The native core's (:class:`~.native_solve.NativeSearch`) is a file of its own (format
+``tsumeqbf-native-tables-1``): two text lines, the format tag and the identity as JSON
+(with the core's VERSION and the options that change what an unsolved entry's numbers
+mean), then the core's tables as fixed-size binary records in this machine's byte
+order, written and read by the core (``Tsume.save``, ``Tsume.load``). The two formats are
+not interchangeable: the tables are keyed by hashes of positions, not by the positions,
+and the core's hashing is not the Python search's (nor is cshogi's), so neither side
+could look up the other's entries; and pickling tens of millions of entries from the core
+would cost more than the search between checkpoints. A file of the other kind is refused
+with one line that names the backend it belongs to.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 
 from .tables import Entry
 
 CHECKPOINT_FORMAT = "tsumeqbf-tables-1"  # bump when what save_tables writes changes
+NATIVE_FORMAT = "tsumeqbf-native-tables-1"  # bump when the head lines' meaning changes
+
+
+def checkpoint_kind(path) -> str | None:
+    """``native`` for a checkpoint of the native core, ``python`` for anything else that
+    exists (the Python search's, or a file that is none), None when ``path`` does not
+    exist or cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            start = fh.read(len(NATIVE_FORMAT) + 1)
+    except OSError:
+        return None
+    return "native" if start == f"{NATIVE_FORMAT}\n".encode() else "python"
 
 
 def read_checkpoint(path) -> dict:
     """What :func:`save_tables` wrote to ``path``; TsumeError when it cannot be read or is
     of another version."""
     from ..rules import TsumeError
+    if checkpoint_kind(path) == "native":
+        raise TsumeError(f"checkpoint {path} is the native core's (--backend native), not "
+                         f"the Python search's")
     try:
         with open(path, "rb") as fh:
             state = pickle.load(fh)
@@ -69,3 +98,70 @@ def load_tables(search, path, identity: dict) -> None:
     tables.table = {k: Entry(pn, dn, work, depth, board, hand(att), hand(dfn))
                     for k, pn, dn, work, depth, board, att, dfn in state["table"]}
     tables.index_boards()
+
+
+def _refuse_other(path, theirs: dict, ours: dict) -> None:
+    """TsumeError naming what differs between a checkpoint's identity and the run's."""
+    from ..rules import TsumeError
+    if theirs.get("core_version") != ours.get("core_version"):
+        raise TsumeError(f"checkpoint {path} was written by native core VERSION "
+                         f"{theirs.get('core_version')}, this core is VERSION "
+                         f"{ours.get('core_version')}: its tables do not carry over")
+    differ = ", ".join(f"{k} {theirs.get(k)} (here {ours.get(k)})"
+                       for k in ours if theirs.get(k) != ours.get(k))
+    raise TsumeError(f"checkpoint {path} is of another problem or options: {differ}")
+
+
+def save_native(core, path, identity: dict) -> None:
+    """Write the native core's tables (``core``, a ``_core.Tsume``) to ``path`` with
+    ``identity``, beside and renamed over it as :func:`save_tables` does. Safe from the
+    core's tick, between nodes."""
+    head = f"{NATIVE_FORMAT}\n{json.dumps(identity, sort_keys=True)}\n".encode()
+    tmp = f"{path}.tmp"
+    core.save(tmp, head)
+    os.replace(tmp, path)
+
+
+def load_native(core, path, identity: dict) -> None:
+    """Fill the native core's tables (``core``, a ``_core.Tsume`` that has not searched)
+    from ``path``; TsumeError in one line when it cannot be read, is the Python search's or
+    was written for another ``identity`` (problem, hashing, core VERSION, options)."""
+    theirs = read_native_identity(path)
+    if theirs != identity:
+        _refuse_other(path, theirs, identity)
+    _native_call(core.load, path)
+
+
+def read_native_identity(path, what: str = "checkpoint") -> dict:
+    """The identity in the head of the native core's checkpoint ``path``; TsumeError
+    when it cannot be read or is not the core's (``what``: checkpoint or seed)."""
+    from ..rules import TsumeError
+    if checkpoint_kind(path) == "python":
+        raise TsumeError(f"{what} {path} is not the native core's (a Python search's "
+                         f"checkpoint is read with --backend rules or cshogi)")
+    try:
+        with open(path, "rb") as fh:
+            fh.readline()
+            return json.loads(fh.readline())
+    except OSError as exc:
+        raise TsumeError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise TsumeError(f"{what} {path} is not readable (its head is damaged)") from None
+
+
+def add_native_proofs(core, path) -> int:
+    """The proofs of the native core's checkpoint ``path`` taken into ``core`` (a
+    ``_core.Tsume``) before its own, as :meth:`TsumeTables.add_proofs` takes a seed's;
+    the caller has checked the file's identity. How many were new."""
+    return _native_call(core.add_proofs, path, "seed")
+
+
+def _native_call(method, path, what: str = "checkpoint"):
+    """``method(path)`` of the core, its errors as one-line TsumeErrors."""
+    from ..rules import TsumeError
+    try:
+        return method(os.fspath(path))
+    except OSError as exc:
+        raise TsumeError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise TsumeError(f"{what} {path} is not readable ({exc})") from None

@@ -120,7 +120,7 @@ class SolveOptions(TsumeOptions):
         usi_max=2_000_000_000, usi_none=-1)  # USI: -1, as 'tsumeqbf solve' by default
     backend: str = setting(
         "auto", "the search: native, compiled (standard 9x9 only; the same answer convention, "
-                "none of the heuristics, checkpoints or seeds: docs/dfpn.md), or in Python with "
+                "none of the heuristics: docs/dfpn.md), or in Python with "
                 "our rules engine's move generator (rules) or cshogi's (standard 9x9 only); "
                 "auto (the default): native where it can answer, else rules; the answer "
                 "names the one that gave it", choices=SOLVE_BACKENDS, usi="Backend",
@@ -129,7 +129,9 @@ class SolveOptions(TsumeOptions):
     checkpoint: str | None = setting(
         None, "keep the search in FILE: go on from it when it exists (nodes and --max-nodes "
               "count from the first run), write it every --checkpoint-every nodes, at the "
-              "end and on Ctrl-C", type=str, metavar="FILE")
+              "end and on Ctrl-C (the native core's file and the Python search's are not "
+              "each other's; auto goes on with the one that wrote FILE)", type=str,
+        metavar="FILE")
     checkpoint_every: int = setting(10_000_000, "nodes between checkpoints (default 10,000,000)",
                                     type=positive_int, metavar="N")
     seeds: tuple = setting(

@@ -28,7 +28,8 @@ numbers of the same board with other hands (:meth:`TsumeTables.inherited`).
 ``checkpoint`` (a file) keeps a long search: when the file exists the search goes on
 from it (``resumed_nodes``; ``nodes`` and ``max_nodes`` then count from the first
 run), and the tables are written to it every ``checkpoint_every`` nodes, at the end
-and on an interrupt (:meth:`TsumeSearch.save_tables`).
+and on an interrupt (:meth:`TsumeSearch.save_tables`, :meth:`NativeSearch.save_tables`:
+each search's file is its own, :mod:`.checkpoint`).
 
 ``seeds`` (checkpoint files of other problems or of positions of this one, written
 with the same hashing and attacker) add their proofs before the search starts
@@ -56,8 +57,8 @@ from .cshogi_backend import make_game
 from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
-from .native_solve import (NativeGame, fastest_backend, new_search as native_search,
-                           refuse_unsupported)
+from .native_solve import (NativeGame, NativeSearch, fastest_backend,
+                           new_search as native_search, refuse_unsupported)
 from .options import SOLVE_BACKENDS, SolveOptions
 from .tsume import TsumeSearch
 
@@ -305,6 +306,8 @@ class _AfterProof:
 
 
 def _add_seeds(search, seeds, pos) -> int:
+    if isinstance(search, NativeSearch):  # the core's own files
+        return sum(search.add_seed(path) for path in seeds)
     return sum(search.tables.add_proofs(_seed_proofs(path, pos)) for path in seeds)
 
 

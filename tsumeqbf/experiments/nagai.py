@@ -137,6 +137,32 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
             return None
         return totals[label][index] / totals[base][index]
 
+    variant_rows, nomates = _variant_rows(rows, labels, kind, totals, baseline, ref, ours)
+    base_on = baseline.get(True)
+    return {
+        "nagai_header": ["variant", "heuristics", "DAG", "solved", "nodes", "ratio",
+                         "Nagai nodes ratio", "seconds", "ratio", "Nagai seconds ratio"],
+        "nagai_rows": variant_rows, "common": len(common), "attempted": len(instances),
+        "baselines": [f"`{baseline[dag]}` for DAG {'on' if dag else 'off'}"
+                      for dag in (True, False) if dag in baseline],
+        "base_none_seconds": ref.get(("", True, "seconds"), {}).get("value"),
+        "base_none_nodes": ref.get(("", True, "nodes"), {}).get("value"),
+        "dag_header": ["heuristics", "nodes off/on", "Nagai nodes off/on", "seconds off/on",
+                       "Nagai seconds off/on"],
+        "dag_rows": _dag_rows(labels, kind, ref, ours),
+        "published_header": ["heuristics", "DAG", "printed as", "tables", "seconds", "nodes",
+                             "seconds ratio", "nodes ratio"],
+        "published_rows": _published_rows(ref),
+        "problem_tables": _problem_tables(cells, instances, labels, kind),
+        "helped": helped(variant_rows, base_on),
+        "nomates": [[r["instance"], r["label"], r["options"] if isinstance(r["options"], str)
+                     else json.dumps(r["options"], sort_keys=True)] for r in nomates],
+    }
+
+
+def _variant_rows(rows, labels, kind, totals, baseline, ref, ours) -> tuple[list, list]:
+    """A row per variant (solved, nodes and seconds with their ratios, Nagai's beside),
+    and the cells that answered no mate."""
     variant_rows, nomates = [], []
     for label in labels:
         found, dag = kind[label]
@@ -150,7 +176,12 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
             ratio_text(nagai_ratio(ref, found, dag, "nodes")),
             f"{totals[label][1]:.3f}", ratio_text(ours(label, base, 1)),
             ratio_text(nagai_ratio(ref, found, dag, "seconds"))])
+    return variant_rows, nomates
 
+
+def _dag_rows(labels, kind, ref, ours) -> list[list]:
+    """Per heuristic set run with the DAG correction on and off: off against on, ours and
+    Nagai's."""
     dag_rows = []
     by_set = {}
     for label in labels:
@@ -163,7 +194,11 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
                 ratio_text(nagai_ratio(ref, found, False, "nodes", found, True)),
                 ratio_text(ours(off, on, 1)),
                 ratio_text(nagai_ratio(ref, found, False, "seconds", found, True))])
+    return dag_rows
 
+
+def _published_rows(ref) -> list[list]:
+    """Nagai's published figures for problem 1, a row per heuristic set and DAG setting."""
     published_rows = []
     for (found, dag) in sorted({(k[0], k[1]) for k in ref}, key=lambda k: (not k[1], len(k[0]), k[0])):
         sec, nod = ref.get((found, dag, "seconds")), ref.get((found, dag, "nodes"))
@@ -173,7 +208,11 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
             ", ".join(map(str, tables)), sec["value"] if sec else "", nod["value"] if nod else "",
             ratio_text(nagai_ratio(ref, found, dag, "seconds")),
             ratio_text(nagai_ratio(ref, found, dag, "nodes"))])
+    return published_rows
 
+
+def _problem_tables(cells, instances, labels, kind) -> list[dict]:
+    """Per DAG setting, the problems one by one: each variant's nodes, or what it said."""
     problem_tables = []
     for dag in (True, False):
         mine = [lb for lb in labels if kind[lb][1] == dag]
@@ -194,27 +233,7 @@ def nagai_context(rows: list[dict], labels: list[str], published: list[dict]) ->
             names = mine
         problem_tables.append({"dag": "on" if dag else "off", "rows": lines,
                                "header": ["problem", "n", *names]})
-
-    base_on = baseline.get(True)
-    return {
-        "nagai_header": ["variant", "heuristics", "DAG", "solved", "nodes", "ratio",
-                         "Nagai nodes ratio", "seconds", "ratio", "Nagai seconds ratio"],
-        "nagai_rows": variant_rows, "common": len(common), "attempted": len(instances),
-        "baselines": [f"`{baseline[dag]}` for DAG {'on' if dag else 'off'}"
-                      for dag in (True, False) if dag in baseline],
-        "base_none_seconds": ref.get(("", True, "seconds"), {}).get("value"),
-        "base_none_nodes": ref.get(("", True, "nodes"), {}).get("value"),
-        "dag_header": ["heuristics", "nodes off/on", "Nagai nodes off/on", "seconds off/on",
-                       "Nagai seconds off/on"],
-        "dag_rows": dag_rows,
-        "published_header": ["heuristics", "DAG", "printed as", "tables", "seconds", "nodes",
-                             "seconds ratio", "nodes ratio"],
-        "published_rows": published_rows,
-        "problem_tables": problem_tables,
-        "helped": helped(variant_rows, base_on),
-        "nomates": [[r["instance"], r["label"], r["options"] if isinstance(r["options"], str)
-                     else json.dumps(r["options"], sort_keys=True)] for r in nomates],
-    }
+    return problem_tables
 
 
 def helped(variant_rows: list[list], base_label: str | None) -> dict:

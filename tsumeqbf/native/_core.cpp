@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -100,9 +102,14 @@ struct SqList {
 // piece along a ray is one bit scan rather than a walk over empty squares
 struct Bits {
     uint64_t lo = 0, hi = 0;
-    void set(int s) { if (s < 64) lo |= 1ull << s; else hi |= 1ull << (s - 64); }
-    void clear(int s) { if (s < 64) lo &= ~(1ull << s); else hi &= ~(1ull << (s - 64)); }
+    // (without a branch: the search sets and clears squares in every push and pop)
+    void set(int s) { lo |= (uint64_t)(s < 64) << (s & 63); hi |= (uint64_t)(s >= 64) << (s & 63); }
+    void clear(int s) { lo &= ~((uint64_t)(s < 64) << (s & 63)); hi &= ~((uint64_t)(s >= 64) << (s & 63)); }
+    bool has(int s) const { return ((s < 64 ? lo : hi) >> (s & 63)) & 1; }
     Bits operator&(const Bits& o) const { Bits b; b.lo = lo & o.lo; b.hi = hi & o.hi; return b; }
+    Bits operator|(const Bits& o) const { Bits b; b.lo = lo | o.lo; b.hi = hi | o.hi; return b; }
+    Bits& operator|=(const Bits& o) { lo |= o.lo; hi |= o.hi; return *this; }
+    void remove(const Bits& o) { lo &= ~o.lo; hi &= ~o.hi; }
     bool empty() const { return !(lo | hi); }
     int pop_lowest();  // the lowest square, taken out; -1 when empty
 };
@@ -138,6 +145,9 @@ constexpr bool steps_agree() {
 }
 static_assert(steps_agree(), "RAY_STEP follows DX and DY");
 
+// the attack groups (Tables::attack_from, Position::groups): pieces that attack alike
+enum { G_PAWN, G_KNIGHT, G_SILVER, G_GOLD, G_KING, G_ROOK, G_BISHOP, G_LANCE, G_NONE };
+
 inline int at(int x, int y) { return (0 <= x && x < W && 0 <= y && y < H) ? y * W + x : -1; }
 
 struct Tables {
@@ -161,6 +171,14 @@ struct Tables {
     // from which it (or its promoted self) attacks k: else only a discovered check is
     // possible for it
     bool can_check[32][N][N];
+    Bits can_check_bits[32][N];  // can_check[code][.][k] as a set of squares frm
+    // attack_from[c][s].set[g]: squares from which a piece of colour c in attack group g
+    // attacks s on an empty board (one block per square, read by every attack test)
+    struct AttackFrom { Bits set[8]; };
+    AttackFrom attack_from[2][N];
+    // the attack groups of each piece code, the second G_NONE when it has one
+    uint8_t group1[32], group2[32];
+    Bits square[N];  // the set of one square
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
@@ -237,6 +255,27 @@ struct Tables {
                 }
             }
         }
+        // the attack groups: a horse, a dragon and a king step to all eight neighbours, so
+        // they share the king's; a horse slides as a bishop, a dragon as a rook
+        for (int s = 0; s < N; ++s) square[s].set(s);
+        uint8_t groups_of[32] = {};
+        for (int c = 0; c < 2; ++c) {
+            const int kinds[8] = {PAWN, KNIGHT, SILVER, GOLD, KING, ROOK, BISHOP, LANCE};
+            for (int g = 0; g < 8; ++g)
+                for (int s = 0; s < N; ++s) attack_from[c][s].set[g] = check_bits[code_of(kinds[g], c)][s];
+            auto join = [&](int kind, int g) { groups_of[code_of(kind, c)] |= 1 << g; };
+            join(PAWN, G_PAWN); join(KNIGHT, G_KNIGHT); join(SILVER, G_SILVER);
+            for (int kind : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) join(kind, G_GOLD);
+            for (int kind : {KING, HORSE, DRAGON}) join(kind, G_KING);
+            join(ROOK, G_ROOK); join(DRAGON, G_ROOK);
+            join(BISHOP, G_BISHOP); join(HORSE, G_BISHOP);
+            join(LANCE, G_LANCE);
+        }
+        for (int code = 0; code < 32; ++code) {
+            group1[code] = group2[code] = G_NONE;
+            for (int g = 0; g < 8; ++g)
+                if (groups_of[code] >> g & 1) (group1[code] == G_NONE ? group1[code] : group2[code]) = (uint8_t)g;
+        }
         std::memset(can_check, 0, sizeof can_check);
         for (int code = 0; code < 32; ++code) {
             if (!kind_of(code) || kind_of(code) > 14) continue;
@@ -249,6 +288,9 @@ struct Tables {
                         if (check_from[code][k][t] || (promoted && check_from[promoted][k][t]))
                             can_check[code][frm][k] = true;
             }
+            for (int frm = 0; frm < N; ++frm)
+                for (int k = 0; k < N; ++k)
+                    if (can_check[code][frm][k]) can_check_bits[code][k].set(frm);
         }
         uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: fixed keys, same every run
         auto next = [&state]() {
@@ -280,10 +322,33 @@ struct Position {
     // (XOR), hkey of the hands (a key added per piece in hand, so counts need no bound)
     uint64_t bkey, hkey;
     Bits occ;  // the occupied squares, kept with board[]
+    // the squares of each colour's pieces, and of its pieces in each attack group, kept
+    // with board[]: the attack tests ask "which of these pieces stand where they attack
+    // s" by a few ANDs
+    Bits by_colour[2], groups[2][G_NONE + 1];  // (G_NONE: a slot no test reads)
     std::vector<Undo> stack;
 
-    void place(int s, int code) { board[s] = (uint8_t)code; occ.set(s); }
-    void lift(int s) { board[s] = 0; occ.clear(s); }
+    // (a piece already on s is taken off first)
+    void place(int s, int code) {
+        if (board[s]) lift(s);
+        board[s] = (uint8_t)code;
+        const Bits& b = T->square[s];
+        int c = color_of(code);
+        occ |= b;
+        by_colour[c] |= b;
+        groups[c][T->group1[code]] |= b;
+        groups[c][T->group2[code]] |= b;
+    }
+    void lift(int s) {
+        int code = board[s];
+        board[s] = 0;
+        const Bits& b = T->square[s];
+        int c = color_of(code);
+        occ.remove(b);
+        by_colour[c].remove(b);
+        groups[c][T->group1[code]].remove(b);
+        groups[c][T->group2[code]].remove(b);
+    }
 
     uint64_t key() const { return bkey ^ hkey; }
 
@@ -296,9 +361,13 @@ struct Position {
         bkey = side ? T->zturn : 0;
         hkey = 0;
         occ = Bits();
+        by_colour[0] = by_colour[1] = Bits();
+        for (auto& row : groups) for (Bits& b : row) b = Bits();
         for (int s = 0; s < N; ++s)
             if (board[s]) {
-                occ.set(s);
+                int code = board[s];
+                board[s] = 0;
+                place(s, code);
                 bkey ^= T->zb[board[s]][s];
                 if (kind_of(board[s]) == KING) kings[color_of(board[s])] = s;
             }
@@ -336,7 +405,7 @@ struct Position {
             }
             if (is_promotion(m)) code = T->promote_code[code];
             lift(frm);
-            place(to, code);
+            place(to, code);  // (the captured piece off first)
             bkey ^= T->zb[code][to];
             if (kind_of(code) == KING) kings[c] = to;
         }
@@ -357,8 +426,8 @@ struct Position {
             int code = board[to];
             if (is_promotion(m)) code = code_of(base_kind(code), c);
             place(frm, code);
-            board[to] = (uint8_t)u.captured;
-            if (!u.captured) occ.clear(to);
+            lift(to);
+            if (u.captured) place(to, u.captured);
             if (u.captured) {
                 int hk = base_kind(u.captured);
                 if (hk == KING) kings[c ^ 1] = to;
@@ -378,41 +447,61 @@ struct Position {
         return RAY_UP[d] ? lowest(m) : highest(m);
     }
 
-    // the square of `by`'s piece attacking s from direction d (fixed at compile time:
-    // attacked() runs for every king move of every evasion, and a loop's branches cost
-    // as much as the scans), -1 if none
-    template <int d>
-    int attacker_on(int s, int by) const {
-        Bits m = T->ray_bits[s][d] & occ;
-        if (m.empty()) return -1;
-        int b = RAY_UP[d] ? lowest(m) : highest(m);
-        uint32_t mask = b == s + RAY_STEP[d] ? T->near_mask[by][d] : T->far_mask[by][d];
-        return mask >> board[b] & 1 ? b : -1;
+    // the squares from which `by`'s pieces attack s, the sliders' lines not yet tested for
+    // being clear: step pieces (a horse, a dragon and a king step to all eight neighbours)
+    // in `steps`, sliders in `slides`
+    void attack_candidates(int s, int by, Bits& steps, Bits& slides) const {
+        const Bits* at = T->attack_from[by][s].set;
+        const Bits* of = groups[by];
+        steps = (at[G_PAWN] & of[G_PAWN]) | (at[G_KNIGHT] & of[G_KNIGHT]) |
+                (at[G_SILVER] & of[G_SILVER]) | (at[G_GOLD] & of[G_GOLD]) |
+                (at[G_KING] & of[G_KING]);
+        slides = (at[G_ROOK] & of[G_ROOK]) | (at[G_BISHOP] & of[G_BISHOP]) |
+                 (at[G_LANCE] & of[G_LANCE]);
     }
 
     bool attacked(int s, int by) const {
-        if (attacker_on<0>(s, by) >= 0 || attacker_on<1>(s, by) >= 0 ||
-            attacker_on<2>(s, by) >= 0 || attacker_on<3>(s, by) >= 0 ||
-            attacker_on<4>(s, by) >= 0 || attacker_on<5>(s, by) >= 0 ||
-            attacker_on<6>(s, by) >= 0 || attacker_on<7>(s, by) >= 0)
-            return true;
-        int knight = code_of(KNIGHT, by);
-        for (int t : T->knight_from[by][s])
-            if (board[t] == knight) return true;
+        const Bits* at = T->attack_from[by][s].set;
+        const Bits* of = groups[by];
+        Bits steps = (at[G_PAWN] & of[G_PAWN]) | (at[G_KNIGHT] & of[G_KNIGHT]) |
+                     (at[G_SILVER] & of[G_SILVER]) | (at[G_GOLD] & of[G_GOLD]) |
+                     (at[G_KING] & of[G_KING]);
+        if (!steps.empty()) return true;
+        Bits slides = (at[G_ROOK] & of[G_ROOK]) | (at[G_BISHOP] & of[G_BISHOP]) |
+                      (at[G_LANCE] & of[G_LANCE]);
+        for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
+            if (line_clear(s, p)) return true;
         return false;
     }
 
-    // squares of colour `by`'s pieces that attack s
+    // squares of colour `by`'s pieces that attack s, in square order
     int attackers(int s, int by, int* out) const {
-        int n = 0, found[8] = {attacker_on<0>(s, by), attacker_on<1>(s, by),
-                               attacker_on<2>(s, by), attacker_on<3>(s, by),
-                               attacker_on<4>(s, by), attacker_on<5>(s, by),
-                               attacker_on<6>(s, by), attacker_on<7>(s, by)};
+        Bits steps, slides;
+        attack_candidates(s, by, steps, slides);
+        slides.remove(steps);  // a horse or a dragon next to s is listed once
+        int n = 0;
+        for (int p = steps.pop_lowest(); p >= 0; p = steps.pop_lowest()) out[n++] = p;
+        for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
+            if (line_clear(s, p)) out[n++] = p;
+        return n;
+    }
+
+    // the same in the order of the directions from s (DX, DY), knights last: the order
+    // of evasions, which steers the search
+    int attackers_in_order(int s, int by, int* out) const {
+        Bits steps, slides;
+        attack_candidates(s, by, steps, slides);
+        int found[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, n = 0, knights[2], nk = 0;
+        for (int p = steps.pop_lowest(); p >= 0; p = steps.pop_lowest()) {
+            int d = T->line[s][p];
+            if (d >= 0) found[d] = p;
+            else knights[nk++] = p;
+        }
+        for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
+            if (line_clear(s, p)) found[T->line[s][p]] = p;
         for (int b : found)
             if (b >= 0) out[n++] = b;
-        int knight = code_of(KNIGHT, by);
-        for (int t : T->knight_from[by][s])
-            if (board[t] == knight) out[n++] = t;
+        for (int i = 0; i < nk; ++i) out[n++] = knights[i];
         return n;
     }
 
@@ -433,8 +522,8 @@ struct Position {
         int k = kind_of(code) == KING ? to : kings[c];
         bool safe = k < 0 || !attacked(k, c ^ 1);
         place(frm, code);
-        board[to] = (uint8_t)captured;
-        if (!captured) occ.clear(to);
+        lift(to);
+        if (captured) place(to, captured);
         return safe;
     }
 
@@ -484,10 +573,8 @@ struct Position {
         if (!any) return false;
         for (int x = 0; x < W; ++x) files[x] = false;
         if (!hands[c][PAWN]) return true;  // files are asked of pawn drops only
-        int pawn = code_of(PAWN, c);
-        Bits pieces = occ;
-        for (int s = pieces.pop_lowest(); s >= 0; s = pieces.pop_lowest())
-            if (board[s] == pawn) files[s % W] = true;
+        Bits pawns = groups[c][G_PAWN];
+        for (int s = pawns.pop_lowest(); s >= 0; s = pawns.pop_lowest()) files[s % W] = true;
         return true;
     }
 
@@ -513,9 +600,9 @@ struct Position {
             return;
         }
         int tg[32], cands[2];
-        for (int frm = 0; frm < N; ++frm) {
+        Bits own = by_colour[c];
+        for (int frm = own.pop_lowest(); frm >= 0; frm = own.pop_lowest()) {
             int code = board[frm];
-            if (!code || color_of(code) != c) continue;
             int nt = targets(frm, code, c, tg);
             // only king moves and moves off a line through the king can expose it
             bool test = kind_of(code) == KING || (k >= 0 && T->line[k][frm] >= 0);
@@ -545,7 +632,8 @@ struct Position {
     // line through the king cannot be pinned, so only those on one are tested); returns
     // the squares between king and checker, nullptr when there is more than one checker
     // (`nchecks` and `checker` as evasions() takes them)
-    template <class Emit>
+    // (`in_order`: emitted in the order evasions() lists them; a count needs no order)
+    template <bool in_order = true, class Emit>
     const SqList* evasion_board_moves(Emit&& emit, int nchecks, int checker) {
         int c = turn, k = kings[c], king = board[k];
         // the king off the board for its moves' test (as safe_after: its square no longer
@@ -561,7 +649,7 @@ struct Position {
         int froms[16], cands[2];
         for (size_t b = 0; b <= blocks.size(); ++b) {
             int t = b < blocks.size() ? blocks[b] : checker;
-            int nf = attackers(t, c, froms);
+            int nf = in_order ? attackers_in_order(t, c, froms) : attackers(t, c, froms);
             for (int i = 0; i < nf; ++i) {
                 int frm = froms[i];
                 if (frm == k) continue;
@@ -588,11 +676,8 @@ struct Position {
         }
     }
 
-    bool has_legal_move() {
-        std::vector<int> moves;
-        legal_moves(moves);
-        return !moves.empty();
-    }
+    // (counted as a new check's replies are: in check, without a list)
+    bool has_legal_move() { return grouped_reply_count(true) > 0; }
 
     // legal moves of the side to move that check the opponent's king
     void checks(std::vector<int>& out) {
@@ -602,9 +687,9 @@ struct Position {
         int k = kings[c];
         bool check = k >= 0 && attacked(k, opp);
         int tg[32], cands[2];
-        for (int frm = 0; frm < N; ++frm) {
+        Bits own = by_colour[c];
+        for (int frm = own.pop_lowest(); frm >= 0; frm = own.pop_lowest()) {
             int code = board[frm];
-            if (!code || color_of(code) != c) continue;
             // a move that does not land on a checking square can only check by uncovering
             // a line through its origin
             // (only when a slider of ours stands right behind it on a line from the king)
@@ -614,7 +699,7 @@ struct Position {
                 int t = nearest(frm, d);
                 discover = t >= 0 && (T->far_mask[c][d] >> board[t] & 1);
             }
-            if (!discover && !T->can_check[code][frm][ek]) continue;
+            if (!discover && !T->can_check_bits[code][ek].has(frm)) continue;
             int nt = targets(frm, code, c, tg);
             for (int i = 0; i < nt; ++i) {
                 int t = tg[i];
@@ -622,10 +707,18 @@ struct Position {
                 for (int j = 0; j < nc; ++j) {
                     int m = cands[j];
                     int moved = is_promotion(m) ? T->promote_code[code] : code;
-                    if (!discover && !T->check_from[moved][ek][t]) continue;
+                    if (!discover && !T->check_bits[moved][ek].has(t)) continue;
                     // the board alone: a capture of the defender's king is no legal move
                     int captured = board[t];
                     if (captured && kind_of(captured) == KING) continue;
+                    if (!discover && k < 0) {
+                        // no king of ours to expose and no line to uncover: the moved piece
+                        // checks from t over empty squares, its own square then empty
+                        Bits between = T->between_bits[ek][t] & occ;
+                        between.clear(frm);
+                        if (between.empty()) out.push_back(m);
+                        continue;
+                    }
                     place(t, moved);
                     lift(frm);
                     int own = kind_of(code) == KING ? t : k;
@@ -634,8 +727,8 @@ struct Position {
                     bool ok = discover ? attacked(ek, c) : line_clear(ek, t);
                     ok = ok && (own < 0 || !attacked(own, opp));
                     place(frm, code);
-                    board[t] = (uint8_t)captured;
-                    if (!captured) occ.clear(t);
+                    lift(t);
+                    if (captured) place(t, captured);
                     if (ok) out.push_back(m);
                 }
             }
@@ -655,7 +748,7 @@ struct Position {
         for (int to = squares.pop_lowest(); to >= 0; to = squares.pop_lowest()) {
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 int code = code_of(kind, c);
-                if (!hands[c][kind] || !T->check_from[code][ek][to]) continue;
+                if (!hands[c][kind] || !T->check_bits[code][ek].has(to)) continue;
                 if (!drop_allowed(kind, to, c, files)) continue;
                 if (!line_clear(ek, to)) continue;
                 if (check) {
@@ -689,7 +782,7 @@ struct Position {
             return n;
         }
         int n = 0;
-        const SqList* blocks = evasion_board_moves([&n](int) { ++n; }, nchecks, checkers[0]);
+        const SqList* blocks = evasion_board_moves<false>([&n](int) { ++n; }, nchecks, checkers[0]);
         if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
@@ -833,6 +926,10 @@ struct NumbersTable {
             }
             insert(s);
         }
+    }
+    template <class F> void each(F&& f) const {
+        for (const Slot& s : slots)
+            if (s.used()) f(s);
     }
     void drop_least_work() {
         std::vector<int64_t> works;
@@ -1129,6 +1226,10 @@ struct PairSet {
             }
         }
     }
+    template <class F> void each(F&& f) const {
+        for (const Slot& e : slots)
+            if (e.used) f(e.key, e.path);
+    }
     void clear() {
         std::fill(slots.begin(), slots.end(), Slot{0, 0, false});
         count = 0;
@@ -1197,6 +1298,25 @@ struct UnboundedSearch : Search {
         ++n_index;
         return index[j];
     }
+
+    // the solved entries of the children's boards fetched from memory together, in two
+    // rounds (each reads what the round before fetched), rather than three dependent
+    // cache misses a lookup
+    void prefetch_solved(const std::vector<Child>& children) const {
+        const Solved* found[MAX_CHILDREN];
+        size_t n = std::min(children.size(), (size_t)MAX_CHILDREN);
+        for (size_t i = 0; i < n; ++i) {
+            const Index* e = index_of(children[i].dom.board);
+            found[i] = e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
+            if (found[i]) PREFETCH(found[i]);
+        }
+        for (size_t i = 0; i < n; ++i)
+            if (found[i]) {
+                if (!found[i]->proofs.empty()) PREFETCH(found[i]->proofs.data());
+                if (!found[i]->disproofs.empty()) PREFETCH(found[i]->disproofs.data());
+            }
+    }
+    static constexpr size_t MAX_CHILDREN = 128;
 
     const Solved* solved_of(uint64_t board) const {
         const Index* e = index_of(board);
@@ -1274,12 +1394,16 @@ struct UnboundedSearch : Search {
         if (!h) return;
         for (int32_t* link = &h->first; *link >= 0;) {
             const Listed& e = listed[*link];
+            // the hands first: the table is read only for a position whose hands count
+            bool floor_pn = dominates(e.att, d.att) && dominates(d.dfn, e.dfn);
+            bool floor_dn = dominates(d.att, e.att) && dominates(e.dfn, d.dfn);
+            if (!floor_pn && !floor_dn) { link = &listed[*link].next; continue; }
             const NumbersTable::Slot* s = table.find(e.key, 0);
             if (!s) { unlink(link); continue; }  // dropped by the table
             link = &listed[*link].next;
             if (on_path.contains(e.key)) continue;
-            if (s->pn > pn && dominates(e.att, d.att) && dominates(d.dfn, e.dfn)) pn = s->pn;
-            if (s->dn > dn && dominates(d.att, e.att) && dominates(e.dfn, d.dfn)) dn = s->dn;
+            if (floor_pn && s->pn > pn) pn = s->pn;
+            if (floor_dn && s->dn > dn) dn = s->dn;
         }
     }
     int64_t seq = 0;
@@ -1293,6 +1417,35 @@ struct UnboundedSearch : Search {
             d.dfn.n[i] = (uint8_t)pos.hands[attacker ^ 1][i + 1];
         }
         return d;
+    }
+
+    // the position key and dominance after move m of the side to move (`here`: the
+    // position's dominance), as push() would leave them, without playing it
+    uint64_t key_after(int m, const Dom& here, Dom& out) const {
+        int to = move_to(m), frm = move_from(m), c = pos.turn;
+        uint64_t bkey = pos.bkey ^ T->zturn, hkey = pos.hkey;
+        out = here;
+        uint8_t* hand = c == attacker ? out.att.n : out.dfn.n;
+        if (frm >= DROP_BASE) {
+            int kind = frm - DROP_BASE;
+            hkey -= T->zh[c][kind];
+            hand[kind - 1] -= 1;
+            bkey ^= T->zb[code_of(kind, c)][to];
+        } else {
+            int code = pos.board[frm], captured = pos.board[to];
+            bkey ^= T->zb[code][frm];
+            if (captured) {
+                bkey ^= T->zb[captured][to];
+                int kind = Position::base_kind(captured);
+                if (kind != KING) {
+                    hkey += T->zh[c][kind];
+                    hand[kind - 1] += 1;
+                }
+            }
+            bkey ^= T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
+        }
+        out.board = bkey;
+        return bkey ^ hkey;
     }
 
     // -- what the tables hold -------------------------------------------------------------
@@ -1437,13 +1590,26 @@ struct UnboundedSearch : Search {
 
     // -- the search -------------------------------------------------------------------------
     // (the node `depth` plies from the root, reached by `path`)
+    // the lists of a node, kept per distance from the root and reused: their allocations
+    // were a twentieth of the search's time
+    struct Frame {
+        std::vector<int> moves, groups;
+        std::vector<Child> children;
+    };
+    std::vector<std::unique_ptr<Frame>> frames;
+    Frame& frame(int depth) {
+        while ((int)frames.size() <= depth) frames.emplace_back(new Frame);
+        return *frames[depth];
+    }
+
     void mid(uint64_t path, int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn,
              int64_t& out_dn, bool& out_dep) {
         count_node();
         uint64_t key = pos.key();
         Dom here = dom();
         bool is_or = pos.turn == attacker;
-        std::vector<int> moves;
+        Frame& f = frame(depth);
+        std::vector<int>& moves = f.moves;
         if (is_or) pos.checks(moves); else pos.legal_moves(moves);
         out_dep = false;
         if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
@@ -1458,35 +1624,44 @@ struct UnboundedSearch : Search {
             return;
         }
         size_t n = moves.size();
-        std::vector<Child> children(n);
-        std::vector<int> groups(n, -1);
+        std::vector<Child>& children = f.children;
+        std::vector<int>& groups = f.groups;
+        children.resize(n);
+        groups.assign(n, -1);
         for (size_t i = 0; i < n; ++i) {  // the keys first, their table slots fetched
             Child& c = children[i];
-            pos.push(moves[i]);
-            c.key = pos.key();
-            c.dom = dom();
-            pos.pop();
+            c.key = key_after(moves[i], here, c.dom);
             prefetch_index(c.dom.board);
             table.prefetch(c.key, 0);
         }
+        prefetch_solved(children);
+        uint64_t own_path = path_step(path, key);
+        // each child looked up once here: what the tables hold for it, else its starting
+        // numbers; nothing is stored between this and the first round below (a mate stored
+        // here is on its own board), so that round reads these numbers without a lookup
         for (size_t i = 0; i < n; ++i) {
             Child& c = children[i];
             c.repeated = on_path.contains(c.key);
             c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1;
-            bool fresh = !c.repeated && !table.find(c.key, 0);
-            if (is_or && mobility && fresh && !proof_covering(c.dom)) {
-                // a check starts with as many proof-number units as it has replies; one
-                // without reply is mate, proven at once
-                pos.push(moves[i]);
-                int replies = pos.grouped_reply_count(group_drops);
-                pos.pop();
-                if (replies) c.pn = replies;
-                else { store_proof(c.dom, false, {}); fresh = false; }
+            int64_t cpn, cdn;
+            bool dep;
+            if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
+                c.pn = cpn; c.dn = cdn; c.dep = dep;
+            } else {
+                if (is_or && mobility) {
+                    // a check starts with as many proof-number units as it has replies;
+                    // one without reply is mate, proven at once
+                    pos.push(moves[i]);
+                    int replies = pos.grouped_reply_count(group_drops);
+                    pos.pop();
+                    if (replies) c.pn = replies;
+                    else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
+                }
+                if (inherit && c.pn) inherited(c.dom, c.pn, c.dn);
             }
-            if (inherit && fresh) inherited(c.dom, c.pn, c.dn);
             if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
         }
-        uint64_t own_path = path_step(path, key);
+        bool looked_up = true;  // the children's numbers are fresh from the tables
         on_path.insert(key);
         int64_t nodes_before = nodes;
         try {
@@ -1500,13 +1675,15 @@ struct UnboundedSearch : Search {
                 int used_groups[N], n_groups = 0;
                 // the children's table slots are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
-                for (size_t i = 0; i < n; ++i) {
+                for (size_t i = 0; i < n && !looked_up; ++i) {
                     const Child& c = children[i];
                     if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
                     prefetch_index(c.dom.board);
                     table.prefetch(c.key, 0);
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
+                // then what the boards' slots point to: their proofs and disproofs
+                if (!looked_up) prefetch_solved(children);
                 for (size_t i = 0; i < n; ++i) {
                     Child& c = children[i];
                     int64_t cpn, cdn;
@@ -1514,7 +1691,7 @@ struct UnboundedSearch : Search {
                     // a proof or a path-independent disproof is never taken back: a child
                     // known to have one is not looked up again
                     bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
-                    if (!settled) {
+                    if (!settled && !looked_up) {
                         c.seen = -1;
                         if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
                             c.pn = cpn; c.dn = cdn; c.dep = dep;
@@ -1542,6 +1719,7 @@ struct UnboundedSearch : Search {
                         group_max[g] = std::max(group_max[g], large);
                     }
                 }
+                looked_up = false;
                 for (int j = 0; j < n_groups; ++j) total += group_max[used_groups[j]];
                 total = capped_sum(total + shared_max, infinite);
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
@@ -1698,9 +1876,166 @@ struct UnboundedSearch : Search {
         while (!pos.stack.empty()) pos.pop();
         return out;
     }
+
+    // -- checkpoints (Tsume.save / Tsume.load): the tables as records, field by field,
+    // read through the tables' own walks and written back through their store functions,
+    // so the file does not change with how the tables are laid out in memory
+    struct Out {
+        FILE* f;
+        bool ok = true;
+        template <class V> void put(const V& v) { ok = ok && std::fwrite(&v, sizeof v, 1, f) == 1; }
+    };
+    struct In {
+        FILE* f;
+        bool ok = true;
+        template <class V> V get() {
+            V v{};
+            ok = ok && std::fread(&v, sizeof v, 1, f) == 1;
+            return v;
+        }
+    };
+    static constexpr uint32_t TABLES_MAGIC = 0x544E5154;  // "TQNT"
+
+    template <class F> void each_solved(F&& f) const {
+        for (const Index& e : index)
+            if (e.used && e.at != NO_SOLVED) f(e.board, solved_pool[e.at]);
+    }
+    template <class F> void each_listed(F&& f) const {
+        for (const Index& e : index)
+            if (e.used)
+                for (int32_t i = e.first; i >= 0; i = listed[i].next)
+                    if (table.find(listed[i].key, 0)) f(e.board, listed[i]);
+    }
+
+    void write_tables(Out& o, uint32_t version) const {
+        o.put(TABLES_MAGIC); o.put(version);
+        o.put(nodes); o.put(tt_hits); o.put(seq); o.put(n_proofs); o.put(n_disproofs);
+        uint64_t n = 0;
+        each_solved([&](uint64_t, const Solved& s) { n += s.proofs.size(); });
+        o.put(n);
+        each_solved([&](uint64_t board, const Solved& s) {
+            for (const ProofEntry& e : s.proofs) {
+                o.put(board); o.put(e.att); o.put(e.dfn); o.put(e.seq); o.put((int32_t)e.dist);
+            }
+        });
+        n = 0;
+        each_solved([&](uint64_t, const Solved& s) { n += s.disproofs.size(); });
+        o.put(n);
+        each_solved([&](uint64_t board, const Solved& s) {
+            for (const DisproofEntry& e : s.disproofs) { o.put(board); o.put(e.att); o.put(e.dfn); }
+        });
+        o.put((uint64_t)table.count);
+        table.each([&](const NumbersTable::Slot& e) {
+            o.put(e.key); o.put(e.pn); o.put(e.dn); o.put(e.work); o.put(e.seen);
+        });
+        n = 0;
+        each_listed([&](uint64_t, const Listed&) { ++n; });
+        o.put(n);
+        each_listed([&](uint64_t board, const Listed& e) {
+            o.put(board); o.put(e.key); o.put(e.att); o.put(e.dfn);
+        });
+        o.put((uint64_t)twins.size());
+        twins.each([&](uint64_t key, uint64_t path) { o.put(key); o.put(path); });
+        o.put(TABLES_MAGIC);
+    }
+
+    // the start of what write_tables wrote: why it is not this core's, empty when it is
+    static std::string read_head(In& in, uint32_t version) {
+        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok) return "not a table file of the native core";
+        uint32_t theirs = in.get<uint32_t>();
+        if (theirs != version)
+            return "written by core VERSION " + std::to_string(theirs) + ", this is VERSION " +
+                   std::to_string(version);
+        return "";
+    }
+
+    // into a search that has not run: what write_tables wrote (with `version`); the reason
+    // it cannot be read, empty when it was
+    std::string read_tables(In& in, uint32_t version) {
+        std::string why = read_head(in, version);
+        if (!why.empty()) return why;
+        nodes = in.get<int64_t>(); tt_hits = in.get<int64_t>(); seq = in.get<int64_t>();
+        n_proofs = in.get<int64_t>(); n_disproofs = in.get<int64_t>();
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t board = in.get<uint64_t>();
+            Hand att = in.get<Hand>(), dfn = in.get<Hand>();
+            int64_t s = in.get<int64_t>();
+            int32_t dist = in.get<int32_t>();
+            if (in.ok) solved_for(board).proofs.push_back(ProofEntry{att, dfn, s, dist});
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t board = in.get<uint64_t>();
+            Hand att = in.get<Hand>(), dfn = in.get<Hand>();
+            if (in.ok) solved_for(board).disproofs.push_back(DisproofEntry{att, dfn});
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t key = in.get<uint64_t>();
+            uint32_t pn = in.get<uint32_t>(), dn = in.get<uint32_t>(), work = in.get<uint32_t>();
+            uint16_t seen = in.get<uint16_t>();
+            if (in.ok) table.put(key, 0, pn, dn, work, seen);
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            Dom d;
+            d.board = in.get<uint64_t>();
+            uint64_t key = in.get<uint64_t>();
+            d.att = in.get<Hand>(); d.dfn = in.get<Hand>();
+            if (in.ok && inherit && table.find(key, 0)) list_unsolved(key, d);
+        }
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            uint64_t key = in.get<uint64_t>(), path = in.get<uint64_t>();
+            if (in.ok && twins.size() < twin_limit) twins.insert(key, path);
+        }
+        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok) return "truncated";
+        return "";
+    }
+
+    // the proofs of another search's file (seeds: TsumeTables.add_proofs), numbered
+    // before this search's own in their own order, so a proven node's children still
+    // come earlier; those held already (the same seed before a checkpoint) are skipped.
+    // `added` counts the new ones; the reason the file cannot be read, empty when it was
+    std::string read_proofs(In& in, uint32_t version, int64_t& added) {
+        std::string why = read_head(in, version);
+        if (!why.empty()) return why;
+        for (int i = 0; i < 5; ++i) in.get<int64_t>();  // the counters: this search's stay
+        struct Seed { uint64_t board; ProofEntry e; };
+        std::vector<Seed> seeds;
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            Seed p;
+            p.board = in.get<uint64_t>();
+            p.e.att = in.get<Hand>(); p.e.dfn = in.get<Hand>();
+            p.e.seq = in.get<int64_t>(); p.e.dist = in.get<int32_t>();
+            seeds.push_back(p);
+        }
+        if (!in.ok) return "truncated";
+        int64_t before = 1, last = 0;
+        each_solved([&](uint64_t, const Solved& s) {
+            for (const ProofEntry& e : s.proofs) before = std::min(before, e.seq);
+        });
+        for (const Seed& p : seeds) last = std::max(last, p.e.seq);
+        int64_t shift = before - 1 - last;  // the seed's last proof just before our first
+        added = 0;
+        for (Seed& p : seeds) {
+            const Solved* s = solved_of(p.board);
+            bool held = s && std::any_of(s->proofs.begin(), s->proofs.end(), [&](const ProofEntry& e) {
+                return !std::memcmp(&e.att, &p.e.att, sizeof(Hand)) &&
+                       !std::memcmp(&e.dfn, &p.e.dfn, sizeof(Hand));
+            });
+            if (held) continue;
+            p.e.seq += shift;
+            solved_for(p.board).proofs.push_back(p.e);
+            ++n_proofs;
+            ++added;
+        }
+        return "";
+    }
 };
 
 // -- the Python interface ----------------------------------------------------------------
+
+// the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
+// source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
+// name it too
+constexpr uint32_t CORE_VERSION = 4;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
@@ -2165,7 +2500,124 @@ PyObject* tsume_stats(TsumeObject* self, PyObject*) {
                          (long long)s.n_disproofs, (Py_ssize_t)s.twins.size());
 }
 
+// save(path, head): the tables to `path` (made or overwritten) after the bytes `head`, two
+// lines the Python side writes and reads (tsumeqbf/dfpn/checkpoint.py); allowed from a
+// tick, as the tables are whole between nodes
+PyObject* tsume_save(TsumeObject* self, PyObject* args) {
+    PyObject* path;
+    const char* head;
+    Py_ssize_t nhead;
+    if (!PyArg_ParseTuple(args, "O&y#", PyUnicode_FSConverter, &path, &head, &nhead)) return nullptr;
+    const char* name = PyBytes_AS_STRING(path);
+    FILE* f = std::fopen(name, "wb");
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+        Py_DECREF(path);
+        return nullptr;
+    }
+    std::vector<char> buffer(1 << 20);
+    std::setvbuf(f, buffer.data(), _IOFBF, buffer.size());
+    UnboundedSearch::Out out{f};
+    out.ok = std::fwrite(head, 1, (size_t)nhead, f) == (size_t)nhead;
+    self->search->write_tables(out, CORE_VERSION);
+    bool ok = std::fclose(f) == 0 && out.ok;
+    if (!ok) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+        Py_DECREF(path);
+        return nullptr;
+    }
+    Py_DECREF(path);
+    Py_RETURN_NONE;
+}
+
+// the file save() wrote to `path` (a reference it takes), read past its two head lines;
+// NULL with OSError when it cannot be opened
+FILE* open_tables(PyObject* path) {
+    const char* name = PyBytes_AS_STRING(path);
+    FILE* f = std::fopen(name, "rb");
+    if (!f) PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+    Py_DECREF(path);
+    if (!f) return nullptr;
+    for (int lines = 0, c; lines < 2 && (c = std::fgetc(f)) != EOF;) lines += c == '\n';
+    return f;
+}
+
+// load(path): the tables save() wrote to `path` (after its two head lines), into a search
+// that has not run; ValueError saying why a file cannot be read, the search unchanged
+PyObject* tsume_load(TsumeObject* self, PyObject* args) {
+    PyObject* path;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return nullptr;
+    UnboundedSearch& s = *self->search;
+    if (self->busy || s.nodes || s.n_proofs || s.n_disproofs || s.table.count) {
+        Py_DECREF(path);
+        PyErr_SetString(PyExc_RuntimeError, "tables are loaded into a search that has not run");
+        return nullptr;
+    }
+    FILE* f = open_tables(path);
+    if (!f) return nullptr;
+    auto* fresh = new UnboundedSearch();  // the same question and options, empty tables
+    fresh->pos = s.pos;
+    fresh->attacker = s.attacker;
+    fresh->table.limit = s.table.limit;
+    fresh->twin_limit = s.twin_limit;
+    fresh->mobility = s.mobility;
+    fresh->group_drops = s.group_drops;
+    fresh->dag = s.dag;
+    fresh->inherit = s.inherit;
+    UnboundedSearch::In in{f};
+    std::string why;
+    try {
+        why = fresh->read_tables(in, CORE_VERSION);
+    } catch (const std::bad_alloc&) {
+        why = "out of memory";
+    }
+    std::fclose(f);
+    if (!why.empty()) {
+        delete fresh;
+        PyErr_SetString(PyExc_ValueError, why.c_str());
+        return nullptr;
+    }
+    delete self->search;
+    self->search = fresh;
+    Py_RETURN_NONE;
+}
+
+// add_proofs(path): the proofs of the file save() wrote to `path`, of this problem or
+// another with the same attacker (seeds), before this search's own; how many were new.
+// ValueError saying why a file cannot be read, no proof taken
+PyObject* tsume_add_proofs(TsumeObject* self, PyObject* args) {
+    PyObject* path;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return nullptr;
+    if (self->busy) {
+        Py_DECREF(path);
+        PyErr_SetString(PyExc_RuntimeError, "the search is running");
+        return nullptr;
+    }
+    FILE* f = open_tables(path);
+    if (!f) return nullptr;
+    UnboundedSearch::In in{f};
+    std::string why;
+    int64_t added = 0;
+    try {
+        why = self->search->read_proofs(in, CORE_VERSION, added);
+    } catch (const std::bad_alloc&) {
+        why = "out of memory";
+    }
+    std::fclose(f);
+    if (!why.empty()) {
+        PyErr_SetString(PyExc_ValueError, why.c_str());
+        return nullptr;
+    }
+    return PyLong_FromLongLong(added);
+}
+
 PyMethodDef TSUME_METHODS[] = {
+    {"add_proofs", (PyCFunction)tsume_add_proofs, METH_VARARGS,
+     "add_proofs(path): the proofs of a file save() wrote, before this search's own"},
+    {"save", (PyCFunction)tsume_save, METH_VARARGS,
+     "save(path, head): the tables to a file, after the bytes head (two lines)"},
+    {"load", (PyCFunction)tsume_load, METH_VARARGS,
+     "load(path): the tables a save() wrote, into a search that has not run"},
     {"solve", (PyCFunction)tsume_solve, METH_VARARGS,
      "solve(max_nodes, seconds, tick=None, tick_every=4096) -> (verdict, reason)"},
     {"solve_below", (PyCFunction)tsume_solve_below, METH_VARARGS,
@@ -2225,9 +2677,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&GAME_TYPE) < 0 || PyType_Ready(&TSUME_TYPE) < 0) return nullptr;
     PyObject* module = PyModule_Create(&MODULE);
     if (!module) return nullptr;
-    // the interface's version: tsumeqbf/native/__init__.py refuses a core built from
-    // older source (its CORE_VERSION), which would lack what the Python side calls
-    if (PyModule_AddIntConstant(module, "VERSION", 3) < 0) {
+    if (PyModule_AddIntConstant(module, "VERSION", CORE_VERSION) < 0) {
         Py_DECREF(module);
         return nullptr;
     }
