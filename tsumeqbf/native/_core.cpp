@@ -1621,6 +1621,9 @@ struct UnboundedSearch : Search {
              int64_t& out_dn, bool& out_dep) {
         count_node();
         uint64_t key = pos.key();
+        // the node's own slot, stored into after its children are looked up (its parent
+        // fetched it only when its board had a slot)
+        table.prefetch(key, 0);
         Dom here = dom();
         bool is_or = pos.turn == attacker;
         Frame& f = frame(depth);
