@@ -134,3 +134,40 @@ def test_a_mismatched_native_checkpoint_is_refused_in_one_line(tmp_path, capsys)
     # auto goes on with the search that wrote the file
     out = solve_tsume(_edo("zukou-007"), max_nodes=200, checkpoint=str(python))
     assert out["backend"] == "rules" and out["resumed_nodes"] == 101
+
+
+def test_a_position_solved_apart_seeds_the_cores_search(tmp_path, capsys):
+    # as the Python search's seeds (test_tsume): zukou-007's position two plies into the
+    # answer solved on its own with a checkpoint; seeded with it, the whole problem takes
+    # fewer nodes of its own and its answer (read off the proofs, the seed's among them)
+    # replays
+    pos = _edo("zukou-007")
+    whole = solve_tsume(pos, backend="native", **PROOF_ONLY)
+    after = pos.copy()
+    for text in whole["pv"][:2]:
+        after.push(after.parse_usi(text))
+    part = tmp_path / "part.ckpt"
+    assert solve_tsume(after, checkpoint=str(part), **PROOF_ONLY)["status"] == "mate"
+    seeded = solve_tsume(pos, seeds=(str(part),), **PROOF_ONLY)  # auto: the core
+    assert seeded["backend"] == "native" and seeded["seeded_proofs"] > 0
+    assert seeded["status"] == "mate" and seeded["nodes"] < whole["nodes"]
+    assert replay_answer(pos, seeded["pv"]).startswith("ok")
+    # a checkpointed run seeded again on resuming does not take the same proofs twice
+    mine = tmp_path / "whole.ckpt"
+    first = solve_tsume(pos, max_nodes=50, seeds=(str(part),), checkpoint=str(mine))
+    again = solve_tsume(pos, seeds=(str(part),), checkpoint=str(mine), **PROOF_ONLY)
+    assert first["seeded_proofs"] > 0 and again["seeded_proofs"] == 0
+    assert again["status"] == "mate" and replay_answer(pos, again["pv"]).startswith("ok")
+    # another hashing or VERSION, or the Python search's file: one line
+    head, ident, body = part.read_bytes().split(b"\n", 2)
+    solve = ["solve", "--quiet", "--backend", "native", pos.sfen(), "--seed", str(part)]
+    for change, says in (({"root_key": 1}, "written with another hashing"),
+                         ({"core_version": 3}, "written by native core VERSION 3")):
+        part.write_bytes(b"\n".join([head, json.dumps({**json.loads(ident), **change}).encode(),
+                                     body]))
+        assert says in _refused(solve, capsys)
+    python = tmp_path / "python.ckpt"
+    solve_tsume(after, backend="rules", max_nodes=100, checkpoint=str(python))
+    assert "seed " + str(python) + " is not the native core's" in _refused(
+        [*solve[:-1], str(python)], capsys)
+    assert solve_tsume(pos, max_nodes=10, seeds=(str(python),))["backend"] == "rules"

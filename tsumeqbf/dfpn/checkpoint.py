@@ -126,23 +126,42 @@ def load_native(core, path, identity: dict) -> None:
     """Fill the native core's tables (``core``, a ``_core.Tsume`` that has not searched)
     from ``path``; TsumeError in one line when it cannot be read, is the Python search's or
     was written for another ``identity`` (problem, hashing, core VERSION, options)."""
+    theirs = read_native_identity(path)
+    if theirs != identity:
+        _refuse_other(path, theirs, identity)
+    _native_call(core.load, path)
+
+
+def read_native_identity(path, what: str = "checkpoint") -> dict:
+    """The identity in the head of the native core's checkpoint ``path``; TsumeError
+    when it cannot be read or is not the core's (``what``: checkpoint or seed)."""
     from ..rules import TsumeError
     if checkpoint_kind(path) == "python":
-        raise TsumeError(f"checkpoint {path} is not the native core's (a Python search's "
+        raise TsumeError(f"{what} {path} is not the native core's (a Python search's "
                          f"checkpoint is read with --backend rules or cshogi)")
     try:
         with open(path, "rb") as fh:
             fh.readline()
-            theirs = json.loads(fh.readline())
+            return json.loads(fh.readline())
     except OSError as exc:
-        raise TsumeError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
+        raise TsumeError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     except ValueError:
-        raise TsumeError(f"checkpoint {path} is not readable (its head is damaged)") from None
-    if theirs != identity:
-        _refuse_other(path, theirs, identity)
+        raise TsumeError(f"{what} {path} is not readable (its head is damaged)") from None
+
+
+def add_native_proofs(core, path) -> int:
+    """The proofs of the native core's checkpoint ``path`` taken into ``core`` (a
+    ``_core.Tsume``) before its own, as :meth:`TsumeTables.add_proofs` takes a seed's;
+    the caller has checked the file's identity. How many were new."""
+    return _native_call(core.add_proofs, path, "seed")
+
+
+def _native_call(method, path, what: str = "checkpoint"):
+    """``method(path)`` of the core, its errors as one-line TsumeErrors."""
+    from ..rules import TsumeError
     try:
-        core.load(os.fspath(path))
+        return method(os.fspath(path))
     except OSError as exc:
-        raise TsumeError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
+        raise TsumeError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     except ValueError as exc:
-        raise TsumeError(f"checkpoint {path} is not readable ({exc})") from None
+        raise TsumeError(f"{what} {path} is not readable ({exc})") from None

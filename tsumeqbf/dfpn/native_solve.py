@@ -13,9 +13,10 @@ Python search's (:mod:`.answer`, :mod:`.shortest`).
   calls, so the search for shorter mates (:func:`.answer.shorten`) goes on in them with
   :meth:`NativeSearch.solve_below`.
 
-The core has none of the heuristics, simulation, probes or seeds: :func:`refuse_unsupported`
-refuses those options. Its checkpoints are files of its own (:mod:`.checkpoint`). Every answer is replayed with the rules
-engine before it is printed (:func:`~tsumeqbf.dfpn.solve.solve_tsume`).
+The core has none of the heuristics, simulation or probes: :func:`refuse_unsupported`
+refuses those options. Its checkpoints, and so its seeds, are files of its own
+(:mod:`.checkpoint`). Every answer is replayed with the rules engine before it is
+printed (:func:`~tsumeqbf.dfpn.solve.solve_tsume`).
 
 >>> from tsumeqbf.rules import Position
 >>> g = NativeGame(Position.from_sfen("7k1/9/7G1/9/9/9/9/9/9 b G 1"))
@@ -32,14 +33,15 @@ import time
 
 from ..limits import memory_exceeded
 from ..rules import TsumeError
-from .checkpoint import checkpoint_kind, load_native, save_native
+from .checkpoint import (add_native_proofs, checkpoint_kind, load_native,
+                         read_native_identity, save_native)
 from .game import Game, ShogiGame, TsumeGame
 from .options import TsumeOptions
 from .tsume import TsumeResult
 
 #: solve_tsume's options the native core does not have, with the value that means "off"
-UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0, "seeds": (), "group_interpositions": False, "group_promotions": False,
-               "proof_pieces": True}
+UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0,
+               "group_interpositions": False, "group_promotions": False, "proof_pieces": True}
 
 
 def refuse_unsupported(options) -> None:
@@ -53,8 +55,8 @@ def refuse_unsupported(options) -> None:
 def fastest_backend(pos, options) -> str:
     """What backend ``auto`` means for ``pos`` asked with ``options`` (a SolveOptions):
     ``native`` when the core is built, plays the board and has every option asked for,
-    else ``rules``; with a checkpoint that exists, the search that wrote it (``rules``
-    for the Python search's: a run goes on where the last one stopped).
+    else ``rules``; with a checkpoint or seed of the Python search's, ``rules`` (a run
+    goes on where the last one stopped).
 
     >>> from tsumeqbf import native
     >>> from tsumeqbf.dfpn.options import SolveOptions
@@ -71,7 +73,8 @@ def fastest_backend(pos, options) -> str:
 
     if not native.available() or native.unsupported(pos):
         return "rules"
-    if options.checkpoint is not None and checkpoint_kind(options.checkpoint) == "python":
+    if any(checkpoint_kind(path) == "python" for path in (options.checkpoint, *options.seeds)
+           if path is not None):
         return "rules"
     try:
         refuse_unsupported(options)
@@ -184,6 +187,30 @@ class NativeSearch:
         """Go on from the checkpoint at ``path`` (:func:`.checkpoint.load_native`); the
         node count goes on from the checkpoint's."""
         load_native(self._core, path, self._identity(identity))
+
+    def add_seed(self, path) -> int:
+        """The proofs of the core's checkpoint ``path`` (of this problem or another one
+        with the same attacker, written by this core VERSION) before this search's own
+        (:func:`.checkpoint.add_native_proofs`); how many were new. TsumeError in one line
+        for a file of another attacker, hashing or VERSION."""
+        from .. import native
+        from ..rules import Position
+
+        theirs = read_native_identity(path, "seed")
+        version = native.require().VERSION
+        if theirs.get("core_version") != version:
+            raise TsumeError(f"seed {path} was written by native core VERSION "
+                             f"{theirs.get('core_version')}, this core is VERSION {version}")
+        try:
+            problem = Position.from_sfen(theirs["sfen"], zone=theirs["zone"])
+        except (KeyError, TsumeError) as exc:
+            raise TsumeError(f"seed {path}: its problem cannot be read ({exc})") from None
+        if native.unsupported(problem) or problem.turn != self.game.pos.turn:
+            raise TsumeError(f"seed {path} is of another board, zone or attacker "
+                             f"({theirs['sfen']})")
+        if NativeGame(problem).key() != theirs.get("root_key"):
+            raise TsumeError(f"seed {path} was written with another hashing")
+        return add_native_proofs(self._core, path)
 
     # -- the search ----------------------------------------------------------------------
     def solve(self) -> TsumeResult:

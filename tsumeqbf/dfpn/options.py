@@ -120,7 +120,7 @@ class SolveOptions(TsumeOptions):
         usi_max=2_000_000_000, usi_none=-1)  # USI: -1, as 'tsumeqbf solve' by default
     backend: str = setting(
         "auto", "the search: native, compiled (standard 9x9 only; the same answer convention, "
-                "none of the heuristics or seeds: docs/dfpn.md), or in Python with "
+                "none of the heuristics: docs/dfpn.md), or in Python with "
                 "our rules engine's move generator (rules) or cshogi's (standard 9x9 only); "
                 "auto (the default): native where it can answer, else rules; the answer "
                 "names the one that gave it", choices=SOLVE_BACKENDS, usi="Backend",

@@ -57,8 +57,8 @@ from .cshogi_backend import make_game
 from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
-from .native_solve import (NativeGame, fastest_backend, new_search as native_search,
-                           refuse_unsupported)
+from .native_solve import (NativeGame, NativeSearch, fastest_backend,
+                           new_search as native_search, refuse_unsupported)
 from .options import SOLVE_BACKENDS, SolveOptions
 from .tsume import TsumeSearch
 
@@ -306,6 +306,8 @@ class _AfterProof:
 
 
 def _add_seeds(search, seeds, pos) -> int:
+    if isinstance(search, NativeSearch):  # the core's own files
+        return sum(search.add_seed(path) for path in seeds)
     return sum(search.tables.add_proofs(_seed_proofs(path, pos)) for path in seeds)
 
 

@@ -1955,14 +1955,21 @@ struct UnboundedSearch : Search {
         o.put(TABLES_MAGIC);
     }
 
-    // into a search that has not run: what write_tables wrote (with `version`); the reason
-    // it cannot be read, empty when it was
-    std::string read_tables(In& in, uint32_t version) {
+    // the start of what write_tables wrote: why it is not this core's, empty when it is
+    static std::string read_head(In& in, uint32_t version) {
         if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok) return "not a table file of the native core";
         uint32_t theirs = in.get<uint32_t>();
         if (theirs != version)
             return "written by core VERSION " + std::to_string(theirs) + ", this is VERSION " +
                    std::to_string(version);
+        return "";
+    }
+
+    // into a search that has not run: what write_tables wrote (with `version`); the reason
+    // it cannot be read, empty when it was
+    std::string read_tables(In& in, uint32_t version) {
+        std::string why = read_head(in, version);
+        if (!why.empty()) return why;
         nodes = in.get<int64_t>(); tt_hits = in.get<int64_t>(); seq = in.get<int64_t>();
         n_proofs = in.get<int64_t>(); n_disproofs = in.get<int64_t>();
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
@@ -1995,6 +2002,46 @@ struct UnboundedSearch : Search {
             if (in.ok && twins.size() < twin_limit) twins.insert(key, path);
         }
         if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok) return "truncated";
+        return "";
+    }
+
+    // the proofs of another search's file (seeds: TsumeTables.add_proofs), numbered
+    // before this search's own in their own order, so a proven node's children still
+    // come earlier; those held already (the same seed before a checkpoint) are skipped.
+    // `added` counts the new ones; the reason the file cannot be read, empty when it was
+    std::string read_proofs(In& in, uint32_t version, int64_t& added) {
+        std::string why = read_head(in, version);
+        if (!why.empty()) return why;
+        for (int i = 0; i < 5; ++i) in.get<int64_t>();  // the counters: this search's stay
+        struct Seed { uint64_t board; ProofEntry e; };
+        std::vector<Seed> seeds;
+        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
+            Seed p;
+            p.board = in.get<uint64_t>();
+            p.e.att = in.get<Hand>(); p.e.dfn = in.get<Hand>();
+            p.e.seq = in.get<int64_t>(); p.e.dist = in.get<int32_t>();
+            seeds.push_back(p);
+        }
+        if (!in.ok) return "truncated";
+        int64_t before = 1, last = 0;
+        each_solved([&](uint64_t, const Solved& s) {
+            for (const ProofEntry& e : s.proofs) before = std::min(before, e.seq);
+        });
+        for (const Seed& p : seeds) last = std::max(last, p.e.seq);
+        int64_t shift = before - 1 - last;  // the seed's last proof just before our first
+        added = 0;
+        for (Seed& p : seeds) {
+            const Solved* s = solved_of(p.board);
+            bool held = s && std::any_of(s->proofs.begin(), s->proofs.end(), [&](const ProofEntry& e) {
+                return !std::memcmp(&e.att, &p.e.att, sizeof(Hand)) &&
+                       !std::memcmp(&e.dfn, &p.e.dfn, sizeof(Hand));
+            });
+            if (held) continue;
+            p.e.seq += shift;
+            solved_for(p.board).proofs.push_back(p.e);
+            ++n_proofs;
+            ++added;
+        }
         return "";
     }
 };
@@ -2499,6 +2546,18 @@ PyObject* tsume_save(TsumeObject* self, PyObject* args) {
     Py_RETURN_NONE;
 }
 
+// the file save() wrote to `path` (a reference it takes), read past its two head lines;
+// NULL with OSError when it cannot be opened
+FILE* open_tables(PyObject* path) {
+    const char* name = PyBytes_AS_STRING(path);
+    FILE* f = std::fopen(name, "rb");
+    if (!f) PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+    Py_DECREF(path);
+    if (!f) return nullptr;
+    for (int lines = 0, c; lines < 2 && (c = std::fgetc(f)) != EOF;) lines += c == '\n';
+    return f;
+}
+
 // load(path): the tables save() wrote to `path` (after its two head lines), into a search
 // that has not run; ValueError saying why a file cannot be read, the search unchanged
 PyObject* tsume_load(TsumeObject* self, PyObject* args) {
@@ -2510,17 +2569,8 @@ PyObject* tsume_load(TsumeObject* self, PyObject* args) {
         PyErr_SetString(PyExc_RuntimeError, "tables are loaded into a search that has not run");
         return nullptr;
     }
-    const char* name = PyBytes_AS_STRING(path);
-    FILE* f = std::fopen(name, "rb");
-    if (!f) {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
-        Py_DECREF(path);
-        return nullptr;
-    }
-    Py_DECREF(path);
-    std::vector<char> buffer(1 << 20);
-    std::setvbuf(f, buffer.data(), _IOFBF, buffer.size());
-    for (int lines = 0, c; lines < 2 && (c = std::fgetc(f)) != EOF;) lines += c == '\n';
+    FILE* f = open_tables(path);
+    if (!f) return nullptr;
     auto* fresh = new UnboundedSearch();  // the same question and options, empty tables
     fresh->pos = s.pos;
     fresh->attacker = s.attacker;
@@ -2548,7 +2598,38 @@ PyObject* tsume_load(TsumeObject* self, PyObject* args) {
     Py_RETURN_NONE;
 }
 
+// add_proofs(path): the proofs of the file save() wrote to `path`, of this problem or
+// another with the same attacker (seeds), before this search's own; how many were new.
+// ValueError saying why a file cannot be read, no proof taken
+PyObject* tsume_add_proofs(TsumeObject* self, PyObject* args) {
+    PyObject* path;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return nullptr;
+    if (self->busy) {
+        Py_DECREF(path);
+        PyErr_SetString(PyExc_RuntimeError, "the search is running");
+        return nullptr;
+    }
+    FILE* f = open_tables(path);
+    if (!f) return nullptr;
+    UnboundedSearch::In in{f};
+    std::string why;
+    int64_t added = 0;
+    try {
+        why = self->search->read_proofs(in, CORE_VERSION, added);
+    } catch (const std::bad_alloc&) {
+        why = "out of memory";
+    }
+    std::fclose(f);
+    if (!why.empty()) {
+        PyErr_SetString(PyExc_ValueError, why.c_str());
+        return nullptr;
+    }
+    return PyLong_FromLongLong(added);
+}
+
 PyMethodDef TSUME_METHODS[] = {
+    {"add_proofs", (PyCFunction)tsume_add_proofs, METH_VARARGS,
+     "add_proofs(path): the proofs of a file save() wrote, before this search's own"},
     {"save", (PyCFunction)tsume_save, METH_VARARGS,
      "save(path, head): the tables to a file, after the bytes head (two lines)"},
     {"load", (PyCFunction)tsume_load, METH_VARARGS,
