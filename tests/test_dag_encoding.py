@@ -73,11 +73,12 @@ def _shape(plies):
             for cands, moves in plies]
 
 
-def test_past_the_cap_the_formula_is_matings(monkeypatch):
+@pytest.mark.parametrize("encoding, cap", [("dag", "POSITIONS_CAP"), ("dag-fold", "FOLD_CAP")])
+def test_past_the_cap_the_formula_is_matings(monkeypatch, encoding, cap):
     pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
-    monkeypatch.setattr(dag, "POSITIONS_CAP", 3)
-    enc = encode(pos, 5, "dag")
-    assert enc.encoding == "dag" and any("mating's" in c for c in enc.formula.comments)
+    monkeypatch.setattr(dag, cap, 3)
+    enc = encode(pos, 5, encoding)
+    assert enc.encoding == encoding and any("mating's" in c for c in enc.formula.comments)
     assert any("encoding=mating" in c for c in enc.formula.comments)
 
 
@@ -107,7 +108,7 @@ def test_an_early_mate_is_mate_within_n(n):
 
 
 @needs_solvers
-@pytest.mark.parametrize("encoding", ["dag", "dag-global"])
+@pytest.mark.parametrize("encoding", ["dag", "dag-global", "dag-fold"])
 @pytest.mark.parametrize("solver", ["depqbf", "caqe", "rareqs"])
 @pytest.mark.parametrize("plies", [1, 3, 5])
 def test_generated_questions_with_both_hands(encoding, solver, plies):
@@ -117,11 +118,12 @@ def test_generated_questions_with_both_hands(encoding, solver, plies):
 
 
 @needs_solvers
-def test_verdicts_are_certified():
-    check_certified("dag", 76, (1, 3, 5))
+@pytest.mark.parametrize("encoding", ["dag", "dag-fold"])
+def test_verdicts_are_certified(encoding):
+    check_certified(encoding, 76, (1, 3, 5))
 
 
-@pytest.mark.parametrize("encoding", ["dag", "dag-global"])
+@pytest.mark.parametrize("encoding", ["dag", "dag-global", "dag-fold"])
 @pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
 def test_the_strategy_check_proves_its_formulas(tmp_path, fmt, encoding):
     counts = {True: 0, False: 0}
@@ -135,17 +137,49 @@ def test_the_strategy_check_proves_its_formulas(tmp_path, fmt, encoding):
     assert counts[True] >= 2 and counts[False] >= 2, counts
 
 
+@pytest.mark.parametrize("encoding", ["dag", "dag-fold"])
 @pytest.mark.parametrize("qid, n, truth", [("yaneuraou-mate5-2", 5, True),
                                            ("yaneuraou-mate5-2", 3, False),
                                            ("yaneuraou-mate7-5", 5, False)])
-def test_the_strategy_check_reads_local_codes_on_9x9(tmp_path, qid, n, truth):
+def test_the_strategy_check_reads_local_codes_on_9x9(tmp_path, qid, n, truth, encoding):
     # cshogi lists these: a local code is read through cshogi's key of the position, and
     # the replies into positions without a mating check come first among its codes
     pytest.importorskip("cshogi")
     q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
     pos = Position.from_sfen(q["sfen"])
-    enc = encode(pos, n, "dag")
+    enc = encode(pos, n, encoding)
     assert not any("mating's" in c for c in enc.formula.comments)
     path = str(tmp_path / "f.qcir")
     write_formula(enc, path)
-    assert check_file(path, pos, n, "dag", strategy="dfpn").truth is truth
+    assert check_file(path, pos, n, encoding, strategy="dfpn").truth is truth
+
+
+@pytest.mark.parametrize("sfen, zone, n", [("1k2/R3/4/4 b GNp 1", 2, 5),
+                                           ("2k1/4/1P2/4 b GSp 1", 2, 3)])
+def test_fold_lists_up_to_ply_n_minus_1_and_marks_the_replies_a_check_mates_after(sfen,
+                                                                                   zone, n):
+    pos = Position.from_sfen(sfen, zone=zone)
+    full = dag.list_dag(pos, n).plies
+    folded = dag.list_dag(pos, n, fold=True).plies
+    assert len(folded) == n - 1 and folded[:n - 2] == full[:n - 2]
+    cands, moves = folded[n - 2]
+    assert cands == full[n - 2][0]
+    for out, full_out in zip(moves, full[n - 2][1]):
+        # the reply into q is MATES exactly where dag lists a mating check of q at ply n
+        assert [q for _, q in out] == [dag.MATES if full[n - 1][1][q] else dag.NO_MATE
+                                       for _, q in full_out]
+    before = _positions(pos, n - 2)
+    for p, out in zip(before, moves):
+        for (ci, q) in out:
+            child = _after(p, cands[ci].move())
+            assert (q == dag.MATES) == any(not _after(child, c).legal_moves()
+                                           for c in child.checks())
+
+
+def test_fold_has_no_variables_at_ply_n_and_fewer_clauses_than_dag():
+    pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
+    fold, full = encode(pos, 5, "dag-fold"), encode(pos, 5, "dag")
+    assert fold.formula.choices["m5"] is None and "m5" not in {
+        n.split("_")[0] for n in fold.formula.names if n}
+    assert len(fold.formula.clauses) < len(full.formula.clauses)
+    assert encode(pos, 1, "dag-fold").formula.choices["m1"] is not None

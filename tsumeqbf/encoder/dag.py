@@ -64,6 +64,11 @@ from .mating import Mating
 
 #: a ply with more positions than this is not listed: the question goes to ``mating``
 POSITIONS_CAP = 400_000
+#: with ``fold``, what ply n - 1's moves name in place of the position after: whether the
+#: attacker has a check that mates there
+MATES, NO_MATE = -1, -2
+#: the cap of ``fold``, which lists positions up to ply n - 2 only
+FOLD_CAP = 2_000_000
 
 
 class TooManyPositions(Exception):
@@ -84,10 +89,12 @@ class Dag:
     norm: Callable
 
 
-def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP) -> Dag:
+def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False) -> Dag:
     """The positions that lines reach, ply by ply, and the moves between them: the
     attacker's legal checks, the defender's legal replies, at ply n only the checks that
-    mate. Raises :class:`TooManyPositions` past ``cap`` positions at a ply.
+    mate. Raises :class:`TooManyPositions` past ``cap`` positions at a ply. With ``fold``
+    (n >= 3) ply n is not listed and each reply of ply n - 1 names, in place of the
+    position after it, :data:`MATES` or :data:`NO_MATE` (whether a check mates there).
 
     >>> plies = list_dag(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3).plies
     >>> [(len(cands), len(moves)) for cands, moves in plies]
@@ -102,8 +109,9 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP) -> Dag:
     lister = lister or _RulesMoves()
     frontier = [lister.key(pos)]
     plies, keys = [], []
-    for t in range(1, n + 1):
+    for t in range(1, n if fold else n + 1):
         last = t == n
+        folded = fold and t == n - 1
         index: dict = {}
         cand_index: dict = {}
         moves = []
@@ -111,9 +119,12 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP) -> Dag:
             if i % 256 == 0:
                 check_budget()
             out = []
-            for cand, child in lister.moves(key, t % 2 == 1, last):
+            listed = lister.replies_mating(key) if folded else lister.moves(key, t % 2 == 1,
+                                                                              last)
+            for cand, child in listed:
                 ci = cand_index.setdefault(cand, len(cand_index))
-                out.append((ci, -1 if last else index.setdefault(child, len(index))))
+                out.append((ci, child if folded else -1 if last
+                            else index.setdefault(child, len(index))))
             moves.append(out)
             if len(index) > cap:
                 raise TooManyPositions(f"more than {cap} positions at ply {t}")
@@ -160,6 +171,24 @@ class _RulesMoves:
             out.append((move_cand(p, m), child.exact_key()))
         return out
 
+    def replies_mating(self, key):
+        """(candidate, :data:`MATES` or :data:`NO_MATE`) for each legal reply of ``key``."""
+        p = self.positions[key]
+        out = []
+        for m in p.legal_moves():
+            child = p.copy()
+            child.push(m)
+            out.append((move_cand(p, m), MATES if any(_mated(child, c) for c in child.checks())
+                        else NO_MATE))
+        return out
+
+
+def _mated(pos: Position, m: int) -> bool:
+    """Move ``m`` of ``pos`` leaves the other side no legal move."""
+    child = pos.copy()
+    child.push(m)
+    return not child.legal_moves()
+
 
 class _CshogiMoves(CshogiLister):
     """The same with cshogi's generator (standard 9x9): positions are SFEN texts."""
@@ -194,6 +223,32 @@ class _CshogiMoves(CshogiLister):
             b.pop()
         return out
 
+    def replies_mating(self, key):
+        """(candidate, :data:`MATES` or :data:`NO_MATE`) for each legal reply of ``key``."""
+        b, table = self.board, self.cands
+        b.set_sfen(key)
+        c = b.turn
+        out = []
+        for cm in list(b.legal_moves):
+            cand = table.get((cm, c))
+            if cand is None:
+                cand = table[cm, c] = self.move_cand(cm, c)
+            b.push(cm)
+            out.append((cand, MATES if self._mates(b) else NO_MATE))
+            b.pop()
+        return out
+
+    @staticmethod
+    def _mates(b) -> bool:
+        """The side to move on cshogi board ``b`` has a legal check that mates."""
+        for cm in [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]:
+            b.push(cm)
+            mated = not len(b.legal_moves)
+            b.pop()
+            if mated:
+                return True
+        return False
+
 
 class LocalChoice:
     """The move of a ply as a binary code local to the position it is played in: code k is
@@ -208,6 +263,7 @@ class LocalChoice:
         width = max((len(out) for out in moves), default=0)
         self.bits = [f.var(f"{name}_bit{i}", t - 1) for i in range((width - 1).bit_length())]
         self._sel: dict = {}
+        self._ge: dict = {}
         self._index: dict | None = None
         f.choices[name] = self
 
@@ -220,6 +276,12 @@ class LocalChoice:
 
     def at_least(self, k: int):
         """The code is at least ``k`` (a circuit over the bits, most significant first)."""
+        g = self._ge.get(k)
+        if g is None:
+            g = self._ge[k] = self._at_least(k)
+        return g
+
+    def _at_least(self, k: int):
         f, bits = self.f, self.bits
 
         def ge(width: int, k: int):
@@ -251,19 +313,21 @@ class LocalChoice:
 
 def encode(pos: Position, n: int, attacker_moves: str = "binary",
            defender_moves: str = "binary", used_kinds_only: bool = False,
-           local: bool = True) -> Encoded:
+           local: bool = True, fold: bool = False) -> Encoded:
     """Mate(pos, n) as a QBF over the listed positions (binary move codes only): the move
     codes local to each position (``local``, encoding ``dag``) or indices into the ply's
-    candidates (encoding ``dag-global``)."""
-    name = "dag" if local else "dag-global"
+    candidates (encoding ``dag-global``); with ``fold`` (encoding ``dag-fold``,
+    :mod:`.dag_fold`) the last two plies folded into the attacker's moves at ply n - 2."""
+    name = "dag-fold" if fold else "dag" if local else "dag-global"
     for side, kind in (("attacker", attacker_moves), ("defender", defender_moves)):
         if kind != "binary":
             raise ValueError(f"encoding {name} chooses moves by binary codes; {side} moves "
                              f"{kind!r} does not apply")
+    fold = fold and n >= 3  # at 1 ply there is nothing to fold
     start = time.perf_counter()
     phase("listing")
     try:
-        dag = list_dag(pos, n, POSITIONS_CAP)
+        dag = list_dag(pos, n, FOLD_CAP if fold else POSITIONS_CAP, fold)
     except TooManyPositions as exc:
         enc = Mating(pos, n).encode()
         enc.formula.comments.append(f"{name}: {exc}; the formula is mating's")
@@ -275,6 +339,8 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     at: list = [True]  # at(p) of the positions before ply t
     first = None
     for t, (cands, moves) in enumerate(plies, 1):
+        if fold and t == n - 1:  # encoded with ply n - 2
+            break
         if t == 1 or not local:  # one position at ply 1: its local codes are the global ones
             choice = MoveChoice(f, cands, t - 1, f"m{t}")
             code = [[ci for ci, _ in out] for out in moves]
@@ -286,6 +352,9 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
             choice = LocalChoice(f, dag, t, f"m{t}")
             code = [range(len(out)) for out in moves]
         first = first or choice
+        if fold and t == n - 2:
+            _fold(f, dag, n, choice, code, at)
+            break
         into: list[list] = [[] for _ in range(1 + max((q for out in moves for _, q in out),
                                                       default=-1))]
         # after the defender's ply: the positions where the attacker has no listed move
@@ -316,6 +385,47 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     return Encoded(f, first.cands, first, name, time.perf_counter() - start, stats)
 
 
+def _fold(f: Formula, dag: Dag, n: int, choice, code: list, at: list) -> None:
+    """Plies n - 2, n - 1 and n as clauses on the attacker's moves at ply n - 2: the
+    attacker alive in r plays one of its checks; a check into p whose defender has s > 0
+    replies after which no check mates (first among p's codes at ply n - 1) needs
+    ``code(n-1) >= s``. With local codes r's checks are ordered by s, so that one clause
+    ``NOT at(r) OR code(n-2) < j OR code(n-1) >= s`` (j r's first check with that s)
+    covers each value of s; with global codes (ply 1) one clause a check. Ply n has no
+    variables: the line alive there meets a position where a check mates."""
+    moves = dag.plies[n - 3][1]
+    replies = dag.plies[n - 2][1]
+    for out in replies:
+        out.sort(key=lambda move: move[1] == MATES)
+    lost = [sum(q == NO_MATE for _, q in out) for out in replies]
+    reply = LocalChoice(f, dag, n - 1, f"m{n - 1}")
+    f.choices[f"m{n}"] = None  # ply n is the rules engine's: a mating check of the position
+    local = isinstance(choice, LocalChoice)
+    for r, out in enumerate(moves):
+        alive = at[r]
+        if alive is False:
+            continue
+        if local:
+            out.sort(key=lambda move: lost[move[1]])
+        if local:  # one of its checks: a code below their number
+            f.add_clause([neg(alive), neg(choice.at_least(len(out)))])
+        else:
+            f.add_clause([neg(alive)] + [choice.sel(k) for k in code[r]])
+        done = 0
+        for k, (_, p) in zip(code[r], out):
+            s = lost[p]
+            if not local and s:
+                f.add_clause([neg(alive), neg(choice.sel(k)), reply.at_least(s)])
+            elif s > done:
+                f.add_clause([neg(alive), neg(choice.at_least(k)), reply.at_least(s)])
+                done = s
+
+
 def encode_global(pos: Position, n: int, **choices) -> Encoded:
     """Encoding ``dag-global``: ``dag`` with each ply's codes indexing its candidates."""
     return encode(pos, n, local=False, **choices)
+
+
+def encode_fold(pos: Position, n: int, **choices) -> Encoded:
+    """Encoding ``dag-fold`` (:mod:`.dag_fold`)."""
+    return encode(pos, n, fold=True, **choices)

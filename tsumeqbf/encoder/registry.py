@@ -12,6 +12,7 @@
 | ``mating`` | :mod:`.mating` | ``enumerated`` offering at ply n only the checks that mate |
 | ``dag`` | :mod:`.dag` | the listed positions as a DAG, one variable a position, no board |
 | ``dag-global`` | :mod:`.dag` | the same with move codes over the ply's candidates |
+| ``dag-fold`` | :mod:`.dag_fold` | ``dag`` with its last two plies folded into clauses |
 
 :func:`encode` calls the encoding's function from :data:`ENCODERS`; the move-choice axes
 (:mod:`.choice`) are keyword arguments that :func:`encoding_options` checks against the
@@ -24,7 +25,7 @@ encoding. A new encoding is a module with its ``encode`` (most are a small subcl
 (True, True)
 >>> encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, "qdimacs")
 Traceback (most recent call last):
-ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating, dag, dag-global
+ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating, dag, dag-global, dag-fold
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Callable
 
 from ..rules.position import Position
 from ..settings import Settings, setting
-from . import compact, dag, enumerated, lifted, mating, nested, paper, paper_hands
+from . import compact, dag, dag_fold, enumerated, lifted, mating, nested, paper, paper_hands
 from .choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from .game import VERSION, Encoded
 
@@ -43,7 +44,8 @@ ENCODERS: dict[str, Callable[..., Encoded]] = {
     "compact": compact.encode, "nested": nested.encode, "paper": paper.encode,
     "paper-hands": paper_hands.encode, "lifted": lifted.encode,
     "lifted-nested": lifted.encode_nested, "enumerated": enumerated.encode,
-    "mating": mating.encode, "dag": dag.encode, "dag-global": dag.encode_global}
+    "mating": mating.encode, "dag": dag.encode, "dag-global": dag.encode_global,
+    "dag-fold": dag_fold.encode}
 ENCODINGS = tuple(ENCODERS)
 #: the encodings whose formulas carry a version of their own, not the game loop's
 VERSIONS = {"paper": paper.VERSION, "lifted": lifted.VERSION, "lifted-nested": lifted.VERSION}

@@ -98,6 +98,8 @@ def walk_mate(fn: Functions, choices, pos, tree, t, n, cond, line) -> None:
     """Rows for the attacker's strategy below ``tree`` (ply t, odd) under ``cond``."""
     move = pos.parse_usi(tree["move"])
     choice = choices.get(f"m{t}")
+    if choice is None and t == n and f"m{t}" in choices:
+        return  # ply n has no variables (dag-fold): the strategy's mate needs no rows
     code = choice_code(choice, pos, move) if choice is not None else None
     if code is None:
         raise CheckFailed(f"the encoding does not offer the strategy's move "
