@@ -1261,8 +1261,15 @@ struct UnboundedSearch : Search {
     // (below), in one slot: a child's lookup and its inherited numbers read one place
     // (open addressing: std::unordered_map's lookups were a tenth of the search's time)
     static constexpr uint32_t NO_SOLVED = UINT32_MAX;
-    struct Index { uint64_t board; uint32_t at; int32_t first; bool used; };
-    std::vector<Index> index = std::vector<Index>(1 << 12);
+    // 16 bytes a slot, four to a cache line (a free slot: first == FREE)
+    static constexpr int32_t FREE = -2;
+    struct alignas(16) Index {
+        uint64_t board;
+        uint32_t at;
+        int32_t first;
+        bool used() const { return first != FREE; }
+    };
+    std::vector<Index> index = std::vector<Index>(1 << 12, Index{0, NO_SOLVED, FREE});
     size_t n_index = 0;
 
     void prefetch_index(uint64_t board) const {
@@ -1272,7 +1279,7 @@ struct UnboundedSearch : Search {
     const Index* index_of(uint64_t board) const {
         size_t mask = index.size() - 1;
         for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
-            if (!index[i].used) return nullptr;
+            if (!index[i].used()) return nullptr;
             if (index[i].board == board) return &index[i];
         }
     }
@@ -1282,31 +1289,33 @@ struct UnboundedSearch : Search {
     Index& index_for(uint64_t board) {
         if (Index* e = const_cast<Index*>(index_of(board))) return *e;
         if (2 * (n_index + 1) > index.size()) {
-            std::vector<Index> old(index.size() * 2);
+            std::vector<Index> old(index.size() * 2, Index{0, NO_SOLVED, FREE});
             old.swap(index);
             n_index = 0;
             for (const Index& e : old)
-                if (e.used && (e.at != NO_SOLVED || e.first >= 0)) place_index(e);
+                if (e.used() && (e.at != NO_SOLVED || e.first >= 0)) place_index(e);
         }
-        return place_index(Index{board, NO_SOLVED, -1, true});
+        return place_index(Index{board, NO_SOLVED, -1});
     }
 
     Index& place_index(const Index& e) {
         size_t mask = index.size() - 1, j = mix(e.board) & mask;
-        while (index[j].used) j = (j + 1) & mask;
+        while (index[j].used()) j = (j + 1) & mask;
         index[j] = e;
         ++n_index;
         return index[j];
     }
 
-    // the solved entries of the children's boards fetched from memory together, in two
-    // rounds (each reads what the round before fetched), rather than three dependent
-    // cache misses a lookup
+    // the solved entries of the children's boards, and the unsolved table's slots of those
+    // whose board has a slot (see lookup), fetched from memory together, in two rounds
+    // (each reads what the round before fetched), rather than dependent cache misses a
+    // lookup
     void prefetch_solved(const std::vector<Child>& children) const {
         const Solved* found[MAX_CHILDREN];
         size_t n = std::min(children.size(), (size_t)MAX_CHILDREN);
         for (size_t i = 0; i < n; ++i) {
             const Index* e = index_of(children[i].dom.board);
+            if (e || !inherit) table.prefetch(children[i].key, 0);
             found[i] = e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
             if (found[i]) PREFETCH(found[i]);
         }
@@ -1361,7 +1370,7 @@ struct UnboundedSearch : Search {
     // every list without the positions the table has dropped
     void sweep_lists() {
         for (Index& e : index) {
-            if (!e.used) continue;
+            if (!e.used()) continue;
             for (int32_t* link = &e.first; *link >= 0;) {
                 if (table.find(listed[*link].key, 0)) link = &listed[*link].next;
                 else unlink(link);
@@ -1477,13 +1486,19 @@ struct UnboundedSearch : Search {
     // (and `seen`, the unsolved entry's least distance from the root, when that is read)
     bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen) {
         if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
-        if (const Solved* s = solved_of(c.dom.board)) {
+        const Index* board = index_of(c.dom.board);
+        if (board && board->at != NO_SOLVED) {
+            const Solved* s = &solved_pool[board->at];
             if (proof_in(*s, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
             if (disproof_in(*s, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
         }
         if (!twins.empty() && twins.contains(c.key, path)) {
             ++tt_hits; pn = INF; dn = 0; dep = true; return true;
         }
+        // with inherited numbers every unsolved entry is listed under its board (it
+        // leaves the list only when the table drops it or the board gets the proof or
+        // disproof that answers it): a board without a slot has no entry to probe for
+        if (!board && inherit) return false;
         if (const NumbersTable::Slot* e = table.find(c.key, 0)) {
             ++tt_hits;
             pn = e->pn; dn = e->dn; dep = false; seen = e->seen;
@@ -1606,6 +1621,9 @@ struct UnboundedSearch : Search {
              int64_t& out_dn, bool& out_dep) {
         count_node();
         uint64_t key = pos.key();
+        // the node's own slot, stored into after its children are looked up (its parent
+        // fetched it only when its board had a slot)
+        table.prefetch(key, 0);
         Dom here = dom();
         bool is_or = pos.turn == attacker;
         Frame& f = frame(depth);
@@ -1632,7 +1650,6 @@ struct UnboundedSearch : Search {
             Child& c = children[i];
             c.key = key_after(moves[i], here, c.dom);
             prefetch_index(c.dom.board);
-            table.prefetch(c.key, 0);
         }
         prefetch_solved(children);
         uint64_t own_path = path_step(path, key);
@@ -1679,7 +1696,6 @@ struct UnboundedSearch : Search {
                     const Child& c = children[i];
                     if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
                     prefetch_index(c.dom.board);
-                    table.prefetch(c.key, 0);
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
                 // then what the boards' slots point to: their proofs and disproofs
@@ -1898,11 +1914,11 @@ struct UnboundedSearch : Search {
 
     template <class F> void each_solved(F&& f) const {
         for (const Index& e : index)
-            if (e.used && e.at != NO_SOLVED) f(e.board, solved_pool[e.at]);
+            if (e.used() && e.at != NO_SOLVED) f(e.board, solved_pool[e.at]);
     }
     template <class F> void each_listed(F&& f) const {
         for (const Index& e : index)
-            if (e.used)
+            if (e.used())
                 for (int32_t i = e.first; i >= 0; i = listed[i].next)
                     if (table.find(listed[i].key, 0)) f(e.board, listed[i]);
     }
