@@ -23,10 +23,14 @@ verdict whose first move is no legal check) ends the portfolio with that error: 
 disagreement is reported, never outvoted.
 
 Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE on
-``dag`` (the listed positions as a DAG, move codes local to each position). In
-``results/runs/qbf-dag/`` (60 CPU seconds a question) it decides all 11 YaneuraOu mate-in-7
-samples (within 0.8 CPU s) and all 5 mate-in-9 samples (3.5-33.6 CPU s), where no
-other configuration decides a mate-in-9 sample. Then CAQE and DepQBF on ``mating``
+``dag-fold`` (the listed positions as a DAG, move codes local to each position, the last
+two plies folded into clauses). In ``results/runs/qbf-dag-fold/qbf-dag-fold-9.csv`` (60 CPU
+seconds a question, CAQE on ``dag`` beside it in the same run) it decides every question
+CAQE on ``dag`` decides, each in fewer CPU seconds: the 11 YaneuraOu mate-in-7 samples
+(within 0.33 s, ``dag`` 0.83) and the 5 mate-in-9 (1.1-13.6 s, ``dag`` 3.4-34.5), and
+all 16 at d - 2; and in ``qbf-dag-fold.csv`` mate11-3 and mate11-5 at 11 plies and
+musou-065 at 9, which ``dag`` does not decide. (CAQE on ``dag`` decided all 5 mate-in-9
+samples in ``results/runs/qbf-dag/``, where no other configuration decided one.) Then CAQE and DepQBF on ``mating``
 (``enumerated`` whose last attacker ply offers only mating checks), the first members
 before ``dag`` existed: on the other core beside it they solve a formula with a board in
 it, which nothing yet shows to be needed. In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
@@ -76,7 +80,7 @@ from .engine import CertifyOptions, certify_answer, question_of, solve_mate as s
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("caqe/dag", "caqe/mating", "depqbf/mating", "caqe/enumerated",
+DEFAULT_MEMBERS = ("caqe/dag-fold", "caqe/mating", "depqbf/mating", "caqe/enumerated",
                    "rareqs/enumerated", "caqe/enumerated/attacker=onehot-seqcounter",
                    "depqbf/enumerated")
 #: a member's label's axis names and the options they set
