@@ -174,19 +174,19 @@ def test_a_stop_in_the_core_while_looking_for_a_shorter_line_keeps_the_answer():
 
 def test_ctrl_c_stops_the_cores_search():
     import os
-    import signal
-    import threading
+    import subprocess
 
     pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])  # 69 plies
     game = NativeGame(pos.copy())
     search = NativeSearch(game)
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
+    # Ctrl-C from another process: a thread of this one would need the GIL, which the
+    # core holds between its calls to Python
+    sender = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
     try:
         with pytest.raises(KeyboardInterrupt):
             search.solve()
     finally:
-        timer.cancel()
+        sender.wait()
     stopped_at = search.nodes
     assert 0 < stopped_at and search.current_line() == []  # back at the root
     search.max_nodes = stopped_at + 1_000  # the tables are whole: the search goes on
