@@ -489,13 +489,15 @@ def test_rows_say_what_made_them_and_repeats_run_again(tmp_path, capsys):
 
 # Answers "false" (no mate) after 0.4 s; past its first three answers it waits for a file
 # "gate" beside it, so that a run stopped once 3 cells are stored has stored fewer than 8
-# however loaded the machine (open_gate lets the rest through). --version answers at once.
+# however loaded the machine (open_gate lets the rest through; at the latest it answers
+# after 20 s, so that a run that lets its cell finish still stops). --version answers at once.
 SLOW_SOLVER = """#!/bin/sh
 [ "$1" = --version ] && exit 0
 here=$(dirname "$0")
 sleep 0.4
 mkdir "$here/answer1" 2>/dev/null || mkdir "$here/answer2" 2>/dev/null \\
-    || mkdir "$here/answer3" 2>/dev/null || until [ -e "$here/gate" ]; do sleep 0.1; done
+    || mkdir "$here/answer3" 2>/dev/null \\
+    || for _ in $(seq 200); do [ -e "$here/gate" ] && break; sleep 0.1; done
 exit 20
 """
 
