@@ -203,18 +203,12 @@ class _CshogiMoves(CshogiLister):
         return key.rsplit(" ", 1)[0]
 
     def moves(self, key, checks: bool, mates_only: bool):
-        b, table = self.board, self.cands
+        b = self.board
         b.set_sfen(key)
         c = b.turn
-        if checks:  # cshogi's check generator is pseudo-legal
-            listed = [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]
-        else:
-            listed = list(b.legal_moves)
         out = []
-        for cm in listed:
-            cand = table.get((cm, c))
-            if cand is None:
-                cand = table[cm, c] = self.move_cand(cm, c)
+        for cm in self.legal_checks() if checks else list(b.legal_moves):
+            cand = self.cand(cm, c)
             b.push(cm)
             if not mates_only:
                 out.append((cand, b.sfen()))
@@ -225,23 +219,21 @@ class _CshogiMoves(CshogiLister):
 
     def replies_mating(self, key):
         """(candidate, :data:`MATES` or :data:`NO_MATE`) for each legal reply of ``key``."""
-        b, table = self.board, self.cands
+        b = self.board
         b.set_sfen(key)
         c = b.turn
         out = []
         for cm in list(b.legal_moves):
-            cand = table.get((cm, c))
-            if cand is None:
-                cand = table[cm, c] = self.move_cand(cm, c)
+            cand = self.cand(cm, c)
             b.push(cm)
-            out.append((cand, MATES if self._mates(b) else NO_MATE))
+            out.append((cand, MATES if self._mates() else NO_MATE))
             b.pop()
         return out
 
-    @staticmethod
-    def _mates(b) -> bool:
-        """The side to move on cshogi board ``b`` has a legal check that mates."""
-        for cm in [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]:
+    def _mates(self) -> bool:
+        """The side to move on the board has a legal check that mates."""
+        b = self.board
+        for cm in self.legal_checks():
             b.push(cm)
             mated = not len(b.legal_moves)
             b.pop()

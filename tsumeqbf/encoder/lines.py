@@ -166,10 +166,7 @@ class CshogiLister:
         boards, hands = set(), set()
         c = None
         for _, c in self._visit(keys, boards, hands):
-            if checks:  # cshogi's check generator is pseudo-legal
-                moves = [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]
-            else:
-                moves = list(b.legal_moves)
+            moves = self.legal_checks() if checks else list(b.legal_moves)
             seen.update(moves)
             if after is not None:
                 for cm in moves:
@@ -180,6 +177,19 @@ class CshogiLister:
                     after = None
         self._note(boards, hands)
         return self._cands(seen, c), list(after) if after else None
+
+    def legal_checks(self) -> list[int]:
+        """The legal checks of the position on the board (cshogi's check generator is
+        pseudo-legal)."""
+        b = self.board
+        return [cm for cm in b.check_moves if b.pseudo_legal_move_is_legal(cm)]
+
+    def cand(self, cm: int, c: int) -> Cand:
+        """cshogi's move ``cm`` of colour ``c`` as our candidate, through the table."""
+        m = self.cands.get((cm, c))
+        if m is None:
+            m = self.cands[cm, c] = self.move_cand(cm, c)
+        return m
 
     def _visit(self, keys, boards: set, hands: set):
         """Each of ``keys`` set on the board in turn (:meth:`_set`), as (key, side to move),
@@ -208,14 +218,7 @@ class CshogiLister:
     def _cands(self, moves, c: int) -> list[Cand]:
         """cshogi's ``moves`` of colour ``c`` as our candidates, sorted (moves that differ
         only in what cshogi's integer holds besides the move are one candidate)."""
-        table = self.cands
-        out: dict[Cand, None] = {}
-        for cm in moves:
-            m = table.get((cm, c))
-            if m is None:
-                m = table[cm, c] = self.move_cand(cm, c)
-            out[m] = None
-        return sorted_cands(out)
+        return sorted_cands({self.cand(cm, c): None for cm in moves})
 
     def mates(self, keys):
         """As :meth:`_RulesLister.mates`."""
