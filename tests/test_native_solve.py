@@ -182,9 +182,9 @@ def test_ctrl_c_stops_the_cores_search():
     search = NativeSearch(game)
     # Ctrl-C from another process: a thread of this one would need the GIL, which the
     # core holds between its calls to Python
-    # Python's own Ctrl-C handler for the test: in the full suite something run earlier in
-    # the same worker left SIGINT not raising KeyboardInterrupt (twice in fresh-clone CI,
-    # never with this file alone; not yet found)
+    # Python's own Ctrl-C handler for the test: a test run started in the background of a
+    # non-interactive shell (as CI may start it) inherits SIGINT ignored, and Python then
+    # installs no handler, so the signal would never raise KeyboardInterrupt
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     sender = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
     try:
