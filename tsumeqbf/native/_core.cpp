@@ -1157,35 +1157,31 @@ struct BoundedSearch : Search {
 constexpr int MANY = 99;  // "any number" of a kind in an allowed hand
 constexpr int KINDS = 7;  // hand kinds PAWN..ROOK at indexes 0..6
 
-struct Hand {
+// (eight bytes, the last always 0, so that a hand is read as one word: hand_bits)
+struct alignas(8) Hand {
     uint8_t n[KINDS];
+    uint8_t zero = 0;
 };
-
-inline bool dominates(const Hand& big, const Hand& small) {
-    for (int i = 0; i < KINDS; ++i)
-        if (big.n[i] < small.n[i]) return false;
-    return true;
-}
 
 struct Dom {
     uint64_t board;  // board and side to move
     Hand att, dfn;
 };
 
-// a hand as a word, kind PAWN + i in byte i (byte 7 free): dominance in a few instructions
+// a hand as a word, kind PAWN + i in byte i (byte 7 zero): dominance in a few instructions
 inline uint64_t hand_bits(const Hand& h) {
-    uint64_t x = 0;
-    std::memcpy(&x, h.n, KINDS);
+    uint64_t x;
+    std::memcpy(&x, &h, sizeof x);
     return x;
 }
 
-inline Hand hand_of(uint64_t x) {
+inline Hand hand_of(uint64_t x) {  // (x's byte 7 zero)
     Hand h;
-    std::memcpy(h.n, &x, KINDS);
+    std::memcpy(static_cast<void*>(&h), &x, sizeof h);
     return h;
 }
 
-// every byte of x at least the same byte of y, as unsigned numbers (dominates() on words:
+// whether hand x dominates hand y (every byte of x at least the same byte of y, unsigned:
 // the low seven bits of each byte subtracted without a borrow, the top bits compared apart)
 inline bool at_least(uint64_t x, uint64_t y) {
     constexpr uint64_t TOP = 0x8080808080808080ull;
@@ -1196,14 +1192,16 @@ inline bool at_least(uint64_t x, uint64_t y) {
 // The unbounded search's table (TsumeTables): the proofs, the path-independent disproofs
 // and the unsolved positions' numbers (at `limit` unsolved entries the half with the least
 // work goes), keyed by the board (the pieces on it and the side to move) alone, an entry
-// per hand pair. Open addressing with linear probing over 32-byte entries, a board's home
-// the start of a 64-byte line, grown at half load, erased by shifting the run back: a
-// board's entries all lie in the run from its home to the next free entry, mostly in
-// that one line, so a child's lookup (proofs and disproofs by dominance, its numbers, the
-// numbers of its other hands it inherits) reads one cache line, where a board index, the
-// board's proof lists and a table of unsolved positions were two to four dependent reads.
-// A board's entries keep the order they were stored in, through erasing and growing
-// alike: the first disproof covering a position is the one disproof pieces are read from.
+// per hand pair. Buckets of two 32-byte entries, one cache line each: a board's entries
+// go to its home bucket, or when that is full to the next bucket with room, and each
+// bucket counts the entries that passed it so (F14's overflow counts: a lookup stops at
+// the first bucket none passed). A child's lookup (proofs and disproofs by dominance, its
+// numbers, the numbers of its other hands it inherits) mostly reads one line and a
+// counter, where a board index, the board's proof lists and a table of unsolved
+// positions were two to four dependent reads.
+// Where entries lie says nothing of their order: of the proofs covering a position the
+// first is the one with the smallest sequence number, of the disproofs likewise (their
+// own numbering).
 // An unsolved entry holds the attacker's hand alone: pieces are neither made nor lost, so
 // on one board the two hands hold the same pieces in all (those not on the board), and
 // the attacker's hand fixes the defender's.
@@ -1220,21 +1218,24 @@ struct BoardTable {
             // unsolved: the numbers, the work behind them (saturating), the least
             // distance from the root the position was reached at
             struct { uint32_t pn, dn, work; uint16_t seen; } u;
-            // the defender's hand a proof allows or a disproof needs; a proof's sequence
-            // number and `dist`, the plies of the longest line through the proof tree it
-            // stands for (the attacker taking the check it was proven by, the defender
-            // any reply): the line printer's guide
+            // the defender's hand a proof allows or a disproof needs; the sequence number
+            // (proofs and disproofs each numbered in the order stored) and for a proof
+            // `dist`, the plies of the longest line through the proof tree it stands for
+            // (the attacker taking the check it was proven by, the defender any reply):
+            // the line printer's guide
             struct { uint64_t dfn; int32_t seq, dist; } s;
         };
         Kind kind() const { return (Kind)(word >> 56); }
         uint64_t att() const { return word & HAND; }
     };
     static_assert(sizeof(Entry) == 32, "two entries to a cache line");
+    static constexpr uint8_t SATURATED = 255;  // a count this high is never lowered
 
-    Entry* slots = nullptr;
+    Entry* slots = nullptr;  // 2 * buckets entries
+    std::vector<uint8_t> passed;  // per bucket: entries stored beyond it from before it
     size_t size = 0, used = 0, unsolved = 0, limit = 2000000;
 
-    BoardTable() : slots(fresh(1 << 12)), size(1 << 12) {}
+    BoardTable() : slots(fresh(1 << 12)), passed(1 << 11), size(1 << 12) {}
     ~BoardTable() { std::free(slots); }
     BoardTable(const BoardTable&) = delete;
     BoardTable& operator=(const BoardTable&) = delete;
@@ -1246,7 +1247,7 @@ struct BoardTable {
         return s;
     }
     static Entry solved(Kind kind, uint64_t board, const Hand& att, const Hand& dfn,
-                        int32_t seq = 0, int32_t dist = 0) {
+                        int32_t seq, int32_t dist = 0) {
         Entry e{};
         e.board = board;
         e.word = hand_bits(att) | (uint64_t)kind << 56;
@@ -1256,25 +1257,29 @@ struct BoardTable {
         return e;
     }
 
-    size_t home(uint64_t board) const { return (mix(board) & (size / 2 - 1)) * 2; }
-    void prefetch(uint64_t board) const { PREFETCH(&slots[home(board)]); }
-
-    // f(entry) for each of the board's entries in the order stored, until f returns true
-    template <class F> void scan(uint64_t board, F&& f) const {
-        size_t mask = size - 1;
-        for (size_t i = home(board); slots[i].word; i = (i + 1) & mask)
-            if (slots[i].board == board && f(slots[i])) return;
+    size_t mask() const { return size / 2 - 1; }
+    size_t home(uint64_t board) const { return mix(board) & mask(); }
+    void prefetch(uint64_t board) const {
+        size_t b = home(board);
+        PREFETCH(&slots[2 * b]);
+        PREFETCH(&passed[b]);
     }
-    // f(entry) for every entry of `n` at `s`, each board's in the order stored
-    template <class F> static void each_in(const Entry* s, size_t n, F&& f) {
-        size_t start = 0;
-        while (s[start].word) ++start;  // a free entry: a run begins after it
-        for (size_t k = 0; k < n; ++k) {
-            const Entry& e = s[(start + k) & (n - 1)];
-            if (e.word) f(e);
+
+    // f(entry) for each of the board's entries, until f returns true
+    template <class F> void scan(uint64_t board, F&& f) const {
+        size_t b = home(board);
+        for (size_t left = size / 2; left; --left, b = (b + 1) & mask()) {
+            const Entry* e = &slots[2 * b];
+            if (e[0].board == board && e[0].word && f(e[0])) return;
+            if (e[1].board == board && e[1].word && f(e[1])) return;
+            if (!passed[b]) return;
         }
     }
-    template <class F> void each(F&& f) const { each_in(slots, size, f); }
+    // f(entry) for every entry
+    template <class F> void each(F&& f) const {
+        for (size_t i = 0; i < size; ++i)
+            if (slots[i].word) f(slots[i]);
+    }
 
     const Entry* find_unsolved(uint64_t board, uint64_t att) const {
         const Entry* found = nullptr;
@@ -1317,27 +1322,23 @@ struct BoardTable {
         place(e);
     }
     void place(const Entry& e) {
-        size_t mask = size - 1, i = home(e.board);
-        while (slots[i].word) i = (i + 1) & mask;
-        slots[i] = e;
+        for (size_t b = home(e.board);; b = (b + 1) & mask()) {
+            Entry* s = &slots[2 * b];
+            if (!s[0].word || !s[1].word) {
+                s[s[0].word ? 1 : 0] = e;
+                break;
+            }
+            if (passed[b] < SATURATED) ++passed[b];
+        }
         ++used;
         unsolved += e.kind() == UNSOLVED;
     }
-    // later entries of the run whose home is not between the hole and them move back, in
-    // order
     void erase(Entry* e) {
-        size_t mask = size - 1, i = (size_t)(e - slots);
+        for (size_t b = home(e->board), at = (size_t)(e - slots) / 2; b != at; b = (b + 1) & mask())
+            if (passed[b] < SATURATED) --passed[b];
         unsolved -= e->kind() == UNSOLVED;
         --used;
         e->word = 0;
-        for (size_t j = (i + 1) & mask; slots[j].word; j = (j + 1) & mask) {
-            size_t h = home(slots[j].board);
-            if (((j - h) & mask) >= ((j - i) & mask)) {
-                slots[i] = slots[j];
-                slots[j].word = 0;
-                i = j;
-            }
-        }
     }
     // the table again at `n` entries with every proof and disproof, the unsolved entries
     // with more work than `cut` (all when cut < 0) and, of those with exactly `cut`, the
@@ -1345,19 +1346,23 @@ struct BoardTable {
     void rebuild(size_t n, int64_t cut, size_t room = 0) {
         Entry* old = slots;
         size_t old_size = size;
+        std::vector<uint8_t> counts(n / 2);
         slots = fresh(n);  // the table stays as it was if this throws
+        passed.swap(counts);
         size = n;
         used = unsolved = 0;
-        each_in(old, old_size, [&](const Entry& e) {
+        for (size_t i = 0; i < old_size; ++i) {
+            const Entry& e = old[i];
+            if (!e.word) continue;
             if (cut >= 0 && e.kind() == UNSOLVED) {
-                if ((int64_t)e.u.work < cut) return;
+                if ((int64_t)e.u.work < cut) continue;
                 if ((int64_t)e.u.work == cut) {
-                    if (!room) return;
+                    if (!room) continue;
                     --room;
                 }
             }
             place(e);
-        });
+        }
         std::free(old);
     }
     void drop_least_work() {
@@ -1538,15 +1543,14 @@ struct UnboundedSearch : Search {
     // the first path-independent disproof stored that covers d, else null
     const Entry* disproof_covering(const Dom& d) const {
         uint64_t att = hand_bits(d.att), dfn = hand_bits(d.dfn);
-        const Entry* found = nullptr;
+        const Entry* first = nullptr;
         table.scan(d.board, [&](const Entry& e) {
-            if (e.kind() != BoardTable::DISPROOF || !at_least(e.att(), att) ||
-                !at_least(dfn, e.s.dfn))
-                return false;
-            found = &e;
-            return true;
+            if (e.kind() == BoardTable::DISPROOF && at_least(e.att(), att) &&
+                at_least(dfn, e.s.dfn) && (!first || e.s.seq < first->s.seq))
+                first = &e;
+            return false;
         });
-        return found;
+        return first;
     }
 
     // (pn, dn, dep) of a child reached on path `path`; false when nothing is stored
@@ -1656,7 +1660,7 @@ struct UnboundedSearch : Search {
         int dist = 0;
         for (const Dom* c : proven)
             if (const Entry* e = proof_covering(*c)) dist = std::max(dist, e->s.dist + 1);
-        if (seq >= INT32_MAX) throw Aborted{"2^31 proofs stored, the most the table numbers", false};
+        if (seq >= INT32_MAX) throw Aborted{"2^31 proofs, more than the table numbers", false};
         forget_unsolved(d);
         table.insert(BoardTable::solved(BoardTable::PROOF, d.board, att, dfn, (int32_t)++seq, dist));
         ++n_proofs;
@@ -1671,9 +1675,9 @@ struct UnboundedSearch : Search {
         }
         Hand att = d.att, dfn = d.dfn;
         if (pieces) disproof_pieces(d, is_or, disproven, att, dfn);
+        if (n_disproofs >= INT32_MAX) throw Aborted{"2^31 disproofs, more than the table numbers", false};
         forget_unsolved(d);
-        table.insert(BoardTable::solved(BoardTable::DISPROOF, d.board, att, dfn));
-        ++n_disproofs;
+        table.insert(BoardTable::solved(BoardTable::DISPROOF, d.board, att, dfn, (int32_t)++n_disproofs));
     }
 
     // a position proven, or disproven whatever the path, leaves the unsolved numbers
@@ -1989,6 +1993,7 @@ struct UnboundedSearch : Search {
         FILE* f;
         bool ok = true;
         template <class V> void put(const V& v) { ok = ok && std::fwrite(&v, sizeof v, 1, f) == 1; }
+        void put(const Hand& h) { ok = ok && std::fwrite(h.n, KINDS, 1, f) == 1; }
     };
     struct In {
         FILE* f;
@@ -1997,6 +2002,11 @@ struct UnboundedSearch : Search {
             V v{};
             ok = ok && std::fread(&v, sizeof v, 1, f) == 1;
             return v;
+        }
+        Hand hand() {
+            Hand h{};
+            ok = ok && std::fread(h.n, KINDS, 1, f) == 1;
+            return h;
         }
     };
     static constexpr uint32_t TABLES_MAGIC = 0x544E5154;  // "TQNT"
@@ -2012,8 +2022,8 @@ struct UnboundedSearch : Search {
         return n;
     }
 
-    // proofs and disproofs each board's in the order stored; an unsolved position as its
-    // board and the attacker's hand (the defender's is the rest)
+    // proofs and disproofs with their sequence numbers; an unsolved position as its board
+    // and the attacker's hand (the defender's is the rest)
     void write_tables(Out& o, uint32_t version) const {
         o.put(TABLES_MAGIC); o.put(version);
         o.put(nodes); o.put(tt_hits); o.put(seq); o.put(n_proofs); o.put(n_disproofs);
@@ -2024,7 +2034,7 @@ struct UnboundedSearch : Search {
         });
         o.put(count_of(BoardTable::DISPROOF));
         each_of(BoardTable::DISPROOF, [&](const Entry& e) {
-            o.put(e.board); o.put(hand_of(e.att())); o.put(hand_of(e.s.dfn));
+            o.put(e.board); o.put(hand_of(e.att())); o.put(hand_of(e.s.dfn)); o.put(e.s.seq);
         });
         o.put(count_of(BoardTable::UNSOLVED));
         each_of(BoardTable::UNSOLVED, [&](const Entry& e) {
@@ -2050,7 +2060,7 @@ struct UnboundedSearch : Search {
     // is beyond the table's
     static bool read_proof(In& in, Entry& e) {
         uint64_t board = in.get<uint64_t>();
-        Hand att = in.get<Hand>(), dfn = in.get<Hand>();
+        Hand att = in.hand(), dfn = in.hand();
         int64_t s = in.get<int64_t>();
         int32_t dist = in.get<int32_t>();
         if (!in.ok || s <= INT32_MIN || s >= INT32_MAX) return false;
@@ -2072,12 +2082,13 @@ struct UnboundedSearch : Search {
         }
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
             uint64_t board = in.get<uint64_t>();
-            Hand att = in.get<Hand>(), dfn = in.get<Hand>();
-            if (in.ok) table.insert(BoardTable::solved(BoardTable::DISPROOF, board, att, dfn));
+            Hand att = in.hand(), dfn = in.hand();
+            int32_t s = in.get<int32_t>();
+            if (in.ok) table.insert(BoardTable::solved(BoardTable::DISPROOF, board, att, dfn, s));
         }
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
             uint64_t board = in.get<uint64_t>();
-            Hand att = in.get<Hand>();
+            Hand att = in.hand();
             uint32_t pn = in.get<uint32_t>(), dn = in.get<uint32_t>(), work = in.get<uint32_t>();
             uint16_t seen = in.get<uint16_t>();
             if (in.ok) table.put(board, hand_bits(att), pn, dn, work, seen);
@@ -2086,7 +2097,9 @@ struct UnboundedSearch : Search {
             uint64_t key = in.get<uint64_t>(), path = in.get<uint64_t>();
             if (in.ok && twins.size() < twin_limit) twins.insert(key, path);
         }
-        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok || seq >= INT32_MAX) return "truncated";
+        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok || seq >= INT32_MAX ||
+            n_disproofs >= INT32_MAX)
+            return "truncated";
         return "";
     }
 
