@@ -82,7 +82,8 @@ from .engine import (CertifyOptions, QbfOptions, certify_answer, question_of, so
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("caqe/dag-fold", "caqe/mating", "depqbf/mating", "caqe/enumerated",
+DEFAULT_MEMBERS = ("caqe/dag-fold", "depqbf/dag-fold", "caqe/mating", "depqbf/mating",
+                   "caqe/enumerated",
                    "rareqs/enumerated", "caqe/enumerated/attacker=onehot-seqcounter",
                    "depqbf/enumerated")
 #: a member's label's axis names and the options they set
