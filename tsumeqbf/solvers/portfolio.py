@@ -76,7 +76,7 @@ from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
 from ..usage import add_child
 from ..settings import setting
-from ..values import Answer, Limits, Status
+from ..values import Answer, Limits, Status, Timings
 from .engine import (CertifyOptions, QbfOptions, certify_answer, question_of, solve_written,
                      solve_mate as solve_member, write_question)
 from .runner import SolverError
@@ -264,7 +264,7 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
         for child in running.values():
             done.append(_summary(child.member, Answer.unknown(
                 "stopped at the portfolio's timeout",
-                timings={"time_s": round(time.monotonic() - child.started, 6)})))
+                timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
         return _undecided(done, limits)
     finally:
         _stop(list(running.values()))
