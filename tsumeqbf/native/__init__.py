@@ -24,7 +24,7 @@ from ..settings import TABLE_ENTRIES
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
-CORE_VERSION = 4
+CORE_VERSION = 5
 
 try:
     from . import _core
@@ -90,6 +90,18 @@ def checks(pos) -> list[int]:
     """The legal checks of the side to move, as :meth:`Position.checks` (order aside)."""
     check_supported(pos)
     return _core.checks(*position_args(pos))
+
+
+def fold_counts(sfens: list[str]) -> list[tuple[int, int]]:
+    """Per position, an SFEN of standard 9x9 shogi as cshogi writes it: the legal moves of
+    the side to move and how many of them leave the other side no legal check that mates
+    (ply n - 1 of the encoding ``dag-fold``, :mod:`tsumeqbf.encoder.dag`). ValueError on a
+    text it cannot read; TsumeError when the core is not built.
+
+    >>> fold_counts(["4k4/4G4/9/9/9/9/9/9/4K4 w - 1"])  # the king takes the gold: no mate
+    [(1, 1)]
+    """
+    return require().fold_counts(sfens)
 
 
 def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None,
