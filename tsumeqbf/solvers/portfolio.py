@@ -27,9 +27,10 @@ caught like a lying solver. A member whose own root certificate fails the rules 
 verdict whose first move is no legal check) ends the portfolio with that error: a
 disagreement is reported, never outvoted.
 
-Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE and
-DepQBF on ``dag-fold`` (the listed positions as a DAG, move codes local to each position,
-the last two plies folded into clauses), which on 2 cores solve one formula side by side.
+Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first DepQBF and
+CAQE on ``dag-fold`` (the listed positions as a DAG, move codes local to each position,
+the last two plies folded into clauses), which on 2 cores solve one formula side by side;
+DepQBF first, so that it is the one that runs on a single core.
 In ``results/runs/qbf-dag-fold/`` (60 CPU seconds a question) DepQBF on it decides 4 of the
 5 YaneuraOu mate-in-11 samples at 11 plies (19.3-43.9 s) and CAQE 2 (mate11-3 and 11-5,
 which DepQBF decides sooner), both decide musou-065 at 9 (DepQBF 45.0, CAQE 59.4) and all
@@ -42,7 +43,9 @@ every mate-in-7 (verdict within 0.9 wall seconds) and mate-in-9 sample (2.3-15.6
 and at d - 2, the 5 mate-in-11 samples at 9, and mate11-3 and 11-5 at 11 (51.7, 37.0 s;
 about 0.3 of a core each at that load), all certified; CAQE answered first on 14 of the 39
 questions decided, DepQBF on 25. (CAQE on ``dag`` decided all 5 mate-in-9 samples in
-``results/runs/qbf-dag/``, where no other configuration decided one.) Then CAQE and DepQBF on ``mating``
+``results/runs/qbf-dag/``, where no other configuration decided one.) DepQBF is put first
+since it decides more than CAQE at 11 plies, musou-065 sooner, and in
+``qbf-dag-fold-9.csv`` 4 of the 5 mate-in-9 samples sooner. Then CAQE and DepQBF on ``mating``
 (``enumerated`` whose last attacker ply offers only mating checks), the first members
 before ``dag`` existed, which start when a ``dag-fold`` member ends without a verdict
 (or beside them, given more cores). In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
@@ -94,7 +97,7 @@ from .engine import (CertifyOptions, QbfOptions, certify_answer, question_of, so
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("caqe/dag-fold", "depqbf/dag-fold", "caqe/mating", "depqbf/mating",
+DEFAULT_MEMBERS = ("depqbf/dag-fold", "caqe/dag-fold", "caqe/mating", "depqbf/mating",
                    "caqe/enumerated",
                    "rareqs/enumerated", "caqe/enumerated/attacker=onehot-seqcounter",
                    "depqbf/enumerated")
