@@ -24,6 +24,7 @@ from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import ReferenceSolver
 from tsumeqbf.solvers import SolverError, find_solver, is_installed
+from tsumeqbf.solvers import portfolio as portfolio_module
 from tsumeqbf.solvers.portfolio import STOP_S, members_of, parse_member
 
 pytestmark = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
@@ -196,6 +197,21 @@ def test_the_timeout_holds_for_the_whole_portfolio(tmp_path):
     assert got["error"].startswith("no member decided")
     assert "timeout" in got["error"]
     assert got["time_s"] < 2 + STOP_S + 5  # generous: a loaded machine must not flake
+    assert_all_dead(sleeper_pids(pids))
+
+
+def test_members_still_at_work_when_the_portfolio_gives_up_are_stopped(tmp_path, monkeypatch):
+    """Each member stops itself at the deadline; one that has not answered ``LATE_S``
+    later (an encoder deep in a long call) is stopped and said to be."""
+    monkeypatch.setattr(portfolio_module, "LATE_S", -1.5)  # give up before the members do
+    exe, pids = sleeper(tmp_path)
+    other = str(tmp_path / "sleeper2")
+    shutil.copy(exe, other)
+    got = portfolio(FIG6, 3, timeout=2, members=[exe, other, f"{exe}/compact"], jobs=3)
+    assert got["status"] == "unknown" and got["error"].startswith("no member decided")
+    assert {m["member"]: (m["status"], m["error"]) for m in got["members"]} == {
+        label: ("unknown", "stopped at the portfolio's timeout")
+        for label in (f"{exe}/enumerated", f"{other}/enumerated", f"{exe}/compact")}
     assert_all_dead(sleeper_pids(pids))
 
 

@@ -5,7 +5,11 @@ written as its label in ``results/qbf-real.md``: ``SOLVER/ENCODING[/attacker=M][
 (SOLVER a name or the path of a QDIMACS solver). ``jobs`` members run at once (option
 ``jobs``, by default the cores this process may use), each in a forked child process that
 leads a process group of its own and encodes and solves the question there (so that a
-member solved in process, a C call that cannot be interrupted, can still be stopped). The
+member solved in process, a C call that cannot be interrupted, can still be stopped).
+Members that start together and ask the same formula (the same encoding with the same
+move choices) share one such process: it encodes and writes the QDIMACS once, then forks
+a child per member in its group that runs that member's solver on the file (encoding
+``dag-fold`` at 11 plies takes 10-57 CPU seconds, which two members would pay twice). The
 first member to decide the question answers; the others are stopped at once: SIGTERM to
 each member's group (the member kills its solver's group and removes its QDIMACS file, as
 every QBF engine does on a stop), then SIGKILL to the group; a solver whose member died is
@@ -14,7 +18,8 @@ a verdict (a crash, its memory share) makes room for the next one in the list.
 
 The limits hold for the whole portfolio: one deadline for every member, and the memory
 shared evenly between the members that run at once (each member's encoder
-and solver keep within their share). The answer is the winning member's, with
+and solver keep within their share; the encoder of members that share one, within their
+shares together). The answer is the winning member's, with
 ``member`` its label and ``members`` what each member did; under ``certify`` the verdict
 is certified in this process by re-asking sub-questions under the winning member's
 configuration (:func:`tsumeqbf.solvers.engine.certify_answer`), so that a lying member is
@@ -22,18 +27,28 @@ caught like a lying solver. A member whose own root certificate fails the rules 
 verdict whose first move is no legal check) ends the portfolio with that error: a
 disagreement is reported, never outvoted.
 
-Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE on
-``dag-fold`` (the listed positions as a DAG, move codes local to each position, the last
-two plies folded into clauses). In ``results/runs/qbf-dag-fold/qbf-dag-fold-9.csv`` (60 CPU
-seconds a question, CAQE on ``dag`` beside it in the same run) it decides every question
-CAQE on ``dag`` decides, each in fewer CPU seconds: the 11 YaneuraOu mate-in-7 samples
-(within 0.33 s, ``dag`` 0.83) and the 5 mate-in-9 (1.1-13.6 s, ``dag`` 3.4-34.5), and
-all 16 at d - 2; and in ``qbf-dag-fold.csv`` mate11-3 and mate11-5 at 11 plies and
-musou-065 at 9, which ``dag`` does not decide. (CAQE on ``dag`` decided all 5 mate-in-9
-samples in ``results/runs/qbf-dag/``, where no other configuration decided one.) Then CAQE and DepQBF on ``mating``
+Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first DepQBF and
+CAQE on ``dag-fold`` (the listed positions as a DAG, move codes local to each position,
+the last two plies folded into clauses), which on 2 cores solve one formula side by side;
+DepQBF first, so that it is the one that runs on a single core.
+In ``results/runs/qbf-dag-fold/`` (60 CPU seconds a question) DepQBF on it decides 4 of the
+5 YaneuraOu mate-in-11 samples at 11 plies (19.3-43.9 s) and CAQE 2 (mate11-3 and 11-5,
+which DepQBF decides sooner), both decide musou-065 at 9 (DepQBF 45.0, CAQE 59.4) and all
+five at 9 plies; CAQE on ``dag-fold`` decides every question CAQE on ``dag`` decides, each
+in fewer CPU seconds (the 11 mate-in-7 samples within 0.33 s, ``dag`` 0.83; the 5
+mate-in-9 1.1-13.6 s, ``dag`` 3.4-34.5; all 16 at d - 2), DepQBF the 5 mate-in-9 in
+1.0-7.4 s. The two together, ``tsumeqbf mate ... --engine portfolio --timeout 60
+--certify`` on 2 cores at a 1-minute load of 3.3-6.3 (``results/runs/portfolio-default/``):
+every mate-in-7 (verdict within 0.9 wall seconds) and mate-in-9 sample (2.3-15.6) at d
+and at d - 2, the 5 mate-in-11 samples at 9, and mate11-3 and 11-5 at 11 (51.7, 37.0 s;
+about 0.3 of a core each at that load), all certified; CAQE answered first on 14 of the 39
+questions decided, DepQBF on 25. (CAQE on ``dag`` decided all 5 mate-in-9 samples in
+``results/runs/qbf-dag/``, where no other configuration decided one.) DepQBF is put first
+since it decides more than CAQE at 11 plies, musou-065 sooner, and in
+``qbf-dag-fold-9.csv`` 4 of the 5 mate-in-9 samples sooner. Then CAQE and DepQBF on ``mating``
 (``enumerated`` whose last attacker ply offers only mating checks), the first members
-before ``dag`` existed: on the other core beside it they solve a formula with a board in
-it, which nothing yet shows to be needed. In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
+before ``dag`` existed, which start when a ``dag-fold`` member ends without a verdict
+(or beside them, given more cores). In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
 11 YaneuraOu mate-in-7 samples, among them mate7-2 and mate7-9, which no configuration on
 ``enumerated`` decides in qbf-real, and DepQBF 9; CAQE took fewer CPU seconds there than
 CAQE on ``enumerated`` took wall seconds in qbf-real on 7 of the 8 samples both decide.
@@ -76,13 +91,14 @@ from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
 from ..usage import add_child
 from ..settings import setting
-from ..values import Answer, Limits, Status
+from ..values import Answer, Limits, Status, Timings
 from .engine import (CertifyOptions, QbfOptions, certify_answer, question_of, solve_written,
                      solve_mate as solve_member, write_question)
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("caqe/dag-fold", "caqe/mating", "depqbf/mating", "caqe/enumerated",
+DEFAULT_MEMBERS = ("depqbf/dag-fold", "caqe/dag-fold", "caqe/mating", "depqbf/mating",
+                   "caqe/enumerated",
                    "rareqs/enumerated", "caqe/enumerated/attacker=onehot-seqcounter",
                    "depqbf/enumerated")
 #: a member's label's axis names and the options they set
@@ -263,7 +279,7 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
         for child in running.values():
             done.append(_summary(child.member, Answer.unknown(
                 "stopped at the portfolio's timeout",
-                timings={"time_s": round(time.monotonic() - child.started, 6)})))
+                timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
         return _undecided(done, limits)
     finally:
         _stop(list(running.values()))
