@@ -5,6 +5,7 @@ the strategy check."""
 
 import pytest
 
+from tsumeqbf import native
 from tsumeqbf.data import collection_cases
 from tsumeqbf.encoder import dag
 from tsumeqbf.encoder.registry import EncodingOptions, encode
@@ -156,24 +157,87 @@ def test_the_strategy_check_reads_local_codes_on_9x9(tmp_path, qid, n, truth, en
 
 @pytest.mark.parametrize("sfen, zone, n", [("1k2/R3/4/4 b GNp 1", 2, 5),
                                            ("2k1/4/1P2/4 b GSp 1", 2, 3)])
-def test_fold_lists_up_to_ply_n_minus_1_and_marks_the_replies_a_check_mates_after(sfen,
-                                                                                   zone, n):
+def test_fold_lists_up_to_ply_n_minus_2_and_counts_the_replies_no_check_mates_after(sfen,
+                                                                                     zone, n):
     pos = Position.from_sfen(sfen, zone=zone)
-    full = dag.list_dag(pos, n).plies
-    folded = dag.list_dag(pos, n, fold=True).plies
-    assert len(folded) == n - 1 and folded[:n - 2] == full[:n - 2]
-    cands, moves = folded[n - 2]
-    assert cands == full[n - 2][0]
-    for out, full_out in zip(moves, full[n - 2][1]):
-        # the reply into q is MATES exactly where dag lists a mating check of q at ply n
-        assert [q for _, q in out] == [dag.MATES if full[n - 1][1][q] else dag.NO_MATE
-                                       for _, q in full_out]
+    full = dag.list_dag(pos, n)
+    folded = dag.list_dag(pos, n, fold=True)
+    assert len(folded.plies) == n - 2 and folded.plies == full.plies[:n - 2]
+    assert folded.keys[n - 2] == full.keys[n - 2]
+    for key, out, (total, lost) in zip(full.keys[n - 2], full.plies[n - 2][1],
+                                       folded.folded.counts):
+        # a reply counts as lost exactly where dag lists no mating check of q at ply n
+        assert (total, lost) == (len(out), sum(not full.plies[n - 1][1][q] for _, q in out))
+        replies = folded.folded.replies(key)
+        assert len(replies) == total and {c for c, _ in replies} == {
+            full.plies[n - 2][0][ci] for ci, _ in out}
     before = _positions(pos, n - 2)
-    for p, out in zip(before, moves):
-        for (ci, q) in out:
-            child = _after(p, cands[ci].move())
-            assert (q == dag.MATES) == any(not _after(child, c).legal_moves()
-                                           for c in child.checks())
+    for p, (total, lost) in zip(before, folded.folded.counts):
+        mated = [any(not _after(child, c).legal_moves() for c in child.checks())
+                 for child in (_after(p, m) for m in p.legal_moves())]
+        assert (total, lost) == (len(mated), mated.count(False))
+
+
+def test_the_fold_reads_the_moves_of_ply_n_minus_1_with_the_lost_replies_first():
+    pos = Position.from_sfen("1k2/R3/4/4 b GNp 1", zone=2)
+    enc = encode(pos, 5, "dag-fold")
+    choice = enc.formula.choices["m4"]
+    for p, (total, lost) in zip(_positions(pos, 3), choice.dag.folded.counts):
+        cands = choice.cands_at(p)
+        assert len(cands) == total and sorted(c.move() for c in cands) == sorted(p.legal_moves())
+        mates = [any(not _after(child, c).legal_moves() for c in child.checks())
+                 for child in (_after(p, c.move()) for c in cands)]
+        assert mates == [False] * lost + [True] * (total - lost)
+
+
+def _written(enc, tmp_path) -> list[bytes]:
+    """The formula's QDIMACS and QCIR texts, as the encode command writes them."""
+    out = []
+    for name in ("f.qdimacs", "f.qcir"):
+        write_formula(enc, str(tmp_path / name))
+        out.append((tmp_path / name).read_bytes())
+    return out
+
+
+def _check_native_fold(pos, n, tmp_path, monkeypatch) -> None:
+    """dag-fold with ply n - 1 counted by the native core writes the Python listing's
+    formula, byte for byte."""
+    calls = []
+    by_core = dag._native_fold_counts
+    monkeypatch.setattr(dag, "_native_fold_counts", lambda keys: calls.append(1) or by_core(keys))
+    native_enc = dag.encode(pos, n, fold=True)
+    assert calls  # the core counted
+    python_enc = dag.encode(pos, n, fold=True, use_native=False)
+    assert len(calls) == 1 and native_enc.stats == python_enc.stats
+    assert _written(native_enc, tmp_path) == _written(python_enc, tmp_path)
+
+
+needs_core = pytest.mark.skipif(not native.available(), reason="the native core is not built")
+
+
+@needs_core
+@pytest.mark.parametrize("qid, n", [("yaneuraou-mate5-1", 5), ("yaneuraou-mate5-5", 5),
+                                    ("yaneuraou-mate5-9", 5), ("yaneuraou-mate7-1", 7),
+                                    ("yaneuraou-mate7-1", 5), ("yaneuraou-mate7-5", 7)])
+def test_the_native_fold_writes_the_python_listings_formula_on_samples(qid, n, tmp_path,
+                                                                        monkeypatch):
+    pytest.importorskip("cshogi")
+    q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
+    _check_native_fold(Position.from_sfen(q["sfen"]), n, tmp_path, monkeypatch)
+
+
+@needs_core
+@pytest.mark.parametrize("seed", [41, 43])
+def test_the_native_fold_writes_the_python_listings_formula_on_generated_9x9(seed, tmp_path,
+                                                                             monkeypatch):
+    pytest.importorskip("cshogi")
+    asked = 0
+    for q in question_set(seed, 12, sizes=((9, 9),), plies=(3, 5), **HANDS):
+        pos = Position.from_sfen(q["sfen"])
+        if cshogi_board.supports(pos) and all(any(hand) for hand in pos.hands):
+            _check_native_fold(pos, q["n"], tmp_path, monkeypatch)
+            asked += 1
+    assert asked >= 4
 
 
 def test_fold_has_no_variables_at_ply_n_and_fewer_clauses_than_dag():

@@ -145,6 +145,37 @@ def test_the_rules_corners_are_the_rules_engines():
     assert _differences(positions) == []
 
 
+def _fold_counts_by_rules(pos: Position) -> tuple[int, int]:
+    """The side to move's legal moves, and those after which no check of the other side
+    mates, by the rules engine."""
+    lost = 0
+    for m in pos.legal_moves():
+        child = _played(pos, m)
+        lost += not any(not _played(child, c).legal_moves() for c in child.checks())
+    return len(pos.legal_moves()), lost
+
+
+def _played(pos: Position, m: int) -> Position:
+    child = pos.copy()
+    child.push(m)
+    return child
+
+
+def test_fold_counts_read_sfens_and_count_as_the_rules_engine():
+    rng = random.Random(46)
+    positions = rng.sample(_real_positions(seed=46, walks_per_problem=1), 120)
+    positions += [Position.from_sfen(s) for s in (
+        "4k4/9/4G4/9/9/9/9/9/4K4 w 12p 1",                  # a hand count of two digits
+        "9/9/6n2/8n/6+pl1/7Sn/4+pp1k1/7N1/7s+R b R2B4g2s3l15p 1")]  # zukou-050
+    sfens = [p.sfen() for p in positions]
+    assert native.fold_counts(sfens) == [_fold_counts_by_rules(p) for p in positions]
+    assert any(lost < total for total, lost in native.fold_counts(sfens))  # mates are met
+    for bad in ("9/9 b - 1", "9/9/9/9/9/9/9/9/9 x - 1", "4k4/9/9/9/9/9/9/9/4K4 b 3K 1",
+                "4k4/9/9/9/9/9/9/9/4K+G3 b - 1"):
+        with pytest.raises(ValueError, match="not an SFEN"):
+            native.fold_counts([bad])
+
+
 def _brute_cases(seed: int, count: int, n: int) -> list[Position]:
     rng = random.Random(seed)
     out = []

@@ -8,7 +8,10 @@ returns.
 """
 
 import json
+import os
+import shutil
 import signal
+import sys
 
 import pytest
 
@@ -21,6 +24,7 @@ from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import ReferenceSolver
 from tsumeqbf.solvers import SolverError, find_solver, is_installed
+from tsumeqbf.solvers import portfolio as portfolio_module
 from tsumeqbf.solvers.portfolio import STOP_S, members_of, parse_member
 
 pytestmark = pytest.mark.skipif(not is_installed("depqbf"), reason="pyqbf solvers not installed")
@@ -99,11 +103,79 @@ def test_the_first_verdict_wins_and_the_losers_leave_no_process(tmp_path):
     assert_all_dead(running)
 
 
+def test_members_that_share_an_encoding_solve_one_formula(tmp_path):
+    """Two members on one encoding started together: one encoder, one QDIMACS file that
+    both solvers read, removed once they are done; the loser is killed."""
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    _, depqbf = find_solver("depqbf")
+    solvers = []
+    for name in ("sleeps", "answers"):  # each says what it reads, then waits for the other
+        path = tmp_path / name
+        path.write_text(f"""#!{sys.executable}
+import os, sys, time
+with open(os.path.join({str(seen)!r}, str(os.getpid())), "w") as fh:
+    fh.write(sys.argv[-1])
+while len(os.listdir({str(seen)!r})) < 2:
+    time.sleep(0.01)
+if sys.argv[0].endswith("answers"):
+    os.execv({depqbf!r}, [{depqbf!r}, "--qdo", "--no-dynamic-nenofex", *sys.argv[1:]])
+time.sleep(120)
+""")
+        path.chmod(0o755)
+        solvers.append(f"{path}/dag-fold")
+    got = portfolio(FIG6, 3, members=solvers, jobs=2)
+    assert got["status"] == "mate" and got["first_move"] in mating_moves(FIG6, 3)
+    assert got["member"] == solvers[1] and got["encoding"] == "dag-fold"
+    assert {m["member"]: m["status"] for m in got["members"]} == {
+        solvers[0]: "stopped", solvers[1]: "mate"}
+    [formula] = {f.read_text() for f in seen.iterdir()}
+    assert formula.endswith(".qdimacs") and not os.path.exists(formula)
+    assert_all_dead([int(f.name) for f in seen.iterdir()])
+
+
+def test_a_member_that_shares_an_encoding_and_fails_leaves_the_other_to_answer(tmp_path):
+    ended = tmp_path / "ended"
+    ended.mkdir()
+    fails = tmp_path / "fails"  # says which process ran it (its member), then fails
+    fails.write_text(f"""#!{sys.executable}
+import os, sys
+open(os.path.join({str(ended)!r}, str(os.getppid())), "w").close()
+sys.exit(1)
+""")
+    fails.chmod(0o755)
+    _, depqbf = find_solver("depqbf")
+    waits = tmp_path / "waits"  # DepQBF once the failing member has ended
+    waits.write_text(f"""#!{sys.executable}
+import os, sys, time
+def ended():
+    for name in os.listdir({str(ended)!r}):
+        try:
+            return open(f"/proc/{{name}}/stat").read().split(") ")[-1][0] in "ZX"
+        except OSError:
+            return True
+while not ended():
+    time.sleep(0.01)
+os.execv({depqbf!r}, [{depqbf!r}, "--qdo", "--no-dynamic-nenofex", *sys.argv[1:]])
+""")
+    waits.chmod(0o755)
+    members = [f"{fails}/dag-fold", f"{waits}/dag-fold"]
+    got = portfolio(FIG6, 3, members=members, jobs=2)
+    assert got["status"] == "mate" and got["member"] == members[1]
+    assert [(m["member"], m["status"]) for m in got["members"]] == [
+        (members[0], "error"), (members[1], "mate")]
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["own-encodings", "one-encoding"])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
-def test_a_stopped_or_killed_portfolio_leaves_no_solver(tmp_path, signum):
+def test_a_stopped_or_killed_portfolio_leaves_no_solver(tmp_path, signum, shared):
     exe, pids = sleeper(tmp_path)
+    other = f"{exe}/compact"
+    if shared:  # the same solver under another name, on the same encoding
+        other = str(tmp_path / "sleeper2")
+        shutil.copy(exe, other)
     proc = start("mate", FIG6, "--zone", "2", "-n", "3", "--engine", "portfolio",
-                 "--members", f"{exe},{exe}/compact", "--jobs", "2")
+                 "--members", f"{exe},{other}", "--jobs", "2")
     solvers = wait_for_pids(proc, pids, 2)
     assert len(solvers) == 4  # two members' solvers and their children
     proc.send_signal(signum)
@@ -128,6 +200,21 @@ def test_the_timeout_holds_for_the_whole_portfolio(tmp_path):
     assert_all_dead(sleeper_pids(pids))
 
 
+def test_members_still_at_work_when_the_portfolio_gives_up_are_stopped(tmp_path, monkeypatch):
+    """Each member stops itself at the deadline; one that has not answered ``LATE_S``
+    later (an encoder deep in a long call) is stopped and said to be."""
+    monkeypatch.setattr(portfolio_module, "LATE_S", -1.5)  # give up before the members do
+    exe, pids = sleeper(tmp_path)
+    other = str(tmp_path / "sleeper2")
+    shutil.copy(exe, other)
+    got = portfolio(FIG6, 3, timeout=2, members=[exe, other, f"{exe}/compact"], jobs=3)
+    assert got["status"] == "unknown" and got["error"].startswith("no member decided")
+    assert {m["member"]: (m["status"], m["error"]) for m in got["members"]} == {
+        label: ("unknown", "stopped at the portfolio's timeout")
+        for label in (f"{exe}/enumerated", f"{other}/enumerated", f"{exe}/compact")}
+    assert_all_dead(sleeper_pids(pids))
+
+
 def test_the_memory_limit_is_shared_between_the_members_at_work(tmp_path):
     limits = tmp_path / "limits"
     limits.mkdir()
@@ -144,9 +231,12 @@ def test_the_memory_limit_is_shared_between_the_members_at_work(tmp_path):
     assert sorted(int(f.read_text()) for f in limits.iterdir()) == [1500 * 2**20] * 2
     # a limit this process keeps but half of it does not: each member stops at once
     memory = int(resident_mb() * 1.5)
-    got = portfolio(FIG6, 3, memory_mb=memory, members=["depqbf", "rareqs"], jobs=2)
+    got = portfolio(FIG6, 3, memory_mb=memory, members=["depqbf", "rareqs/compact"], jobs=2)
     assert got["status"] == "unknown"
     assert f"memory limit while encoding ({memory // 2} MB)" in got["error"]
+    # two members that share an encoding: its one encoder has their two shares
+    got = portfolio(FIG6, 3, memory_mb=memory, members=["depqbf", "rareqs"], jobs=2)
+    assert got["status"] == "mate", got["error"]
 
 
 def test_a_lying_member_is_caught_under_certify(tmp_path):

@@ -342,6 +342,22 @@ def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
             conn.close()
 
 
+def case_seconds(timeout: float | None, options: dict) -> float | None:
+    """Seconds a case may take before its worker is stopped: the engine's ``timeout``,
+    under ``certify`` the certification's too (``certify_timeout``, by default the
+    timeout again), and ``GRACE_S``; None without a timeout.
+
+    >>> case_seconds(60, {}), case_seconds(60, {"certify": True}), case_seconds(None, {})
+    (65.0, 125.0, None)
+    >>> case_seconds(60, {"certify": True, "certify_timeout": 10})
+    75.0
+    """
+    if not timeout:
+        return None
+    certifying = options.get("certify_timeout") or timeout if options.get("certify") else 0
+    return timeout + certifying + GRACE_S
+
+
 def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: int = 1,
               timeout: float | None = None, options: dict | None = None,
               progress: bool = True, log=None) -> dict:
@@ -367,7 +383,7 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     with (contextlib.nullcontext(sys.stdout) if to_stdout
           else open(output_path, "a", encoding="utf-8")) as out, \
             Progress("batch", len(todo), unit="case", enabled=progress and bool(todo)) as meter:
-        pool = iter_pool(todo, work, jobs, timeout + GRACE_S if timeout else None)
+        pool = iter_pool(todo, work, jobs, case_seconds(timeout, options))
         try:
             for end in pool:
                 row = end.result

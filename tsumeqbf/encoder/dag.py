@@ -52,6 +52,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import native
 from ..limits import check_budget
 from ..progress import phase
 from ..rules import TsumeError, cshogi_board
@@ -71,8 +72,23 @@ MATES, NO_MATE = -1, -2
 FOLD_CAP = 2_000_000
 
 
+#: positions a call of the native core's fold listing takes (the budget is checked between)
+NATIVE_CHUNK = 4096
+
+
 class TooManyPositions(Exception):
     """A ply has more than the cap of positions."""
+
+
+@dataclass
+class Folded:
+    """Ply n - 1 of ``fold``: per position before it ``counts`` = (its legal replies, those
+    after which no check mates), and ``replies(key)`` those replies as (candidate,
+    :data:`MATES` or :data:`NO_MATE`) in the lister's order, listed again on demand (the
+    formula needs only the counts; a strategy's reader needs the moves of a few)."""
+
+    counts: list
+    replies: Callable
 
 
 @dataclass
@@ -81,20 +97,24 @@ class Dag:
     position before the ply its moves as (candidate index, index of the position after,
     or -1 at ply n), in the lister's order); ``keys[t-1]`` the lister's keys of those positions and
     ``key_of`` the key of a :class:`Position`, as ``norm`` makes a listed key (the rules
-    engine's exact key; on 9x9 cshogi's SFEN without the move number)."""
+    engine's exact key; on 9x9 cshogi's SFEN without the move number). With ``fold``,
+    ``plies`` stops at ply n - 2 and ``folded`` is ply n - 1 (``keys[n-2]`` its positions)."""
 
     plies: list
     keys: list
     key_of: Callable
     norm: Callable
+    folded: Folded | None = None
 
 
-def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False) -> Dag:
+def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False,
+             use_native: bool = True) -> Dag:
     """The positions that lines reach, ply by ply, and the moves between them: the
     attacker's legal checks, the defender's legal replies, at ply n only the checks that
     mate. Raises :class:`TooManyPositions` past ``cap`` positions at a ply. With ``fold``
-    (n >= 3) ply n is not listed and each reply of ply n - 1 names, in place of the
-    position after it, :data:`MATES` or :data:`NO_MATE` (whether a check mates there).
+    (n >= 3) plies n - 1 and n are not listed: ``folded`` counts each position's replies
+    at ply n - 1 and those after which no check mates, with the native core where it
+    serves the board (``use_native``; the same counts as the rules engine's, faster).
 
     >>> plies = list_dag(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3).plies
     >>> [(len(cands), len(moves)) for cands, moves in plies]
@@ -109,9 +129,8 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False
     lister = lister or _RulesMoves()
     frontier = [lister.key(pos)]
     plies, keys = [], []
-    for t in range(1, n if fold else n + 1):
+    for t in range(1, n - 1 if fold else n + 1):
         last = t == n
-        folded = fold and t == n - 1
         index: dict = {}
         cand_index: dict = {}
         moves = []
@@ -119,12 +138,9 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False
             if i % 256 == 0:
                 check_budget()
             out = []
-            listed = lister.replies_mating(key) if folded else lister.moves(key, t % 2 == 1,
-                                                                              last)
-            for cand, child in listed:
+            for cand, child in lister.moves(key, t % 2 == 1, last):
                 ci = cand_index.setdefault(cand, len(cand_index))
-                out.append((ci, child if folded else -1 if last
-                            else index.setdefault(child, len(index))))
+                out.append((ci, -1 if last else index.setdefault(child, len(index))))
             moves.append(out)
             if len(index) > cap:
                 raise TooManyPositions(f"more than {cap} positions at ply {t}")
@@ -134,7 +150,33 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False
         plies.append((cands, [[(remap[ci], q) for ci, q in out] for out in moves]))
         keys.append(frontier)
         frontier = list(index)
-    return Dag(plies, keys, lister.key_of, lister.norm)
+    folded = None
+    if fold:
+        keys.append(frontier)
+        counts = (_native_fold_counts(frontier) if use_native and isinstance(lister, _CshogiMoves)
+                  and native.available() else _fold_counts(lister, frontier))
+        folded = Folded(counts, lister.replies_mating)
+    return Dag(plies, keys, lister.key_of, lister.norm, folded)
+
+
+def _fold_counts(lister, keys) -> list:
+    """Ply n - 1's counts (:class:`Folded`) by the lister, one reply at a time."""
+    counts = []
+    for i, key in enumerate(keys):
+        if i % 256 == 0:
+            check_budget()
+        replies = lister.replies_mating(key)
+        counts.append((len(replies), sum(q == NO_MATE for _, q in replies)))
+    return counts
+
+
+def _native_fold_counts(keys: list) -> list:
+    """The same counts by the native core from the positions' SFENs (cshogi's keys)."""
+    counts = []
+    for i in range(0, len(keys), NATIVE_CHUNK):
+        check_budget()
+        counts += native.fold_counts(keys[i:i + NATIVE_CHUNK])
+    return counts
 
 
 class _RulesMoves:
@@ -251,13 +293,16 @@ class LocalChoice:
 
     def __init__(self, f: Formula, dag: Dag, t: int, name: str):
         self.f, self.dag, self.t, self.name = f, dag, t, name
-        cands, moves = dag.plies[t - 1]
-        width = max((len(out) for out in moves), default=0)
+        width = self._width()
         self.bits = [f.var(f"{name}_bit{i}", t - 1) for i in range((width - 1).bit_length())]
         self._sel: dict = {}
         self._ge: dict = {}
         self._index: dict | None = None
         f.choices[name] = self
+
+    def _width(self) -> int:
+        """The most moves a position of the ply has."""
+        return max((len(out) for out in self.dag.plies[self.t - 1][1]), default=0)
 
     def sel(self, k: int):
         g = self._sel.get(k)
@@ -293,8 +338,9 @@ class LocalChoice:
             norm = self.dag.norm
             self._index = {norm(k): i for i, k in enumerate(self.dag.keys[self.t - 1])}
         i = self._index.get(self.dag.key_of(pos))
-        if i is None:
-            return None
+        return None if i is None else self._listed(i)
+
+    def _listed(self, i: int) -> list:
         cands, moves = self.dag.plies[self.t - 1]
         return [cands[ci] for ci, _ in moves[i]]
 
@@ -303,13 +349,29 @@ class LocalChoice:
         return None
 
 
+class FoldChoice(LocalChoice):
+    """The defender's move at ply n - 1 of ``fold``: a :class:`LocalChoice` over the
+    counted replies (:class:`Folded`), those after which no check mates first; a
+    position's replies are listed again only when a strategy's reader asks for them (the
+    formula depends on the counts alone, so any lister's order of the rest codes it)."""
+
+    def _width(self) -> int:
+        return max((total for total, _ in self.dag.folded.counts), default=0)
+
+    def _listed(self, i: int) -> list:
+        replies = self.dag.folded.replies(self.dag.keys[self.t - 1][i])
+        replies.sort(key=lambda move: move[1] == MATES)
+        return [cand for cand, _ in replies]
+
+
 def encode(pos: Position, n: int, attacker_moves: str = "binary",
            defender_moves: str = "binary", used_kinds_only: bool = False,
-           local: bool = True, fold: bool = False) -> Encoded:
+           local: bool = True, fold: bool = False, use_native: bool = True) -> Encoded:
     """Mate(pos, n) as a QBF over the listed positions (binary move codes only): the move
     codes local to each position (``local``, encoding ``dag``) or indices into the ply's
     candidates (encoding ``dag-global``); with ``fold`` (encoding ``dag-fold``,
-    :mod:`.dag_fold`) the last two plies folded into the attacker's moves at ply n - 2."""
+    :mod:`.dag_fold`) the last two plies folded into the attacker's moves at ply n - 2
+    (``use_native``: as :func:`list_dag`)."""
     name = "dag-fold" if fold else "dag" if local else "dag-global"
     for side, kind in (("attacker", attacker_moves), ("defender", defender_moves)):
         if kind != "binary":
@@ -319,7 +381,7 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     start = time.perf_counter()
     phase("listing")
     try:
-        dag = list_dag(pos, n, FOLD_CAP if fold else POSITIONS_CAP, fold)
+        dag = list_dag(pos, n, FOLD_CAP if fold else POSITIONS_CAP, fold, use_native)
     except TooManyPositions as exc:
         enc = Mating(pos, n).encode()
         enc.formula.comments.append(f"{name}: {exc}; the formula is mating's")
@@ -331,8 +393,6 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     at: list = [True]  # at(p) of the positions before ply t
     first = None
     for t, (cands, moves) in enumerate(plies, 1):
-        if fold and t == n - 1:  # encoded with ply n - 2
-            break
         if t == 1 or not local:  # one position at ply 1: its local codes are the global ones
             choice = MoveChoice(f, cands, t - 1, f"m{t}")
             code = [[ci for ci, _ in out] for out in moves]
@@ -374,6 +434,9 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     f.comments += [f"tsumeqbf encoding={name} version={VERSION}", *question_comments(pos, n)]
     stats = {"positions": [len(moves) for _, moves in plies],
              "moves": [sum(len(out) for out in moves) for _, moves in plies]}
+    if dag.folded:
+        stats["positions"].append(len(dag.folded.counts))
+        stats["moves"].append(sum(total for total, _ in dag.folded.counts))
     return Encoded(f, first.cands, first, name, time.perf_counter() - start, stats)
 
 
@@ -386,11 +449,8 @@ def _fold(f: Formula, dag: Dag, n: int, choice, code: list, at: list) -> None:
     covers each value of s; with global codes (ply 1) one clause a check. Ply n has no
     variables: the line alive there meets a position where a check mates."""
     moves = dag.plies[n - 3][1]
-    replies = dag.plies[n - 2][1]
-    for out in replies:
-        out.sort(key=lambda move: move[1] == MATES)
-    lost = [sum(q == NO_MATE for _, q in out) for out in replies]
-    reply = LocalChoice(f, dag, n - 1, f"m{n - 1}")
+    lost = [s for _, s in dag.folded.counts]
+    reply = FoldChoice(f, dag, n - 1, f"m{n - 1}")
     f.choices[f"m{n}"] = None  # ply n is the rules engine's: a mating check of the position
     local = isinstance(choice, LocalChoice)
     for r, out in enumerate(moves):

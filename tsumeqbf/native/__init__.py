@@ -92,6 +92,18 @@ def checks(pos) -> list[int]:
     return _core.checks(*position_args(pos))
 
 
+def fold_counts(sfens: list[str]) -> list[tuple[int, int]]:
+    """Per position, an SFEN of standard 9x9 shogi as cshogi writes it: the legal moves of
+    the side to move and how many of them leave the other side no legal check that mates
+    (ply n - 1 of the encoding ``dag-fold``, :mod:`tsumeqbf.encoder.dag`). ValueError on a
+    text it cannot read; TsumeError when the core is not built.
+
+    >>> fold_counts(["4k4/4G4/9/9/9/9/9/9/4K4 w - 1"])  # the king takes the gold: no mate
+    [(1, 1)]
+    """
+    return require().fold_counts(sfens)
+
+
 def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None,
          tt_limit: int = 2_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
     """Bounded df-pn, Mate(pos, n) exactly (the search of :class:`tsumeqbf.dfpn.DfPn` in

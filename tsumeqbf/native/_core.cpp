@@ -2750,6 +2750,128 @@ PyMethodDef TSUME_METHODS[] = {
 
 PyTypeObject TSUME_TYPE = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
+// -- the dag-fold listing (tsumeqbf/encoder/dag.py) ---------------------------------------
+// For each position after ply n - 2 (an SFEN as cshogi writes it), the defender's legal
+// replies and how many of them leave the attacker no check that mates: the counts the
+// fold's clauses need, in place of the Python lister's per-reply test (its bottleneck).
+
+// the kind of an SFEN piece letter (either case), 0 for none
+int sfen_kind(char ch) {
+    switch (ch | 0x20) {
+        case 'p': return PAWN;
+        case 'l': return LANCE;
+        case 'n': return KNIGHT;
+        case 's': return SILVER;
+        case 'g': return GOLD;
+        case 'b': return BISHOP;
+        case 'r': return ROOK;
+        case 'k': return KING;
+        default: return 0;
+    }
+}
+
+// the SFEN's board from its start; the text after it, nullptr when malformed
+const char* parse_sfen_board(const char* s, uint8_t* board) {
+    std::memset(board, 0, N);
+    int sq = 0, rank_end = W;
+    for (; *s && *s != ' '; ++s) {
+        if (*s == '/') {
+            if (sq != rank_end) return nullptr;
+            rank_end += W;
+            continue;
+        }
+        if ('1' <= *s && *s <= '9') {
+            sq += *s - '0';
+        } else {
+            bool promoted = *s == '+';
+            if (promoted) ++s;
+            int kind = sfen_kind(*s);
+            if (!kind || sq >= rank_end || (promoted && (kind == GOLD || kind == KING)))
+                return nullptr;
+            if (promoted) kind = kind == BISHOP ? HORSE : kind == ROOK ? DRAGON : kind + 8;
+            board[sq++] = (uint8_t)code_of(kind, *s >= 'a');
+        }
+        if (sq > rank_end) return nullptr;
+    }
+    return sq == N && rank_end == N ? s : nullptr;
+}
+
+// the SFEN's hands ("-" or counts and letters, as "R2b15p") into 16 bytes as check_position
+// takes them; false when malformed
+bool parse_sfen_hands(const char* s, uint8_t* hands) {
+    std::memset(hands, 0, 16);
+    if (*s == '-') return s[1] == 0 || s[1] == ' ';
+    for (; *s && *s != ' '; ++s) {
+        int count = 0;
+        for (; '0' <= *s && *s <= '9' && count < 256; ++s) count = count * 10 + (*s - '0');
+        int kind = sfen_kind(*s), slot = (*s >= 'a') * 8 + kind;
+        count = count ? count : 1;
+        if (!kind || kind == KING || hands[slot] + count > 255) return false;
+        hands[slot] = (uint8_t)(hands[slot] + count);
+    }
+    return true;
+}
+
+// board, hands and side to move of an SFEN (its move number, if any, unread)
+bool parse_sfen(const char* s, uint8_t* board, uint8_t* hands, int& turn) {
+    s = parse_sfen_board(s, board);
+    if (!s || *s != ' ' || (s[1] != 'b' && s[1] != 'w') || s[2] != ' ') return false;
+    turn = s[1] == 'w';
+    return parse_sfen_hands(s + 3, hands);
+}
+
+// whether the side to move has a legal check after which the other side has no legal move
+bool mates_in_one(Position& p) {
+    std::vector<int> checks;
+    p.checks(checks);
+    for (int m : checks) {
+        p.push(m);
+        bool mated = !p.has_legal_move();
+        p.pop();
+        if (mated) return true;
+    }
+    return false;
+}
+
+// (the legal replies of the side to move, those after which the other side does not
+// mate in one)
+std::pair<int, int> reply_mate_counts(Position& p) {
+    std::vector<int> replies;
+    p.legal_moves(replies);
+    int lost = 0;
+    for (int m : replies) {
+        p.push(m);
+        lost += !mates_in_one(p);
+        p.pop();
+    }
+    return {(int)replies.size(), lost};
+}
+
+// fold_counts(sfens) -> [(legal replies, replies after which no check mates)] per SFEN
+PyObject* py_fold_counts(PyObject*, PyObject* args) {
+    PyObject* sfens;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &sfens)) return nullptr;
+    Py_ssize_t count = PyList_GET_SIZE(sfens);
+    PyObject* out = PyList_New(count);
+    if (!out) return nullptr;
+    Position pos;
+    uint8_t board[N], hands[16];
+    for (Py_ssize_t i = 0; i < count; ++i) {
+        const char* text = PyUnicode_AsUTF8(PyList_GET_ITEM(sfens, i));
+        int turn = 0;
+        if (text && !parse_sfen(text, board, hands, turn))
+            PyErr_Format(PyExc_ValueError, "not an SFEN the native core reads: %s", text);
+        if (PyErr_Occurred() ||
+            !check_position((const char*)board, N, (const char*)hands, 16, turn, pos)) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        std::pair<int, int> c = reply_mate_counts(pos);
+        PyList_SET_ITEM(out, i, Py_BuildValue("ii", c.first, c.second));
+    }
+    return out;
+}
+
 PyMethodDef METHODS[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(board, hands, turn) -> every legal move of the side to move"},
@@ -2759,6 +2881,8 @@ PyMethodDef METHODS[] = {
      "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops, "
      "tick=None, tick_every=4096) -> "
      "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
+    {"fold_counts", py_fold_counts, METH_VARARGS,
+     "fold_counts(sfens) -> per SFEN (legal replies, replies after which no check mates)"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",

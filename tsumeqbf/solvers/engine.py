@@ -127,8 +127,54 @@ class _Question:
     memory_mb: int | None
 
 
+@dataclass
+class Written:
+    """A question encoded and written to a QDIMACS file (``path``) for solvers to read:
+    what a true verdict's certificate is decoded with (``enc``, whose formula is
+    released once written, and ``old_of_new``), the formula's sizes, the encoder's
+    seconds."""
+    enc: object  # tsumeqbf.encoder.game.Encoded
+    path: str
+    sizes: dict
+    old_of_new: list[int]
+    timings: Timings
+
+
+def write_question(pos: Position, n: int, limits: Limits, options: dict) -> Written | Answer:
+    """Mate(pos, n) encoded and written as :func:`solve_mate` does under ``options``,
+    once, for several solvers to read (the portfolio's members that share an encoding;
+    :func:`solve_written` answers for each): the :class:`Written` question, whose file
+    the caller removes, or the ``unknown`` answer past a limit."""
+    check_plies(n)
+    return _write(pos, n, question_of(options, limits.memory_mb), limits.deadline)
+
+
+def solve_written(pos: Position, written: Written | Answer, limits: Limits,
+                  options: dict) -> Answer:
+    """:func:`solve_mate`'s answer (never certified) under ``options`` to the question
+    :func:`write_question` wrote (or its answer past a limit), the file left in place."""
+    settings = QbfOptions.from_config(options)
+    answer = written
+    if isinstance(written, Written):
+        answer = _run(pos, written, question_of(options, limits.memory_mb), limits.deadline)
+    return answer.replace(facts={**settings.row(), **answer.facts})
+
+
 def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> Answer:
     """Encode Mate(pos, n), run the solver within the deadline, read its verdict."""
+    written = _write(pos, n, q, deadline)
+    if isinstance(written, Answer):
+        return written
+    try:
+        return _run(pos, written, q, deadline)
+    finally:
+        os.unlink(written.path)
+
+
+def _write(pos: Position, n: int, q: _Question, deadline: float | None) -> Written | Answer:
+    """Encode Mate(pos, n) and write it within the deadline and ``q``'s memory; the
+    encoder's formula is released once written (the solver should not share the machine
+    with it)."""
     start = time.monotonic()
     try:
         with bounded(deadline, q.memory_mb) as budget:
@@ -140,18 +186,24 @@ def _solve(pos: Position, n: int, q: _Question, deadline: float | None) -> Answe
     except LimitReached as exc:
         return Answer.unknown(exc.reason, facts={"encoding": q.encoding},
                               timings=Timings(encode_s=round(time.monotonic() - start, 6)))
-    timings = Timings(encode_s=round(enc.encode_s, 6))
     try:
-        enc.formula.release()  # written out: the solver should not share the machine with it
-        phase("solving")
-        res = run_solver(q.solver, path, timeout=Limits(deadline).seconds_left(),
-                         memory_mb=q.memory_mb, num_vars=sizes["vars"])
-    except SolverError as exc:
-        return Answer.failed(str(exc), facts=sizes, timings=timings)
-    finally:
+        enc.formula.release()
+    except BaseException:
         os.unlink(path)
-    return _verdict(pos, enc, q.solver, res, old_of_new, sizes,
-                    dataclasses.replace(timings, solve_s=round(res.time_s, 6)))
+        raise
+    return Written(enc, path, sizes, old_of_new, Timings(encode_s=round(enc.encode_s, 6)))
+
+
+def _run(pos: Position, written: Written, q: _Question, deadline: float | None) -> Answer:
+    """Run ``q``'s solver on the written question within the deadline, read its verdict."""
+    phase("solving")
+    try:
+        res = run_solver(q.solver, written.path, timeout=Limits(deadline).seconds_left(),
+                         memory_mb=q.memory_mb, num_vars=written.sizes["vars"])
+    except SolverError as exc:
+        return Answer.failed(str(exc), facts=written.sizes, timings=written.timings)
+    return _verdict(pos, written.enc, q.solver, res, written.old_of_new, written.sizes,
+                    dataclasses.replace(written.timings, solve_s=round(res.time_s, 6)))
 
 
 def _certify(pos: Position, n: int, answer: Answer, q: _Question, limits: Limits,

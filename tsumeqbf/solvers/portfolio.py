@@ -5,7 +5,12 @@ written as its label in ``results/qbf-real.md``: ``SOLVER/ENCODING[/attacker=M][
 (SOLVER a name or the path of a QDIMACS solver). ``jobs`` members run at once (option
 ``jobs``, by default the cores this process may use), each in a forked child process that
 leads a process group of its own and encodes and solves the question there (so that a
-member solved in process, a C call that cannot be interrupted, can still be stopped). The
+member solved in process, a C call that cannot be interrupted, can still be stopped).
+Members that start together and ask the same formula (the same encoding with the same
+move choices) share one such process: it encodes and writes the QDIMACS once, then forks
+a child per member in its group that runs that member's solver on the file (encoding
+``dag-fold`` at 11 plies took 12-13 of the 60 wall seconds in
+``results/runs/portfolio-default/``, which two members would pay twice). The
 first member to decide the question answers; the others are stopped at once: SIGTERM to
 each member's group (the member kills its solver's group and removes its QDIMACS file, as
 every QBF engine does on a stop), then SIGKILL to the group; a solver whose member died is
@@ -14,7 +19,8 @@ a verdict (a crash, its memory share) makes room for the next one in the list.
 
 The limits hold for the whole portfolio: one deadline for every member, and the memory
 shared evenly between the members that run at once (each member's encoder
-and solver keep within their share). The answer is the winning member's, with
+and solver keep within their share; the encoder of members that share one, within their
+shares together). The answer is the winning member's, with
 ``member`` its label and ``members`` what each member did; under ``certify`` the verdict
 is certified in this process by re-asking sub-questions under the winning member's
 configuration (:func:`tsumeqbf.solvers.engine.certify_answer`), so that a lying member is
@@ -22,18 +28,28 @@ caught like a lying solver. A member whose own root certificate fails the rules 
 verdict whose first move is no legal check) ends the portfolio with that error: a
 disagreement is reported, never outvoted.
 
-Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE on
-``dag-fold`` (the listed positions as a DAG, move codes local to each position, the last
-two plies folded into clauses). In ``results/runs/qbf-dag-fold/qbf-dag-fold-9.csv`` (60 CPU
-seconds a question, CAQE on ``dag`` beside it in the same run) it decides every question
-CAQE on ``dag`` decides, each in fewer CPU seconds: the 11 YaneuraOu mate-in-7 samples
-(within 0.33 s, ``dag`` 0.83) and the 5 mate-in-9 (1.1-13.6 s, ``dag`` 3.4-34.5), and
-all 16 at d - 2; and in ``qbf-dag-fold.csv`` mate11-3 and mate11-5 at 11 plies and
-musou-065 at 9, which ``dag`` does not decide. (CAQE on ``dag`` decided all 5 mate-in-9
-samples in ``results/runs/qbf-dag/``, where no other configuration decided one.) Then CAQE and DepQBF on ``mating``
+Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first DepQBF and
+CAQE on ``dag-fold`` (the listed positions as a DAG, move codes local to each position,
+the last two plies folded into clauses), which on 2 cores solve one formula side by side;
+DepQBF first, so that it is the one that runs on a single core.
+In ``results/runs/qbf-dag-fold/`` (60 CPU seconds a question) DepQBF on it decides 4 of the
+5 YaneuraOu mate-in-11 samples at 11 plies (19.3-43.9 s) and CAQE 2 (mate11-3 and 11-5,
+which DepQBF decides sooner), both decide musou-065 at 9 (DepQBF 45.0, CAQE 59.4) and all
+five at 9 plies; CAQE on ``dag-fold`` decides every question CAQE on ``dag`` decides, each
+in fewer CPU seconds (the 11 mate-in-7 samples within 0.33 s, ``dag`` 0.83; the 5
+mate-in-9 1.1-13.6 s, ``dag`` 3.4-34.5; all 16 at d - 2), DepQBF the 5 mate-in-9 in
+1.0-7.4 s. The two together, ``tsumeqbf mate ... --engine portfolio --timeout 60
+--certify`` on 2 cores at a 1-minute load of 3.3-6.3 (``results/runs/portfolio-default/``):
+every mate-in-7 (verdict within 0.9 wall seconds) and mate-in-9 sample (2.3-15.6) at d
+and at d - 2, the 5 mate-in-11 samples at 9, and mate11-3 and 11-5 at 11 (51.7, 37.0 s;
+about 0.3 of a core each at that load), all certified; CAQE answered first on 14 of the 39
+questions decided, DepQBF on 25. (CAQE on ``dag`` decided all 5 mate-in-9 samples in
+``results/runs/qbf-dag/``, where no other configuration decided one.) DepQBF is put first
+since it decides more than CAQE at 11 plies, musou-065 sooner, and in
+``qbf-dag-fold-9.csv`` 4 of the 5 mate-in-9 samples sooner. Then CAQE and DepQBF on ``mating``
 (``enumerated`` whose last attacker ply offers only mating checks), the first members
-before ``dag`` existed: on the other core beside it they solve a formula with a board in
-it, which nothing yet shows to be needed. In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
+before ``dag`` existed, which start when a ``dag-fold`` member ends without a verdict
+(or beside them, given more cores). In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
 11 YaneuraOu mate-in-7 samples, among them mate7-2 and mate7-9, which no configuration on
 ``enumerated`` decides in qbf-real, and DepQBF 9; CAQE took fewer CPU seconds there than
 CAQE on ``enumerated`` took wall seconds in qbf-real on 7 of the 8 samples both decide.
@@ -61,6 +77,7 @@ and Qute decide nothing that these do not decide sooner.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import pickle
@@ -75,12 +92,14 @@ from ..rules import Position
 from ..stop import Stopped, signals_held, worker_signals
 from ..usage import add_child
 from ..settings import setting
-from ..values import Answer, Limits, Status
-from .engine import CertifyOptions, certify_answer, question_of, solve_mate as solve_member
+from ..values import Answer, Limits, Status, Timings
+from .engine import (CertifyOptions, QbfOptions, certify_answer, question_of, solve_written,
+                     solve_mate as solve_member, write_question)
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("caqe/dag-fold", "caqe/mating", "depqbf/mating", "caqe/enumerated",
+DEFAULT_MEMBERS = ("depqbf/dag-fold", "caqe/dag-fold", "caqe/mating", "depqbf/mating",
+                   "caqe/enumerated",
                    "rareqs/enumerated", "caqe/enumerated/attacker=onehot-seqcounter",
                    "depqbf/enumerated")
 #: a member's label's axis names and the options they set
@@ -209,9 +228,17 @@ def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
 
 
 @dataclass
+class _Process:
+    """A process the race forked: one member's, or the encoder of members that share an
+    encoding (:func:`_shared`); reaped once the pipes of all its members are closed."""
+    pid: int
+    open: int  # its members' pipes still open
+
+
+@dataclass
 class _Running:
     member: Member
-    pid: int
+    proc: _Process
     fd: int  # the read end of the pipe the member's answer comes through
     started: float
     data: bytearray = field(default_factory=bytearray)
@@ -228,9 +255,12 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
     done: list[dict] = []  # what each member did, in the order they ended
     try:
         while queue or running:
-            while queue and len(running) < jobs and not limits.passed():
-                child = _start(queue.pop(0), pos, n, limits, shared)
-                running[child.fd] = child
+            if queue and len(running) < jobs and not limits.passed():
+                starting = queue[:jobs - len(running)]
+                del queue[:len(starting)]
+                for group in _by_encoding(starting, shared):
+                    for child in _start(group, pos, n, limits, shared):
+                        running[child.fd] = child
             if not running:
                 break
             wait = None if deadline is None else deadline + LATE_S - time.monotonic()
@@ -250,39 +280,64 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
         for child in running.values():
             done.append(_summary(child.member, Answer.unknown(
                 "stopped at the portfolio's timeout",
-                timings={"time_s": round(time.monotonic() - child.started, 6)})))
+                timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
         return _undecided(done, limits)
     finally:
         _stop(list(running.values()))
 
 
-def _start(member: Member, pos: Position, n: int, limits: Limits,
-           shared: dict) -> _Running:
-    """Fork a member: a process group of its own, its answer pickled into a pipe."""
-    read_end, write_end = os.pipe()
+def _by_encoding(members: list[Member], shared: dict) -> list[list[Member]]:
+    """``members`` (starting together) in groups that ask the same formula: the same
+    encoding with the same choices, in the order of their first member."""
+    groups: dict[tuple, list[Member]] = {}
+    for member in members:
+        settings = QbfOptions.from_config({**shared, **member.options})
+        key = (settings.encoding, tuple(sorted(settings.choices().items())))
+        groups.setdefault(key, []).append(member)
+    return list(groups.values())
+
+
+def _start(group: list[Member], pos: Position, n: int, limits: Limits,
+           shared: dict) -> list[_Running]:
+    """Fork a process for ``group`` (members that share an encoding), leading a process
+    group of its own; each member's answer comes pickled through a pipe of its own."""
+    pipes = [os.pipe() for _ in group]
     parent = os.getpid()
     with signals_held():  # the child unholds them once its own handlers are set
         pid = os.fork()
-    if pid == 0:  # the member: whatever happens, it ends here, never in the caller's code
+    if pid == 0:  # the child: whatever happens, it ends here, never in the caller's code
         status = 143
         try:
-            os.close(read_end)
-            status = _member(member, pos, n, limits, shared, parent, write_end)
+            for read_end, _ in pipes:
+                os.close(read_end)
+            writes = [write_end for _, write_end in pipes]
+            os.setsid()
+            worker_signals(parent)
+            if len(group) == 1:
+                status = _member(group[0], pos, n, limits, shared, writes[0])
+            else:
+                status = _shared(group, pos, n, limits, shared, writes)
         finally:
             os._exit(status)
-    os.close(write_end)
-    return _Running(member, pid, read_end, time.monotonic())
+    for _, write_end in pipes:
+        os.close(write_end)
+    proc, now = _Process(pid, len(group)), time.monotonic()
+    return [_Running(member, proc, read_end, now) for member, (read_end, _) in zip(group, pipes)]
 
 
 def _member(member: Member, pos: Position, n: int, limits: Limits, shared: dict,
-            parent: int, write_end: int) -> int:
-    """In the forked member: a process group of its own, stopped by SIGTERM (or by the
-    death of the thread that started it); its answer pickled into ``write_end``."""
-    os.setsid()
-    worker_signals(parent)
+            write_end: int) -> int:
+    """In a forked member (stopped by SIGTERM, or by the death of the thread that
+    started it): it encodes and solves; its answer pickled into ``write_end``."""
+    return _answering(write_end, lambda: solve_member(pos, n, limits,
+                                                      {**shared, **member.options}))
+
+
+def _answering(write_end: int, answer_of) -> int:
+    """Pickle ``answer_of()`` into ``write_end``; the process's exit status."""
     status = 0
     try:
-        answer = solve_member(pos, n, limits, {**shared, **member.options})
+        answer = answer_of()
     except Stopped:
         return 143
     except Exception as exc:  # a bug in the member: its one line, not a traceback
@@ -293,18 +348,73 @@ def _member(member: Member, pos: Position, n: int, limits: Limits, shared: dict,
     return status
 
 
+def _shared(group: list[Member], pos: Position, n: int, limits: Limits, shared: dict,
+            writes: list[int]) -> int:
+    """In the forked process of members that share an encoding: it encodes and writes the
+    question once (its memory the members' shares together), then forks one child per
+    member, in its process group, which runs that member's solver on the file and pickles
+    its answer into the member's pipe; it waits for them and removes the file."""
+    options = [{**shared, **member.options} for member in group]
+    encoder = limits if limits.memory_mb is None else dataclasses.replace(
+        limits, memory_mb=limits.memory_mb * len(group))
+    try:
+        written = write_question(pos, n, encoder, options[0])
+    except Stopped:
+        return 143
+    except Exception as exc:  # a bug in the encoder: every member says it
+        written = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
+    path = getattr(written, "path", None)
+    children, me = [], os.getpid()
+    try:
+        with signals_held():
+            for i, write_end in enumerate(writes):
+                pid = os.fork()
+                if pid == 0:
+                    status = 143
+                    try:
+                        for other in writes[:i] + writes[i + 1:]:
+                            os.close(other)
+                        worker_signals(me)
+                        status = _answering(write_end, lambda: solve_written(
+                            pos, written, limits, options[i]))
+                    finally:
+                        os._exit(status)
+                children.append(pid)
+        for write_end in writes:
+            os.close(write_end)
+        for pid in children:
+            os.waitpid(pid, 0)
+        return 0
+    except Stopped:  # each child kills its solver's group, as a member does
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        for pid in children:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        return 143
+    finally:
+        if path is not None:
+            os.unlink(path)
+
+
 def _ended(child: _Running) -> Answer:
-    """The answer of a member whose pipe is closed (it wrote it, or it died)."""
+    """The answer of a member whose pipe is closed (it wrote it, or it died); its process
+    is reaped once none of its members' pipes is open."""
     os.close(child.fd)
-    _, code, usage = os.wait4(child.pid, 0)
-    add_child(usage)  # the member's CPU seconds and its solver's, in the engine's
-    child.pid = 0
+    proc, code = child.proc, None
+    proc.open -= 1
+    if proc.open == 0:
+        _, code, usage = os.wait4(proc.pid, 0)
+        add_child(usage)  # the members' CPU seconds and their solvers', in the engine's
+        proc.pid = 0
     try:
         answer = pickle.loads(bytes(child.data))
     except Exception:
-        how = (f"signal {os.WTERMSIG(code)}" if os.WIFSIGNALED(code)
-               else f"exit code {os.waitstatus_to_exitcode(code)}")
-        answer = Answer.failed(f"the member died ({how})")
+        how = ("" if code is None else f" ({f'signal {os.WTERMSIG(code)}' if os.WIFSIGNALED(code) else f'exit code {os.waitstatus_to_exitcode(code)}'})")
+        answer = Answer.failed(f"the member died{how}")
     return answer.replace(timings={"time_s": round(time.monotonic() - child.started, 6)})
 
 
@@ -341,19 +451,21 @@ def _undecided(done: list[dict], limits: Limits) -> Answer:
 
 
 def _stop(children: list[_Running]) -> None:
-    """Stop members: SIGTERM to each group (the member ends its solver's group and
-    exits), SIGKILL to the group once the member has exited or ``STOP_S`` later, then
-    reap it. The group is signalled while its leader is not yet reaped, so that its id
-    cannot have been reused."""
-    children = [c for c in children if c.pid]
-    for child in children:
-        _signal_group(child.pid, signal.SIGTERM)
+    """Stop members: SIGTERM to each process group (each member ends its solver's group
+    and exits), SIGKILL to the group once its leader has exited or ``STOP_S`` later, then
+    reap the leader. A group is signalled while its leader is not yet reaped, so that its
+    id cannot have been reused."""
+    procs = list({id(c.proc): c.proc for c in children if c.proc.pid}.values())
+    for proc in procs:
+        _signal_group(proc.pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_S
-    for child in children:
-        while time.monotonic() < deadline and not _exited(child.pid):
+    for proc in procs:
+        while time.monotonic() < deadline and not _exited(proc.pid):
             time.sleep(0.01)
-        _signal_group(child.pid, signal.SIGKILL)
-        add_child(os.wait4(child.pid, 0)[2])
+        _signal_group(proc.pid, signal.SIGKILL)
+        add_child(os.wait4(proc.pid, 0)[2])
+        proc.pid = 0
+    for child in children:
         os.close(child.fd)
 
 
