@@ -855,6 +855,20 @@ struct SolvedTable {
     }
 };
 
+// the work that splits `works` (reordered) in halves: the upper half is everything above
+// it and `keep_at_cut` of the entries at it
+inline int64_t half_cut(std::vector<int64_t>& works, size_t& keep_at_cut) {
+    size_t drop = works.size() / 2;
+    std::nth_element(works.begin(), works.begin() + drop, works.end());
+    int64_t cut = works[drop];
+    size_t below = 0;
+    for (int64_t w : works) below += w < cut;
+    size_t at_cut = 0;
+    for (int64_t w : works) at_cut += w == cut;
+    keep_at_cut = at_cut - std::min(at_cut, drop - std::min(drop, below));
+    return cut;
+}
+
 // (position key, depth) -> unsolved numbers and the work behind them; at `limit` entries
 // the half with the least work goes
 struct NumbersTable {
@@ -936,15 +950,8 @@ struct NumbersTable {
         works.reserve(count);
         for (const Slot& s : slots)
             if (s.used()) works.push_back(s.work);
-        size_t drop = works.size() / 2;
-        std::nth_element(works.begin(), works.begin() + drop, works.end());
-        int64_t cut = works[drop];
-        size_t below = 0;
-        for (int64_t w : works) below += w < cut;
-        size_t at_cut = 0;
-        for (int64_t w : works) at_cut += w == cut;
-        // keep the upper half: everything above the cut and enough entries at it
-        size_t keep_at_cut = at_cut - std::min(at_cut, drop - std::min(drop, below));
+        size_t keep_at_cut;
+        int64_t cut = half_cut(works, keep_at_cut);
         rebuild(slots.size(), cut, keep_at_cut);
     }
 };
@@ -1371,15 +1378,8 @@ struct BoardTable {
         each([&](const Entry& e) {
             if (e.kind() == UNSOLVED) works.push_back(e.u.work);
         });
-        size_t drop = works.size() / 2;
-        std::nth_element(works.begin(), works.begin() + drop, works.end());
-        int64_t cut = works[drop];
-        size_t below = 0;
-        for (int64_t w : works) below += w < cut;
-        size_t at_cut = 0;
-        for (int64_t w : works) at_cut += w == cut;
-        // keep the upper half: everything above the cut and enough entries at it
-        size_t keep_at_cut = at_cut - std::min(at_cut, drop - std::min(drop, below));
+        size_t keep_at_cut;
+        int64_t cut = half_cut(works, keep_at_cut);
         rebuild(size, cut, keep_at_cut);
     }
 };
