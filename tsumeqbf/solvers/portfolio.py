@@ -89,6 +89,7 @@ from dataclasses import dataclass, field
 from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS
 from ..encoder.size import check_plies
 from ..rules import Position
+from ..niceness import carry_nice
 from ..stop import Stopped, signals_held, worker_signals
 from ..usage import add_child
 from ..settings import setting
@@ -312,6 +313,7 @@ def _start(group: list[Member], pos: Position, n: int, limits: Limits,
                 os.close(read_end)
             writes = [write_end for _, write_end in pipes]
             os.setsid()
+            carry_nice()
             worker_signals(parent)
             if len(group) == 1:
                 status = _member(group[0], pos, n, limits, shared, writes[0])
