@@ -338,6 +338,7 @@ def test_an_experiment_runs_the_portfolio(tmp_path):
     assert row["cpu_limit"] == 60 and '"cpu_limit":60' in row["key"]
     # the member that answered is a column; the members' CPU seconds are counted
     assert row["member"] in ("depqbf/compact", "rareqs/enumerated")
+    assert row["solver"] == row["member"].split("/")[0] and row["solver_version"]
     assert row["cpu_s"] >= row["solver_cpu_s"] > 0
 
 
