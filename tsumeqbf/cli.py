@@ -28,6 +28,7 @@ from .engines import ENGINES, is_qbf_engine
 from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
 from .rules.problem_files import POSITION_HELP, load_position
+from .scratch import scratch_dir
 from .stop import Stopped, stop_on_signals
 from .values import Answer, Question, Status
 
@@ -354,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help, --version: printed, nothing else to do
             return exc.code or 0
-        with stop_on_signals():
+        with stop_on_signals(), scratch_dir():
             return args.func(args)
     except TsumeError as exc:
         print(f"tsumeqbf: error: {exc}", file=sys.stderr)

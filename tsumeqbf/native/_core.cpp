@@ -855,6 +855,20 @@ struct SolvedTable {
     }
 };
 
+// the work that splits `works` (reordered) in halves: the upper half is everything above
+// it and `keep_at_cut` of the entries at it
+inline int64_t half_cut(std::vector<int64_t>& works, size_t& keep_at_cut) {
+    size_t drop = works.size() / 2;
+    std::nth_element(works.begin(), works.begin() + drop, works.end());
+    int64_t cut = works[drop];
+    size_t below = 0;
+    for (int64_t w : works) below += w < cut;
+    size_t at_cut = 0;
+    for (int64_t w : works) at_cut += w == cut;
+    keep_at_cut = at_cut - std::min(at_cut, drop - std::min(drop, below));
+    return cut;
+}
+
 // (position key, depth) -> unsolved numbers and the work behind them; at `limit` entries
 // the half with the least work goes
 struct NumbersTable {
@@ -936,15 +950,8 @@ struct NumbersTable {
         works.reserve(count);
         for (const Slot& s : slots)
             if (s.used()) works.push_back(s.work);
-        size_t drop = works.size() / 2;
-        std::nth_element(works.begin(), works.begin() + drop, works.end());
-        int64_t cut = works[drop];
-        size_t below = 0;
-        for (int64_t w : works) below += w < cut;
-        size_t at_cut = 0;
-        for (int64_t w : works) at_cut += w == cut;
-        // keep the upper half: everything above the cut and enough entries at it
-        size_t keep_at_cut = at_cut - std::min(at_cut, drop - std::min(drop, below));
+        size_t keep_at_cut;
+        int64_t cut = half_cut(works, keep_at_cut);
         rebuild(slots.size(), cut, keep_at_cut);
     }
 };
@@ -1157,25 +1164,225 @@ struct BoundedSearch : Search {
 constexpr int MANY = 99;  // "any number" of a kind in an allowed hand
 constexpr int KINDS = 7;  // hand kinds PAWN..ROOK at indexes 0..6
 
-struct Hand {
+// (eight bytes, the last always 0, so that a hand is read as one word: hand_bits)
+struct alignas(8) Hand {
     uint8_t n[KINDS];
+    uint8_t zero = 0;
 };
-
-inline bool dominates(const Hand& big, const Hand& small) {
-    for (int i = 0; i < KINDS; ++i)
-        if (big.n[i] < small.n[i]) return false;
-    return true;
-}
 
 struct Dom {
     uint64_t board;  // board and side to move
     Hand att, dfn;
 };
 
-// dist: the plies of the longest line through the proof tree it stands for (the attacker
-// taking the check it was proven by, the defender any reply): the line printer's guide
-struct ProofEntry { Hand att, dfn; int64_t seq; int dist; };
-struct DisproofEntry { Hand att, dfn; };
+// a hand as a word, kind PAWN + i in byte i (byte 7 zero): dominance in a few instructions
+inline uint64_t hand_bits(const Hand& h) {
+    uint64_t x;
+    std::memcpy(&x, &h, sizeof x);
+    return x;
+}
+
+inline Hand hand_of(uint64_t x) {  // (x's byte 7 zero)
+    Hand h;
+    std::memcpy(static_cast<void*>(&h), &x, sizeof h);
+    return h;
+}
+
+// whether hand x dominates hand y (every byte of x at least the same byte of y, unsigned:
+// the low seven bits of each byte subtracted without a borrow, the top bits compared apart)
+inline bool at_least(uint64_t x, uint64_t y) {
+    constexpr uint64_t TOP = 0x8080808080808080ull;
+    uint64_t low = (x | TOP) - (y & ~TOP);
+    return (((x & ~y) | (~(x ^ y) & low)) & TOP) == TOP;
+}
+
+// The unbounded search's table (TsumeTables): the proofs, the path-independent disproofs
+// and the unsolved positions' numbers (at `limit` unsolved entries the half with the least
+// work goes), keyed by the board (the pieces on it and the side to move) alone, an entry
+// per hand pair. Buckets of two 32-byte entries, one cache line each: a board's entries
+// go to its home bucket, or when that is full to the next bucket with room, and each
+// bucket counts the entries that passed it so (F14's overflow counts: a lookup stops at
+// the first bucket none passed). A child's lookup (proofs and disproofs by dominance, its
+// numbers, the numbers of its other hands it inherits) mostly reads one line and a
+// counter, where a board index, the board's proof lists and a table of unsolved
+// positions were two to four dependent reads.
+// Where entries lie says nothing of their order: of the proofs covering a position the
+// first is the one with the smallest sequence number, of the disproofs likewise (their
+// own numbering).
+// An unsolved entry holds the attacker's hand alone: pieces are neither made nor lost, so
+// on one board the two hands hold the same pieces in all (those not on the board), and
+// the attacker's hand fixes the defender's.
+struct BoardTable {
+    enum Kind : uint8_t { FREE = 0, UNSOLVED, PROOF, DISPROOF };
+    static constexpr uint64_t HAND = 0x00FFFFFFFFFFFFFFull;
+    static constexpr int MAX_SEEN = 0xFFFE;  // distances from the root saturate here
+    struct alignas(32) Entry {
+        uint64_t board;
+        // bytes 0-6 the attacker's hand (unsolved), the hand a proof needs or a disproof
+        // allows; byte 7 the kind (a free entry: all zero)
+        uint64_t word;
+        union {
+            // unsolved: the numbers, the work behind them (saturating), the least
+            // distance from the root the position was reached at
+            struct { uint32_t pn, dn, work; uint16_t seen; } u;
+            // the defender's hand a proof allows or a disproof needs; the sequence number
+            // (proofs and disproofs each numbered in the order stored) and for a proof
+            // `dist`, the plies of the longest line through the proof tree it stands for
+            // (the attacker taking the check it was proven by, the defender any reply):
+            // the line printer's guide
+            struct { uint64_t dfn; int32_t seq, dist; } s;
+        };
+        Kind kind() const { return (Kind)(word >> 56); }
+        uint64_t att() const { return word & HAND; }
+    };
+    static_assert(sizeof(Entry) == 32, "two entries to a cache line");
+    static constexpr uint8_t SATURATED = 255;  // a count this high is never lowered
+
+    Entry* slots = nullptr;  // 2 * buckets entries
+    std::vector<uint8_t> passed;  // per bucket: entries stored beyond it from before it
+    size_t size = 0, used = 0, unsolved = 0, limit = 2000000;
+
+    BoardTable() : slots(fresh(1 << 12)), passed(1 << 11), size(1 << 12) {}
+    ~BoardTable() { std::free(slots); }
+    BoardTable(const BoardTable&) = delete;
+    BoardTable& operator=(const BoardTable&) = delete;
+
+    static Entry* fresh(size_t n) {
+        auto* s = static_cast<Entry*>(std::aligned_alloc(64, n * sizeof(Entry)));
+        if (!s) throw std::bad_alloc();
+        std::memset(s, 0, n * sizeof(Entry));
+        return s;
+    }
+    static Entry solved(Kind kind, uint64_t board, const Hand& att, const Hand& dfn,
+                        int32_t seq, int32_t dist = 0) {
+        Entry e{};
+        e.board = board;
+        e.word = hand_bits(att) | (uint64_t)kind << 56;
+        e.s.dfn = hand_bits(dfn);
+        e.s.seq = seq;
+        e.s.dist = dist;
+        return e;
+    }
+
+    size_t mask() const { return size / 2 - 1; }
+    size_t home(uint64_t board) const { return mix(board) & mask(); }
+    void prefetch(uint64_t board) const {
+        size_t b = home(board);
+        PREFETCH(&slots[2 * b]);
+        PREFETCH(&passed[b]);
+    }
+
+    // f(entry) for each of the board's entries, until f returns true
+    template <class F> void scan(uint64_t board, F&& f) const {
+        size_t b = home(board);
+        for (size_t left = size / 2; left; --left, b = (b + 1) & mask()) {
+            const Entry* e = &slots[2 * b];
+            if (e[0].board == board && e[0].word && f(e[0])) return;
+            if (e[1].board == board && e[1].word && f(e[1])) return;
+            if (!passed[b]) return;
+        }
+    }
+    // f(entry) for every entry
+    template <class F> void each(F&& f) const {
+        for (size_t i = 0; i < size; ++i)
+            if (slots[i].word) f(slots[i]);
+    }
+
+    const Entry* find_unsolved(uint64_t board, uint64_t att) const {
+        const Entry* found = nullptr;
+        uint64_t word = att | (uint64_t)UNSOLVED << 56;
+        scan(board, [&](const Entry& e) {
+            if (e.word != word) return false;
+            found = &e;
+            return true;
+        });
+        return found;
+    }
+    Entry* find_unsolved(uint64_t board, uint64_t att) {
+        return const_cast<Entry*>(static_cast<const BoardTable*>(this)->find_unsolved(board, att));
+    }
+
+    static uint32_t saturated(int64_t work) { return (uint32_t)std::min<int64_t>(work, UINT32_MAX); }
+    // an unsolved position's numbers, `work` added to what it had and `seen` (its
+    // distance from the root) kept least
+    void put(uint64_t board, uint64_t att, int64_t pn, int64_t dn, int64_t work, int seen) {
+        uint16_t at = (uint16_t)std::min(seen, MAX_SEEN);
+        if (Entry* e = find_unsolved(board, att)) {
+            e->u.pn = (uint32_t)pn;
+            e->u.dn = (uint32_t)dn;
+            e->u.work = saturated(e->u.work + work);
+            e->u.seen = std::min(e->u.seen, at);
+            return;
+        }
+        if (unsolved >= limit) drop_least_work();
+        Entry e{};
+        e.board = board;
+        e.word = att | (uint64_t)UNSOLVED << 56;
+        e.u.pn = (uint32_t)pn;
+        e.u.dn = (uint32_t)dn;
+        e.u.work = saturated(work);
+        e.u.seen = at;
+        insert(e);
+    }
+    void insert(const Entry& e) {
+        if (2 * (used + 1) > size) rebuild(size * 2, -1);
+        place(e);
+    }
+    void place(const Entry& e) {
+        for (size_t b = home(e.board);; b = (b + 1) & mask()) {
+            Entry* s = &slots[2 * b];
+            if (!s[0].word || !s[1].word) {
+                s[s[0].word ? 1 : 0] = e;
+                break;
+            }
+            if (passed[b] < SATURATED) ++passed[b];
+        }
+        ++used;
+        unsolved += e.kind() == UNSOLVED;
+    }
+    void erase(Entry* e) {
+        for (size_t b = home(e->board), at = (size_t)(e - slots) / 2; b != at; b = (b + 1) & mask())
+            if (passed[b] < SATURATED) --passed[b];
+        unsolved -= e->kind() == UNSOLVED;
+        --used;
+        e->word = 0;
+    }
+    // the table again at `n` entries with every proof and disproof, the unsolved entries
+    // with more work than `cut` (all when cut < 0) and, of those with exactly `cut`, the
+    // first `room`
+    void rebuild(size_t n, int64_t cut, size_t room = 0) {
+        Entry* old = slots;
+        size_t old_size = size;
+        std::vector<uint8_t> counts(n / 2);
+        slots = fresh(n);  // the table stays as it was if this throws
+        passed.swap(counts);
+        size = n;
+        used = unsolved = 0;
+        for (size_t i = 0; i < old_size; ++i) {
+            const Entry& e = old[i];
+            if (!e.word) continue;
+            if (cut >= 0 && e.kind() == UNSOLVED) {
+                if ((int64_t)e.u.work < cut) continue;
+                if ((int64_t)e.u.work == cut) {
+                    if (!room) continue;
+                    --room;
+                }
+            }
+            place(e);
+        }
+        std::free(old);
+    }
+    void drop_least_work() {
+        std::vector<int64_t> works;
+        works.reserve(unsolved);
+        each([&](const Entry& e) {
+            if (e.kind() == UNSOLVED) works.push_back(e.u.work);
+        });
+        size_t keep_at_cut;
+        int64_t cut = half_cut(works, keep_at_cut);
+        rebuild(size, cut, keep_at_cut);
+    }
+};
 
 // a set of (key, path) pairs: open addressing with linear probing, grown at half load,
 // erased by shifting the probe run back (std::unordered_set's node per entry cost a
@@ -1250,170 +1457,32 @@ inline uint64_t path_step(uint64_t path, uint64_t key) {
 }
 
 struct UnboundedSearch : Search {
-    NumbersTable table;  // unsolved numbers, keyed (position key, 0)
-    // per board: the proofs and the path-independent disproofs (one lookup for both)
-    struct Solved {
-        std::vector<ProofEntry> proofs;
-        std::vector<DisproofEntry> disproofs;
-    };
-    std::vector<Solved> solved_pool;
-    // board key -> index in solved_pool and the first of its unsolved positions listed
-    // (below), in one slot: a child's lookup and its inherited numbers read one place
-    // (open addressing: std::unordered_map's lookups were a tenth of the search's time)
-    static constexpr uint32_t NO_SOLVED = UINT32_MAX;
-    // 16 bytes a slot, four to a cache line (a free slot: first == FREE)
-    static constexpr int32_t FREE = -2;
-    struct alignas(16) Index {
-        uint64_t board;
-        uint32_t at;
-        int32_t first;
-        bool used() const { return first != FREE; }
-    };
-    std::vector<Index> index = std::vector<Index>(1 << 12, Index{0, NO_SOLVED, FREE});
-    size_t n_index = 0;
-
-    void prefetch_index(uint64_t board) const {
-        PREFETCH(&index[mix(board) & (index.size() - 1)]);
-    }
-
-    const Index* index_of(uint64_t board) const {
-        size_t mask = index.size() - 1;
-        for (size_t i = mix(board) & mask;; i = (i + 1) & mask) {
-            if (!index[i].used()) return nullptr;
-            if (index[i].board == board) return &index[i];
-        }
-    }
-
-    // the board's slot, made when missing (grown at half load, boards with nothing left
-    // to index dropped)
-    Index& index_for(uint64_t board) {
-        if (Index* e = const_cast<Index*>(index_of(board))) return *e;
-        if (2 * (n_index + 1) > index.size()) {
-            std::vector<Index> old(index.size() * 2, Index{0, NO_SOLVED, FREE});
-            old.swap(index);
-            n_index = 0;
-            for (const Index& e : old)
-                if (e.used() && (e.at != NO_SOLVED || e.first >= 0)) place_index(e);
-        }
-        return place_index(Index{board, NO_SOLVED, -1});
-    }
-
-    Index& place_index(const Index& e) {
-        size_t mask = index.size() - 1, j = mix(e.board) & mask;
-        while (index[j].used()) j = (j + 1) & mask;
-        index[j] = e;
-        ++n_index;
-        return index[j];
-    }
-
-    // the solved entries of the children's boards, and the unsolved table's slots of those
-    // whose board has a slot (see lookup), fetched from memory together, in two rounds
-    // (each reads what the round before fetched), rather than dependent cache misses a
-    // lookup
-    void prefetch_solved(const std::vector<Child>& children) const {
-        const Solved* found[MAX_CHILDREN];
-        size_t n = std::min(children.size(), (size_t)MAX_CHILDREN);
-        for (size_t i = 0; i < n; ++i) {
-            const Index* e = index_of(children[i].dom.board);
-            if (e || !inherit) table.prefetch(children[i].key, 0);
-            found[i] = e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
-            if (found[i]) PREFETCH(found[i]);
-        }
-        for (size_t i = 0; i < n; ++i)
-            if (found[i]) {
-                if (!found[i]->proofs.empty()) PREFETCH(found[i]->proofs.data());
-                if (!found[i]->disproofs.empty()) PREFETCH(found[i]->disproofs.data());
-            }
-    }
-    static constexpr size_t MAX_CHILDREN = 128;
-
-    const Solved* solved_of(uint64_t board) const {
-        const Index* e = index_of(board);
-        return e && e->at != NO_SOLVED ? &solved_pool[e->at] : nullptr;
-    }
-
-    Solved& solved_for(uint64_t board) {
-        Index& e = index_for(board);
-        if (e.at == NO_SOLVED) {
-            e.at = (uint32_t)solved_pool.size();
-            solved_pool.emplace_back();
-        }
-        return solved_pool[e.at];
-    }
+    using Entry = BoardTable::Entry;
+    BoardTable table;  // proofs, path-independent disproofs and unsolved numbers, by board
     PairSet twins;    // path-dependent disproofs: (position key, path key)
     PairSet on_path;  // the positions from the root to the node searched: (key, 0)
     size_t twin_limit = 1000000;
     bool dag = true;      // the double-count correction where paths merge (TsumeOptions.dag)
     bool inherit = true;  // new positions start from the same board's numbers (.inherit)
 
-    // -- the unsolved positions of each board, with their hands (TsumeTables._boards):
-    // a new position starts from their numbers. A position leaves its board's list when
-    // it is proven or disproven whatever the path, and when the table has dropped it
-    // (noticed as the list is read, and by a sweep of every list when they hold twice
-    // as many as the table may: the lists stay within the table's limit)
-    struct Listed { uint64_t key; Hand att, dfn; int32_t next; };
-    std::vector<Listed> listed;
-    int32_t free_listed = -1;
-    size_t n_listed = 0;
-    void list_unsolved(uint64_t key, const Dom& d) {
-        Index* h = &index_for(d.board);
-        for (int32_t i = h->first; i >= 0; i = listed[i].next)
-            if (listed[i].key == key) return;
-        int32_t at = free_listed;
-        if (at >= 0) free_listed = listed[at].next;
-        else { at = (int32_t)listed.size(); listed.emplace_back(); }
-        listed[at] = Listed{key, d.att, d.dfn, h->first};
-        h->first = at;
-        if (++n_listed > 2 * table.limit + 1024) sweep_lists();
-    }
-
-    // every list without the positions the table has dropped
-    void sweep_lists() {
-        for (Index& e : index) {
-            if (!e.used()) continue;
-            for (int32_t* link = &e.first; *link >= 0;) {
-                if (table.find(listed[*link].key, 0)) link = &listed[*link].next;
-                else unlink(link);
+    // a new position's starting numbers raised to those of the same board's unsolved
+    // positions with other hands (TsumeTables.inherited): where the attacker holds at
+    // least as much and the defender at most, that proof number is a floor; the other way
+    // round, that disproof number (on one board the defender's hand is the rest of the
+    // attacker's, see BoardTable, so the attacker's hands alone are compared). Positions on
+    // the path are left out (their numbers would feed back).
+    void inherited(const Dom& d, int64_t& pn, int64_t& dn) const {
+        uint64_t att = hand_bits(d.att);
+        table.scan(d.board, [&](const Entry& e) {
+            if (e.kind() != BoardTable::UNSOLVED) return false;
+            bool floor_pn = e.u.pn > pn && at_least(e.att(), att);
+            bool floor_dn = e.u.dn > dn && at_least(att, e.att());
+            if ((floor_pn || floor_dn) && !on_path.contains(key_of(d, e.att()))) {
+                if (floor_pn) pn = e.u.pn;
+                if (floor_dn) dn = e.u.dn;
             }
-        }
-    }
-
-    // takes listed[*link] out of its list
-    void unlink(int32_t* link) {
-        int32_t i = *link;
-        *link = listed[i].next;
-        listed[i].next = free_listed;
-        free_listed = i;
-        --n_listed;
-    }
-
-    void unlist(uint64_t key, uint64_t board) {
-        Index* h = const_cast<Index*>(index_of(board));
-        if (!h) return;
-        for (int32_t* link = &h->first; *link >= 0; link = &listed[*link].next)
-            if (listed[*link].key == key) { unlink(link); return; }
-    }
-
-    // a new position's starting numbers raised to those of the same board with other
-    // hands (TsumeTables.inherited): where the attacker holds at least as much and the
-    // defender at most, that proof number is a floor; the other way round, that disproof
-    // number. Positions on the path are left out (their numbers would feed back).
-    void inherited(const Dom& d, int64_t& pn, int64_t& dn) {
-        Index* h = const_cast<Index*>(index_of(d.board));
-        if (!h) return;
-        for (int32_t* link = &h->first; *link >= 0;) {
-            const Listed& e = listed[*link];
-            // the hands first: the table is read only for a position whose hands count
-            bool floor_pn = dominates(e.att, d.att) && dominates(d.dfn, e.dfn);
-            bool floor_dn = dominates(d.att, e.att) && dominates(e.dfn, d.dfn);
-            if (!floor_pn && !floor_dn) { link = &listed[*link].next; continue; }
-            const NumbersTable::Slot* s = table.find(e.key, 0);
-            if (!s) { unlink(link); continue; }  // dropped by the table
-            link = &listed[*link].next;
-            if (on_path.contains(e.key)) continue;
-            if (floor_pn && s->pn > pn) pn = s->pn;
-            if (floor_dn && s->dn > dn) dn = s->dn;
-        }
+            return false;
+        });
     }
     int64_t seq = 0;
     int64_t n_proofs = 0, n_disproofs = 0;
@@ -1457,51 +1526,64 @@ struct UnboundedSearch : Search {
         return bkey ^ hkey;
     }
 
-    // -- what the tables hold -------------------------------------------------------------
-    const ProofEntry* proof_covering(const Dom& d) const {
-        const Solved* s = solved_of(d.board);
-        return s ? proof_in(*s, d) : nullptr;
-    }
-
-    static const ProofEntry* proof_in(const Solved& s, const Dom& d) {
-        const ProofEntry* best = nullptr;
-        for (const ProofEntry& e : s.proofs)
-            if (dominates(d.att, e.att) && dominates(e.dfn, d.dfn) && (!best || e.seq < best->seq))
+    // -- what the table holds --------------------------------------------------------------
+    // the proof covering d with the smallest sequence number, else null
+    const Entry* proof_covering(const Dom& d) const {
+        uint64_t att = hand_bits(d.att), dfn = hand_bits(d.dfn);
+        const Entry* best = nullptr;
+        table.scan(d.board, [&](const Entry& e) {
+            if (e.kind() == BoardTable::PROOF && at_least(att, e.att()) &&
+                at_least(e.s.dfn, dfn) && (!best || e.s.seq < best->s.seq))
                 best = &e;
+            return false;
+        });
         return best;
     }
 
-    const DisproofEntry* disproof_covering(const Dom& d) const {
-        const Solved* s = solved_of(d.board);
-        return s ? disproof_in(*s, d) : nullptr;
-    }
-
-    static const DisproofEntry* disproof_in(const Solved& s, const Dom& d) {
-        for (const DisproofEntry& e : s.disproofs)
-            if (dominates(e.att, d.att) && dominates(d.dfn, e.dfn)) return &e;
-        return nullptr;
+    // the first path-independent disproof stored that covers d, else null
+    const Entry* disproof_covering(const Dom& d) const {
+        uint64_t att = hand_bits(d.att), dfn = hand_bits(d.dfn);
+        const Entry* first = nullptr;
+        table.scan(d.board, [&](const Entry& e) {
+            if (e.kind() == BoardTable::DISPROOF && at_least(e.att(), att) &&
+                at_least(dfn, e.s.dfn) && (!first || e.s.seq < first->s.seq))
+                first = &e;
+            return false;
+        });
+        return first;
     }
 
     // (pn, dn, dep) of a child reached on path `path`; false when nothing is stored
-    // (and `seen`, the unsolved entry's least distance from the root, when that is read)
+    // (and `seen`, the unsolved entry's least distance from the root, when that is read).
+    // One pass over the board's entries: a proof, else a disproof, else a twin entry, else
+    // the child's own numbers.
     bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen) {
         if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
-        const Index* board = index_of(c.dom.board);
-        if (board && board->at != NO_SOLVED) {
-            const Solved* s = &solved_pool[board->at];
-            if (proof_in(*s, c.dom)) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
-            if (disproof_in(*s, c.dom)) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
-        }
+        uint64_t att = hand_bits(c.dom.att), dfn = hand_bits(c.dom.dfn);
+        uint64_t own = att | (uint64_t)BoardTable::UNSOLVED << 56;
+        bool proven = false, disproven = false;
+        const Entry* numbers = nullptr;
+        table.scan(c.dom.board, [&](const Entry& e) {
+            switch (e.kind()) {
+            case BoardTable::PROOF:
+                proven = at_least(att, e.att()) && at_least(e.s.dfn, dfn);
+                return proven;
+            case BoardTable::DISPROOF:
+                disproven = disproven || (at_least(e.att(), att) && at_least(dfn, e.s.dfn));
+                return false;
+            default:
+                if (e.word == own) numbers = &e;
+                return false;
+            }
+        });
+        if (proven) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
+        if (disproven) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
         if (!twins.empty() && twins.contains(c.key, path)) {
             ++tt_hits; pn = INF; dn = 0; dep = true; return true;
         }
-        // with inherited numbers every unsolved entry is listed under its board (it
-        // leaves the list only when the table drops it or the board gets the proof or
-        // disproof that answers it): a board without a slot has no entry to probe for
-        if (!board && inherit) return false;
-        if (const NumbersTable::Slot* e = table.find(c.key, 0)) {
+        if (numbers) {
             ++tt_hits;
-            pn = e->pn; dn = e->dn; dep = false; seen = e->seen;
+            pn = numbers->u.pn; dn = numbers->u.dn; dep = false; seen = numbers->u.seen;
             return true;
         }
         return false;
@@ -1522,11 +1604,12 @@ struct UnboundedSearch : Search {
             for (int i = 0; i < KINDS; ++i) allow[i] = d.dfn.n[i] ? MANY : 0;
         } else {
             for (const Dom* c : proven) {
-                const ProofEntry* cover = proof_covering(*c);
+                const Entry* cover = proof_covering(*c);
                 if (!cover) return false;
+                Hand ca = hand_of(cover->att()), cd = hand_of(cover->s.dfn);
                 for (int i = 0; i < KINDS; ++i) {
-                    need[i] = std::max({need[i], back(cover->att.n[i], d.att.n[i], c->att.n[i]), 0});
-                    allow[i] = std::min(allow[i], back(cover->dfn.n[i], d.dfn.n[i], c->dfn.n[i]));
+                    need[i] = std::max({need[i], back(ca.n[i], d.att.n[i], c->att.n[i]), 0});
+                    allow[i] = std::min(allow[i], back(cd.n[i], d.dfn.n[i], c->dfn.n[i]));
                 }
             }
             if (!is_or)  // the defender may not gain a kind it does not hold: a new reply
@@ -1551,11 +1634,12 @@ struct UnboundedSearch : Search {
             for (int i = 0; i < KINDS; ++i) allow[i] = d.att.n[i] ? MANY : 0;
         } else {
             for (const Dom* c : disproven) {
-                const DisproofEntry* cover = disproof_covering(*c);
+                const Entry* cover = disproof_covering(*c);
                 if (!cover) return false;
+                Hand ca = hand_of(cover->att()), cd = hand_of(cover->s.dfn);
                 for (int i = 0; i < KINDS; ++i) {
-                    allow[i] = std::min(allow[i], back(cover->att.n[i], d.att.n[i], c->att.n[i]));
-                    need[i] = std::max({need[i], back(cover->dfn.n[i], d.dfn.n[i], c->dfn.n[i]), 0});
+                    allow[i] = std::min(allow[i], back(ca.n[i], d.att.n[i], c->att.n[i]));
+                    need[i] = std::max({need[i], back(cd.n[i], d.dfn.n[i], c->dfn.n[i]), 0});
                 }
             }
             if (is_or)  // the attacker may not gain a kind it does not hold: a new check
@@ -1575,10 +1659,11 @@ struct UnboundedSearch : Search {
         proof_pieces(d, is_or, proven, att, dfn);  // unchanged when there are none
         int dist = 0;
         for (const Dom* c : proven)
-            if (const ProofEntry* e = proof_covering(*c)) dist = std::max(dist, e->dist + 1);
-        solved_for(d.board).proofs.push_back(ProofEntry{att, dfn, ++seq, dist});
+            if (const Entry* e = proof_covering(*c)) dist = std::max(dist, e->s.dist + 1);
+        if (seq >= INT32_MAX) throw Aborted{"2^31 proofs, more than the table numbers", false};
+        forget_unsolved(d);
+        table.insert(BoardTable::solved(BoardTable::PROOF, d.board, att, dfn, (int32_t)++seq, dist));
         ++n_proofs;
-        if (inherit) unlist(key_of(d), d.board);
     }
 
     void store_disproof(uint64_t key, const Dom& d, uint64_t path, bool dep, bool is_or,
@@ -1590,16 +1675,26 @@ struct UnboundedSearch : Search {
         }
         Hand att = d.att, dfn = d.dfn;
         if (pieces) disproof_pieces(d, is_or, disproven, att, dfn);
-        solved_for(d.board).disproofs.push_back(DisproofEntry{att, dfn});
-        ++n_disproofs;
-        if (inherit) unlist(key, d.board);
+        if (n_disproofs >= INT32_MAX) throw Aborted{"2^31 disproofs, more than the table numbers", false};
+        forget_unsolved(d);
+        table.insert(BoardTable::solved(BoardTable::DISPROOF, d.board, att, dfn, (int32_t)++n_disproofs));
     }
 
-    // the position key of a dominance (Position::key: the board's and the hands' keys)
-    uint64_t key_of(const Dom& d) const {
+    // a position proven, or disproven whatever the path, leaves the unsolved numbers
+    // (TsumeTables._unlist)
+    void forget_unsolved(const Dom& d) {
+        if (Entry* e = table.find_unsolved(d.board, hand_bits(d.att))) table.erase(e);
+    }
+
+    // the position key (Position::key: the board's and the hands' keys) of the unsolved
+    // entry with attacker's hand `att` on the board of `d` (the defender holding the rest)
+    uint64_t key_of(const Dom& d, uint64_t att) const {
+        Hand a = hand_of(att);
         uint64_t hkey = 0;
-        for (int i = 0; i < KINDS; ++i)
-            hkey += T->zh[attacker][i + 1] * d.att.n[i] + T->zh[attacker ^ 1][i + 1] * d.dfn.n[i];
+        for (int i = 0; i < KINDS; ++i) {
+            uint64_t dfn = (uint64_t)(d.att.n[i] + d.dfn.n[i] - a.n[i]);
+            hkey += T->zh[attacker][i + 1] * a.n[i] + T->zh[attacker ^ 1][i + 1] * dfn;
+        }
         return d.board ^ hkey;
     }
 
@@ -1621,9 +1716,8 @@ struct UnboundedSearch : Search {
              int64_t& out_dn, bool& out_dep) {
         count_node();
         uint64_t key = pos.key();
-        // the node's own slot, stored into after its children are looked up (its parent
-        // fetched it only when its board had a slot)
-        table.prefetch(key, 0);
+        // the node's own entries, stored into after its children are looked up
+        table.prefetch(pos.bkey);
         Dom here = dom();
         bool is_or = pos.turn == attacker;
         Frame& f = frame(depth);
@@ -1646,12 +1740,11 @@ struct UnboundedSearch : Search {
         std::vector<int>& groups = f.groups;
         children.resize(n);
         groups.assign(n, -1);
-        for (size_t i = 0; i < n; ++i) {  // the keys first, their table slots fetched
+        for (size_t i = 0; i < n; ++i) {  // the keys first, their boards' entries fetched
             Child& c = children[i];
             c.key = key_after(moves[i], here, c.dom);
-            prefetch_index(c.dom.board);
+            table.prefetch(c.dom.board);
         }
-        prefetch_solved(children);
         uint64_t own_path = path_step(path, key);
         // each child looked up once here: what the tables hold for it, else its starting
         // numbers; nothing is stored between this and the first round below (a mate stored
@@ -1690,16 +1783,14 @@ struct UnboundedSearch : Search {
                 int64_t group_max[N];
                 bool group_used[N] = {};
                 int used_groups[N], n_groups = 0;
-                // the children's table slots are fetched from memory together, not one
+                // the children's entries are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
                 for (size_t i = 0; i < n && !looked_up; ++i) {
                     const Child& c = children[i];
                     if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
-                    prefetch_index(c.dom.board);
+                    table.prefetch(c.dom.board);
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
-                // then what the boards' slots point to: their proofs and disproofs
-                if (!looked_up) prefetch_solved(children);
                 for (size_t i = 0; i < n; ++i) {
                     Child& c = children[i];
                     int64_t cpn, cdn;
@@ -1747,7 +1838,7 @@ struct UnboundedSearch : Search {
                     out_pn = pn; out_dn = dn; out_dep = dep;
                     return;
                 }
-                if (table.put(key, 0, pn, dn, 0, depth) && inherit) list_unsolved(key, here);
+                table.put(here.board, hand_bits(here.att), pn, dn, 0, depth);
                 Child& c = children[best_i];
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
@@ -1787,7 +1878,7 @@ struct UnboundedSearch : Search {
             }
             store_disproof(key, here, path, dep, is_or, used, pieces);
         } else {
-            if (table.put(key, 0, pn, dn, work, depth) && inherit) list_unsolved(key, here);
+            table.put(here.board, hand_bits(here.att), pn, dn, work, depth);
         }
     }
 
@@ -1819,8 +1910,8 @@ struct UnboundedSearch : Search {
         pn = dn = 1;
         if (proof_covering(d)) { pn = 0; dn = INF; }
         else if (disproof_covering(d) || twins.contains(key, 0)) { pn = INF; dn = 0; }
-        else if (const NumbersTable::Slot* e = table.find(key, 0)) {
-            pn = e->pn; dn = e->dn;
+        else if (const Entry* e = table.find_unsolved(d.board, hand_bits(d.att))) {
+            pn = e->u.pn; dn = e->u.dn;
         }
     }
 
@@ -1860,25 +1951,27 @@ struct UnboundedSearch : Search {
     // proof, the later); empty if the tables do not give one
     std::vector<int> line() {
         std::vector<int> out;
-        const ProofEntry* here = proof_covering(dom());
+        const Entry* here = proof_covering(dom());
         while (here) {
             std::vector<int> moves;
             bool is_or = pos.turn == attacker;
             if (is_or) pos.checks(moves); else pos.legal_moves(moves);
             if (moves.empty()) break;  // an AND node without a reply: mate
             int pick = -1;
-            const ProofEntry* next = nullptr;
+            const Entry* next = nullptr;
             for (int m : moves) {
                 pos.push(m);
-                const ProofEntry* e = proof_covering(dom());
+                const Entry* e = proof_covering(dom());
                 pos.pop();
-                if (!e || e->seq >= here->seq) {
+                if (!e || e->s.seq >= here->s.seq) {
                     if (!is_or) { pick = -1; next = nullptr; break; }  // an unproven reply
                     continue;
                 }
                 bool better = !next ||
-                    (is_or ? (e->dist < next->dist || (e->dist == next->dist && e->seq < next->seq))
-                           : (e->dist > next->dist || (e->dist == next->dist && e->seq > next->seq)));
+                    (is_or ? (e->s.dist < next->s.dist ||
+                              (e->s.dist == next->s.dist && e->s.seq < next->s.seq))
+                           : (e->s.dist > next->s.dist ||
+                              (e->s.dist == next->s.dist && e->s.seq > next->s.seq)));
                 if (better) {
                     next = e;
                     pick = m;
@@ -1900,6 +1993,7 @@ struct UnboundedSearch : Search {
         FILE* f;
         bool ok = true;
         template <class V> void put(const V& v) { ok = ok && std::fwrite(&v, sizeof v, 1, f) == 1; }
+        void put(const Hand& h) { ok = ok && std::fwrite(h.n, KINDS, 1, f) == 1; }
     };
     struct In {
         FILE* f;
@@ -1909,46 +2003,43 @@ struct UnboundedSearch : Search {
             ok = ok && std::fread(&v, sizeof v, 1, f) == 1;
             return v;
         }
+        Hand hand() {
+            Hand h{};
+            ok = ok && std::fread(h.n, KINDS, 1, f) == 1;
+            return h;
+        }
     };
     static constexpr uint32_t TABLES_MAGIC = 0x544E5154;  // "TQNT"
 
-    template <class F> void each_solved(F&& f) const {
-        for (const Index& e : index)
-            if (e.used() && e.at != NO_SOLVED) f(e.board, solved_pool[e.at]);
+    template <class F> void each_of(BoardTable::Kind kind, F&& f) const {
+        table.each([&](const Entry& e) {
+            if (e.kind() == kind) f(e);
+        });
     }
-    template <class F> void each_listed(F&& f) const {
-        for (const Index& e : index)
-            if (e.used())
-                for (int32_t i = e.first; i >= 0; i = listed[i].next)
-                    if (table.find(listed[i].key, 0)) f(e.board, listed[i]);
+    uint64_t count_of(BoardTable::Kind kind) const {
+        uint64_t n = 0;
+        each_of(kind, [&](const Entry&) { ++n; });
+        return n;
     }
 
+    // proofs and disproofs with their sequence numbers; an unsolved position as its board
+    // and the attacker's hand (the defender's is the rest)
     void write_tables(Out& o, uint32_t version) const {
         o.put(TABLES_MAGIC); o.put(version);
         o.put(nodes); o.put(tt_hits); o.put(seq); o.put(n_proofs); o.put(n_disproofs);
-        uint64_t n = 0;
-        each_solved([&](uint64_t, const Solved& s) { n += s.proofs.size(); });
-        o.put(n);
-        each_solved([&](uint64_t board, const Solved& s) {
-            for (const ProofEntry& e : s.proofs) {
-                o.put(board); o.put(e.att); o.put(e.dfn); o.put(e.seq); o.put((int32_t)e.dist);
-            }
+        o.put(count_of(BoardTable::PROOF));
+        each_of(BoardTable::PROOF, [&](const Entry& e) {
+            o.put(e.board); o.put(hand_of(e.att())); o.put(hand_of(e.s.dfn));
+            o.put((int64_t)e.s.seq); o.put(e.s.dist);
         });
-        n = 0;
-        each_solved([&](uint64_t, const Solved& s) { n += s.disproofs.size(); });
-        o.put(n);
-        each_solved([&](uint64_t board, const Solved& s) {
-            for (const DisproofEntry& e : s.disproofs) { o.put(board); o.put(e.att); o.put(e.dfn); }
+        o.put(count_of(BoardTable::DISPROOF));
+        each_of(BoardTable::DISPROOF, [&](const Entry& e) {
+            o.put(e.board); o.put(hand_of(e.att())); o.put(hand_of(e.s.dfn)); o.put(e.s.seq);
         });
-        o.put((uint64_t)table.count);
-        table.each([&](const NumbersTable::Slot& e) {
-            o.put(e.key); o.put(e.pn); o.put(e.dn); o.put(e.work); o.put(e.seen);
-        });
-        n = 0;
-        each_listed([&](uint64_t, const Listed&) { ++n; });
-        o.put(n);
-        each_listed([&](uint64_t board, const Listed& e) {
-            o.put(board); o.put(e.key); o.put(e.att); o.put(e.dfn);
+        o.put(count_of(BoardTable::UNSOLVED));
+        each_of(BoardTable::UNSOLVED, [&](const Entry& e) {
+            o.put(e.board); o.put(hand_of(e.att()));
+            o.put(e.u.pn); o.put(e.u.dn); o.put(e.u.work); o.put(e.u.seen);
         });
         o.put((uint64_t)twins.size());
         twins.each([&](uint64_t key, uint64_t path) { o.put(key); o.put(path); });
@@ -1965,6 +2056,18 @@ struct UnboundedSearch : Search {
         return "";
     }
 
+    // a proof record of write_tables: false when it is cut short or its sequence number
+    // is beyond the table's
+    static bool read_proof(In& in, Entry& e) {
+        uint64_t board = in.get<uint64_t>();
+        Hand att = in.hand(), dfn = in.hand();
+        int64_t s = in.get<int64_t>();
+        int32_t dist = in.get<int32_t>();
+        if (!in.ok || s <= INT32_MIN || s >= INT32_MAX) return false;
+        e = BoardTable::solved(BoardTable::PROOF, board, att, dfn, (int32_t)s, dist);
+        return true;
+    }
+
     // into a search that has not run: what write_tables wrote (with `version`); the reason
     // it cannot be read, empty when it was
     std::string read_tables(In& in, uint32_t version) {
@@ -1973,35 +2076,30 @@ struct UnboundedSearch : Search {
         nodes = in.get<int64_t>(); tt_hits = in.get<int64_t>(); seq = in.get<int64_t>();
         n_proofs = in.get<int64_t>(); n_disproofs = in.get<int64_t>();
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
-            uint64_t board = in.get<uint64_t>();
-            Hand att = in.get<Hand>(), dfn = in.get<Hand>();
-            int64_t s = in.get<int64_t>();
-            int32_t dist = in.get<int32_t>();
-            if (in.ok) solved_for(board).proofs.push_back(ProofEntry{att, dfn, s, dist});
+            Entry e;
+            if (read_proof(in, e)) table.insert(e);
+            else in.ok = false;
         }
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
             uint64_t board = in.get<uint64_t>();
-            Hand att = in.get<Hand>(), dfn = in.get<Hand>();
-            if (in.ok) solved_for(board).disproofs.push_back(DisproofEntry{att, dfn});
+            Hand att = in.hand(), dfn = in.hand();
+            int32_t s = in.get<int32_t>();
+            if (in.ok) table.insert(BoardTable::solved(BoardTable::DISPROOF, board, att, dfn, s));
         }
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
-            uint64_t key = in.get<uint64_t>();
+            uint64_t board = in.get<uint64_t>();
+            Hand att = in.hand();
             uint32_t pn = in.get<uint32_t>(), dn = in.get<uint32_t>(), work = in.get<uint32_t>();
             uint16_t seen = in.get<uint16_t>();
-            if (in.ok) table.put(key, 0, pn, dn, work, seen);
-        }
-        for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
-            Dom d;
-            d.board = in.get<uint64_t>();
-            uint64_t key = in.get<uint64_t>();
-            d.att = in.get<Hand>(); d.dfn = in.get<Hand>();
-            if (in.ok && inherit && table.find(key, 0)) list_unsolved(key, d);
+            if (in.ok) table.put(board, hand_bits(att), pn, dn, work, seen);
         }
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
             uint64_t key = in.get<uint64_t>(), path = in.get<uint64_t>();
             if (in.ok && twins.size() < twin_limit) twins.insert(key, path);
         }
-        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok) return "truncated";
+        if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok || seq >= INT32_MAX ||
+            n_disproofs >= INT32_MAX)
+            return "truncated";
         return "";
     }
 
@@ -2013,32 +2111,31 @@ struct UnboundedSearch : Search {
         std::string why = read_head(in, version);
         if (!why.empty()) return why;
         for (int i = 0; i < 5; ++i) in.get<int64_t>();  // the counters: this search's stay
-        struct Seed { uint64_t board; ProofEntry e; };
-        std::vector<Seed> seeds;
+        std::vector<Entry> seeds;
         for (uint64_t n = in.get<uint64_t>(); n && in.ok; --n) {
-            Seed p;
-            p.board = in.get<uint64_t>();
-            p.e.att = in.get<Hand>(); p.e.dfn = in.get<Hand>();
-            p.e.seq = in.get<int64_t>(); p.e.dist = in.get<int32_t>();
-            seeds.push_back(p);
+            Entry e;
+            if (read_proof(in, e)) seeds.push_back(e);
+            else in.ok = false;
         }
         if (!in.ok) return "truncated";
-        int64_t before = 1, last = 0;
-        each_solved([&](uint64_t, const Solved& s) {
-            for (const ProofEntry& e : s.proofs) before = std::min(before, e.seq);
-        });
-        for (const Seed& p : seeds) last = std::max(last, p.e.seq);
+        int64_t before = 1, last = 0, first = 0;
+        each_of(BoardTable::PROOF, [&](const Entry& e) { before = std::min<int64_t>(before, e.s.seq); });
+        for (const Entry& p : seeds) {
+            last = std::max<int64_t>(last, p.s.seq);
+            first = std::min<int64_t>(first, p.s.seq);
+        }
         int64_t shift = before - 1 - last;  // the seed's last proof just before our first
+        if (first + shift <= INT32_MIN) return "more proofs than the table numbers";
         added = 0;
-        for (Seed& p : seeds) {
-            const Solved* s = solved_of(p.board);
-            bool held = s && std::any_of(s->proofs.begin(), s->proofs.end(), [&](const ProofEntry& e) {
-                return !std::memcmp(&e.att, &p.e.att, sizeof(Hand)) &&
-                       !std::memcmp(&e.dfn, &p.e.dfn, sizeof(Hand));
+        for (Entry& p : seeds) {
+            bool held = false;
+            table.scan(p.board, [&](const Entry& e) {
+                held = e.kind() == BoardTable::PROOF && e.word == p.word && e.s.dfn == p.s.dfn;
+                return held;
             });
             if (held) continue;
-            p.e.seq += shift;
-            solved_for(p.board).proofs.push_back(p.e);
+            p.s.seq = (int32_t)(p.s.seq + shift);
+            table.insert(p);
             ++n_proofs;
             ++added;
         }
@@ -2476,9 +2573,9 @@ PyObject* tsume_solve_below(TsumeObject* self, PyObject* args) {
 PyObject* tsume_proof_seq(TsumeObject* self, PyObject* arg) {
     Dom d;
     if (!parse_dominance(arg, d)) return nullptr;
-    const ProofEntry* e = self->search->proof_covering(d);
+    const BoardTable::Entry* e = self->search->proof_covering(d);
     if (!e) Py_RETURN_NONE;
-    return PyLong_FromLongLong(e->seq);
+    return PyLong_FromLongLong(e->s.seq);
 }
 
 PyObject* tsume_is_disproven(TsumeObject* self, PyObject* arg) {
@@ -2512,7 +2609,7 @@ PyObject* tsume_root_numbers(TsumeObject* self, PyObject*) {
 PyObject* tsume_stats(TsumeObject* self, PyObject*) {
     const UnboundedSearch& s = *self->search;
     return Py_BuildValue("LLnLLn", (long long)s.nodes, (long long)s.tt_hits,
-                         (Py_ssize_t)s.table.count, (long long)s.n_proofs,
+                         (Py_ssize_t)s.table.unsolved, (long long)s.n_proofs,
                          (long long)s.n_disproofs, (Py_ssize_t)s.twins.size());
 }
 
@@ -2564,7 +2661,7 @@ PyObject* tsume_load(TsumeObject* self, PyObject* args) {
     PyObject* path;
     if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return nullptr;
     UnboundedSearch& s = *self->search;
-    if (self->busy || s.nodes || s.n_proofs || s.n_disproofs || s.table.count) {
+    if (self->busy || s.nodes || s.n_proofs || s.n_disproofs || s.table.used) {
         Py_DECREF(path);
         PyErr_SetString(PyExc_RuntimeError, "tables are loaded into a search that has not run");
         return nullptr;

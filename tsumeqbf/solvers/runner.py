@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..limits import machine_reserve_mb, meminfo_mb
+from ..niceness import carry_nice
 from ..stop import die_with_parent, signals_held, unhold_signals
 from ..usage import add_child, child_cpu_limit
 from ..values import Status
@@ -191,7 +192,8 @@ def parse_certificate(text: str, num_vars: int | None = None) -> dict[int, bool]
 
 
 def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
-    """Runs in the solver process before exec: the memory and CPU limits, the stop
+    """Runs in the solver process before exec: the memory and CPU limits, the nice value
+    carried into its session's scheduling group (:mod:`tsumeqbf.niceness`), the stop
     signals that :func:`run_solver` held while starting it unblocked, and on Linux a
     signal that kills the solver if the thread that started it dies (a batch worker
     killed outright must not leave a solver running in its own session)."""
@@ -202,6 +204,7 @@ def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         if cpu_s:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+        carry_nice()
         unhold_signals()
         die_with_parent(signal.SIGKILL)
     return apply

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import sys
 
+from ..scratch import scratch_dir
+
 
 def register(sub) -> None:
     p = sub.add_parser("usi", help="run as a USI tsume engine (go mate) on stdin/stdout")
@@ -43,6 +45,7 @@ def serve(stdin, stdout) -> int:
 def main() -> int:
     """The ``tsumeqbf-usi`` entry point."""
     try:
-        return cmd_usi()
+        with scratch_dir():
+            return cmd_usi()
     except KeyboardInterrupt:
         return 130
