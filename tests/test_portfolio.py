@@ -320,6 +320,7 @@ def test_an_experiment_runs_the_portfolio(tmp_path):
     path = write_experiment(tmp_path, """
         [limits]
         timeout = 30
+        cpu_limit = 30
         memory_mb = 2048
         [[instances]]
         file = "cases.jsonl"
@@ -333,3 +334,46 @@ def test_an_experiment_runs_the_portfolio(tmp_path):
     [row] = read_csv(tmp_path / "results" / "x.csv")
     assert row["engine"] == "portfolio" and row["status"] == "mate"
     assert '"memory_mb":2048' in row["key"]
+    # the CPU limit counts per core: 2 members at once have twice a single solver's
+    assert row["cpu_limit"] == 60 and '"cpu_limit":60' in row["key"]
+    # the member that answered is a column; the members' CPU seconds are counted
+    assert row["member"] in ("depqbf/compact", "rareqs/enumerated")
+    assert row["solver"] == row["member"].split("/")[0] and row["solver_version"]
+    assert row["cpu_s"] >= row["solver_cpu_s"] > 0
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["own-encodings", "one-encoding"])
+def test_the_cpu_limit_holds_for_all_members_together(tmp_path, shared):
+    """An experiment cell under a CPU limit: two members whose solvers only burn CPU are
+    stopped once their CPU seconds together reach the limit (each alone would be let run
+    to the whole limit by its own RLIMIT_CPU), those seconds are the cell's, and no
+    solver is left running."""
+    from tsumeqbf.experiments.runner import run_cell
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    burner = fake_solver(tmp_path, f"""
+        import os
+        open(os.path.join({str(pids)!r}, str(os.getpid())), "w").close()
+        while True:
+            pass
+    """)
+    other = f"{burner}/compact"
+    if shared:  # the same solver under another name, on the same encoding
+        other = str(tmp_path / "burner2")
+        shutil.copy(burner, other)
+    limit = 4.0
+    cell = {"key": "fig6|portfolio", "instance": "fig6", "sfen": FIG6, "n": 3, "zone": 2,
+            "meta": "{}", "engine": "portfolio", "label": "portfolio", "timeout": 600,
+            "options": {"members": [burner, other], "jobs": 2, "cpu_limit": limit}}
+    row = run_cell(cell)
+    assert row["status"] == "unknown" and row["mate"] is None
+    assert row["error"].startswith("no member decided")
+    assert row["error"].count("stopped at the portfolio's CPU limit") == 2
+    assert row["cpu_limit"] == limit and row["member"] is None
+    # both burned, together up to the limit: not each its own (8 CPU s), with room for
+    # the readings' interval and the stop
+    assert len(list(pids.iterdir())) == 2
+    assert 0.9 * limit <= row["cpu_s"] < limit + 2.5
+    assert row["solver_cpu_s"] >= 0.75 * limit  # the members' share: nearly all of it
+    assert_all_dead([int(f.name) for f in pids.iterdir()])
