@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 
 import pytest
 
@@ -24,6 +25,7 @@ from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import ReferenceSolver
 from tsumeqbf.solvers import SolverError, find_solver, is_installed
+from tsumeqbf.solvers import engine as engine_module
 from tsumeqbf.solvers import portfolio as portfolio_module
 from tsumeqbf.solvers.portfolio import STOP_S, members_of, parse_member
 
@@ -202,16 +204,31 @@ def test_the_timeout_holds_for_the_whole_portfolio(tmp_path):
 
 def test_members_still_at_work_when_the_portfolio_gives_up_are_stopped(tmp_path, monkeypatch):
     """Each member stops itself at the deadline; one that has not answered ``LATE_S``
-    later (an encoder deep in a long call) is stopped and said to be."""
-    monkeypatch.setattr(portfolio_module, "LATE_S", -1.5)  # give up before the members do
+    later (an encoder deep in a long call, a loaded machine) is stopped and said to be,
+    with the phase it last told: two members that share an encoding, in their sleeping
+    solvers, and one whose encoder sleeps (it starts sleeping once both solvers run, so
+    that each member's phase at the stop is certain)."""
+    monkeypatch.setattr(portfolio_module, "LATE_S", -3.0)  # give up before the members do
     exe, pids = sleeper(tmp_path)
     other = str(tmp_path / "sleeper2")
     shutil.copy(exe, other)
-    got = portfolio(FIG6, 3, timeout=2, members=[exe, other, f"{exe}/compact"], jobs=3)
+    encode = engine_module.encode
+
+    def stuck(pos, n, name, **choices):
+        if name != "compact":
+            return encode(pos, n, name, **choices)
+        while len(list(pids.iterdir())) < 2:
+            time.sleep(0.01)
+        time.sleep(120)
+    monkeypatch.setattr(engine_module, "encode", stuck)
+    got = portfolio(FIG6, 3, timeout=8, members=[exe, other, "depqbf/compact"], jobs=3)
     assert got["status"] == "unknown" and got["error"].startswith("no member decided")
+    assert len(list(pids.iterdir())) == 2  # both sleeping solvers ran (generous: 5 s)
     assert {m["member"]: (m["status"], m["error"]) for m in got["members"]} == {
-        label: ("unknown", "stopped at the portfolio's timeout")
-        for label in (f"{exe}/enumerated", f"{other}/enumerated", f"{exe}/compact")}
+        f"{exe}/enumerated": ("unknown", "stopped at the portfolio's timeout while solving"),
+        f"{other}/enumerated": ("unknown", "stopped at the portfolio's timeout while solving"),
+        "depqbf/compact": ("unknown", "stopped at the portfolio's timeout while encoding")}
+    assert "depqbf/compact: stopped at the portfolio's timeout while encoding" in got["error"]
     assert_all_dead(sleeper_pids(pids))
 
 

@@ -26,6 +26,11 @@ encoders and solvers counted (:func:`tsumeqbf.usage.tree_cpu_s`, read again when
 members could have used what is left on all the cores, at least :data:`CPU_POLL_S`
 apart): once they reach it, every member is stopped. Each member process
 also keeps within what was left when it started, its solver by the kernel's RLIMIT_CPU.
+A member tells the portfolio each phase of its work as it begins (listing, encoding,
+writing, solving: :func:`tsumeqbf.progress.phase`, through its pipe), so that one
+stopped at a limit before its own answer came is said to be stopped while in that
+phase (``stopped at the portfolio's timeout while encoding``), however late a loaded
+machine would have let its own reason come.
 (The experiments give a portfolio of ``jobs`` members at once ``jobs`` times a single
 solver's CPU limit: the same CPU seconds on each core.) The answer is the winning member's, with
 ``member`` its label and ``members`` what each member did; under ``certify`` the verdict
@@ -97,6 +102,7 @@ from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS
 from ..encoder.size import check_plies
 from ..rules import Position
 from ..niceness import carry_nice
+from ..progress import phases_to
 from ..stop import Stopped, signals_held, worker_signals
 from ..limits import LimitReached
 from ..usage import add_child, cpu_left, cpu_limited, tree_cpu_s
@@ -116,8 +122,15 @@ AXES = {"attacker": "attacker_moves", "defender": "defender_moves"}
 #: seconds a stopped member gets to kill its solver and clean up before SIGKILL
 STOP_S = 5.0
 #: seconds past the deadline during which the members' own answers (their reasons) are
-#: still read: each member stops itself at the same deadline
+#: still read: each member stops itself at the same deadline. One that has not answered by
+#: then is said to be stopped at the portfolio's timeout while in the phase it last told
+#: (:data:`PHASES`), so that a loaded machine loses no reason by a short wait
 LATE_S = 0.2
+#: what a member's pipe carries: a line ``PHASE_TAG + name`` as each phase of its work
+#: begins (:func:`tsumeqbf.progress.phase`), then ``ANSWER_TAG`` and its pickled answer
+PHASE_TAG, ANSWER_TAG = b"p", b"a"
+#: a member's phase as its stop's reason says it (``while ...``)
+PHASES = {"listing": "listing the positions", "writing": "writing the QDIMACS"}
 #: the least wall seconds between two readings of the members' CPU seconds under a CPU
 #: limit (each reads every process's /proc entry)
 CPU_POLL_S = 0.2
@@ -279,11 +292,7 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
         while queue or running:
             left = cpu_left_now()
             if left is not None and left <= 0:
-                for child in running.values():
-                    done.append(_summary(child.member, Answer.unknown(
-                        "stopped at the portfolio's CPU limit",
-                        timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
-                return _undecided(done, limits)
+                return _undecided(done + _stopped(running.values(), "CPU limit"), limits)
             if queue and len(running) < jobs and not limits.passed():
                 starting = queue[:jobs - len(running)]
                 del queue[:len(starting)]
@@ -311,11 +320,7 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
                 done.append(_summary(child.member, answer))
                 if answer.status.decided or _lied(answer):
                     return _answer(answer, child.member, done, running.values(), start)
-        for child in running.values():
-            done.append(_summary(child.member, Answer.unknown(
-                "stopped at the portfolio's timeout",
-                timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
-        return _undecided(done, limits)
+        return _undecided(done + _stopped(running.values(), "timeout"), limits)
     finally:
         _stop(list(running.values()))
 
@@ -349,7 +354,9 @@ def _start(group: list[Member], pos: Position, n: int, limits: Limits,
             os.setsid()
             carry_nice()
             worker_signals(parent)
-            with cpu_limited(cpu_s):  # on this process's clock, which began at the fork
+            # on this process's clock, which began at the fork; the encoder's phases are
+            # those of every member that shares it
+            with cpu_limited(cpu_s), _telling(*writes):
                 if len(group) == 1:
                     status = _member(group[0], pos, n, limits, shared, writes[0])
                 else:
@@ -383,8 +390,36 @@ def _answering(write_end: int, answer_of) -> int:
         answer = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
         status = 1
     with os.fdopen(write_end, "wb") as out:
+        out.write(ANSWER_TAG)
         pickle.dump(answer, out)
     return status
+
+
+def _telling(*write_ends: int):
+    """Within the block, each phase of the work told through ``write_ends``: a line short
+    enough (under PIPE_BUF) that the pipe takes it whole."""
+    def report(name: str) -> None:
+        line = PHASE_TAG + name.encode()[:200] + b"\n"
+        for write_end in write_ends:
+            with contextlib.suppress(OSError):  # the portfolio has gone: the member will too
+                os.write(write_end, line)
+    return phases_to(report)
+
+
+def _read(data: bytes) -> tuple[str | None, bytes]:
+    """The phase a member's pipe last told (None: none yet) and its pickled answer (empty
+    while it has not come).
+
+    >>> _read(b"pencoding\\npsolving\\npwri")
+    ('solving', b'')
+    """
+    said, at = None, 0
+    while data.startswith(PHASE_TAG, at):
+        end = data.find(b"\n", at)
+        if end < 0:
+            break
+        said, at = data[at + len(PHASE_TAG):end].decode(errors="replace"), end + 1
+    return said, data[at + len(ANSWER_TAG):] if data.startswith(ANSWER_TAG, at) else b""
 
 
 def _shared(group: list[Member], pos: Position, n: int, limits: Limits, shared: dict,
@@ -414,7 +449,8 @@ def _shared(group: list[Member], pos: Position, n: int, limits: Limits, shared: 
                         for other in writes[:i] + writes[i + 1:]:
                             os.close(other)
                         worker_signals(me)
-                        with cpu_limited(cpu_s):  # what the encoder left, on this clock
+                        # what the encoder left, on this clock
+                        with cpu_limited(cpu_s), _telling(write_end):
                             status = _answering(write_end, lambda: solve_written(
                                 pos, written, limits, options[i]))
                     finally:
@@ -452,7 +488,7 @@ def _ended(child: _Running) -> Answer:
         proc.cpu_s = add_child(usage)[0]
         proc.pid = 0
     try:
-        answer = pickle.loads(bytes(child.data))
+        answer = pickle.loads(_read(bytes(child.data))[1])
     except Exception:
         how = ("" if code is None else f" ({f'signal {os.WTERMSIG(code)}' if os.WIFSIGNALED(code) else f'exit code {os.waitstatus_to_exitcode(code)}'})")
         answer = Answer.failed(f"the member died{how}")
@@ -468,6 +504,19 @@ def _summary(member: Member, answer: Answer) -> dict:
     """What a member did, as the answer's ``members`` list says it: its label, status,
     seconds and the reason it gave."""
     return {"member": member.label, **answer.summary()}
+
+
+def _stopped(children, limit: str) -> list[dict]:
+    """What members still at work when the portfolio stopped at its ``limit`` did: unknown,
+    the reason naming the phase each last told."""
+    said = []
+    for child in children:
+        now = _read(bytes(child.data))[0]
+        reason = f"stopped at the portfolio's {limit}" + (
+            "" if now is None else f" while {PHASES.get(now, now)}")
+        said.append(_summary(child.member, Answer.unknown(
+            reason, timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
+    return said
 
 
 def _answer(answer: Answer, member: Member, done: list[dict], losers, start: float) -> Answer:
