@@ -266,14 +266,7 @@ class _PhaseSink:
         if not self.held and name is not None and os.getpid() == self._pid:
             self.report(name)
 
-    @contextlib.contextmanager
-    def hold(self, name: str):
-        self.switch(name)
-        self.held += 1
-        try:
-            yield
-        finally:
-            self.held -= 1
+    hold = PhaseNotes.hold
 
 
 @contextlib.contextmanager
