@@ -200,15 +200,19 @@ def _written(enc, tmp_path) -> list[bytes]:
 
 
 def _check_native_fold(pos, n, tmp_path, monkeypatch) -> None:
-    """dag-fold with ply n - 1 counted by the native core writes the Python listing's
-    formula, byte for byte."""
+    """dag-fold with ply n - 1 (and at n >= 5 ply n - 2) listed by the native core writes
+    the Python listing's formula, byte for byte."""
     calls = []
-    by_core = dag._native_fold_counts
-    monkeypatch.setattr(dag, "_native_fold_counts", lambda keys: calls.append(1) or by_core(keys))
+    by_core = dag._native_per_key
+    monkeypatch.setattr(dag, "_native_per_key",
+                        lambda count, keys: calls.append(count.__name__) or by_core(count, keys))
     native_enc = dag.encode(pos, n, fold=True)
-    assert calls  # the core counted
+    assert calls == ["fold_checks" if n >= 5 else "fold_counts"]  # the core listed
     python_enc = dag.encode(pos, n, fold=True, use_native=False)
-    assert len(calls) == 1 and native_enc.stats == python_enc.stats
+    assert len(calls) == 1
+    for rows in ("positions", "moves"):  # ply n - 1's positions, not merged, have no row
+        listed = native_enc.stats[rows]
+        assert len(listed) >= n - 2 and listed == python_enc.stats[rows][:len(listed)]
     assert _written(native_enc, tmp_path) == _written(python_enc, tmp_path)
 
 
@@ -224,6 +228,29 @@ def test_the_native_fold_writes_the_python_listings_formula_on_samples(qid, n, t
     pytest.importorskip("cshogi")
     q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
     _check_native_fold(Position.from_sfen(q["sfen"]), n, tmp_path, monkeypatch)
+
+
+@needs_core
+def test_the_cores_plies_read_back_in_the_order_the_fold_codes_them():
+    pytest.importorskip("cshogi")
+    q = next(c for c in collection_cases("yaneuraou_mate_samples.csv")
+             if c["id"] == "yaneuraou-mate5-2")
+    enc = encode(Position.from_sfen(q["sfen"]), 5, "dag-fold")
+    checks, replies = enc.formula.choices["m3"], enc.formula.choices["m4"]
+    assert isinstance(checks, dag.CheckChoice) and checks.dag.folded.counts is None
+    for key, counted in zip(checks.dag.keys[2], checks.dag.folded.checks):
+        p = Position.from_sfen(key)
+        cands = checks.cands_at(p)
+        assert sorted(c.move() for c in cands) == sorted(p.checks())
+        children = [_after(p, c.move()) for c in cands]
+        after = native.fold_counts([child.sfen() for child in children])
+        # ordered by lost replies, as the fold codes them (ties in any order)
+        assert sorted(after) == sorted(counted)
+        assert [lost for _, lost in after] == sorted(lost for _, lost in counted)
+        for child, (total, lost) in zip(children, after):
+            mates = [any(total == 0 for total, _ in out) for out in native.fold_checks(
+                [_after(child, c.move()).sfen() for c in replies.cands_at(child)])]
+            assert mates == [False] * lost + [True] * (total - lost)
 
 
 @needs_core

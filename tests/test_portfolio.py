@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 
 import pytest
 
@@ -24,6 +25,7 @@ from tsumeqbf.rules import Position
 from tsumeqbf.rules.generate import question_set
 from tsumeqbf.rules.reference import ReferenceSolver
 from tsumeqbf.solvers import SolverError, find_solver, is_installed
+from tsumeqbf.solvers import engine as engine_module
 from tsumeqbf.solvers import portfolio as portfolio_module
 from tsumeqbf.solvers.portfolio import STOP_S, members_of, parse_member
 
@@ -202,16 +204,31 @@ def test_the_timeout_holds_for_the_whole_portfolio(tmp_path):
 
 def test_members_still_at_work_when_the_portfolio_gives_up_are_stopped(tmp_path, monkeypatch):
     """Each member stops itself at the deadline; one that has not answered ``LATE_S``
-    later (an encoder deep in a long call) is stopped and said to be."""
-    monkeypatch.setattr(portfolio_module, "LATE_S", -1.5)  # give up before the members do
+    later (an encoder deep in a long call, a loaded machine) is stopped and said to be,
+    with the phase it last told: two members that share an encoding, in their sleeping
+    solvers, and one whose encoder sleeps (it starts sleeping once both solvers run, so
+    that each member's phase at the stop is certain)."""
+    monkeypatch.setattr(portfolio_module, "LATE_S", -3.0)  # give up before the members do
     exe, pids = sleeper(tmp_path)
     other = str(tmp_path / "sleeper2")
     shutil.copy(exe, other)
-    got = portfolio(FIG6, 3, timeout=2, members=[exe, other, f"{exe}/compact"], jobs=3)
+    encode = engine_module.encode
+
+    def stuck(pos, n, name, **choices):
+        if name != "compact":
+            return encode(pos, n, name, **choices)
+        while len(list(pids.iterdir())) < 2:
+            time.sleep(0.01)
+        time.sleep(120)
+    monkeypatch.setattr(engine_module, "encode", stuck)
+    got = portfolio(FIG6, 3, timeout=8, members=[exe, other, "depqbf/compact"], jobs=3)
     assert got["status"] == "unknown" and got["error"].startswith("no member decided")
+    assert len(list(pids.iterdir())) == 2  # both sleeping solvers ran (generous: 5 s)
     assert {m["member"]: (m["status"], m["error"]) for m in got["members"]} == {
-        label: ("unknown", "stopped at the portfolio's timeout")
-        for label in (f"{exe}/enumerated", f"{other}/enumerated", f"{exe}/compact")}
+        f"{exe}/enumerated": ("unknown", "stopped at the portfolio's timeout while solving"),
+        f"{other}/enumerated": ("unknown", "stopped at the portfolio's timeout while solving"),
+        "depqbf/compact": ("unknown", "stopped at the portfolio's timeout while encoding")}
+    assert "depqbf/compact: stopped at the portfolio's timeout while encoding" in got["error"]
     assert_all_dead(sleeper_pids(pids))
 
 
@@ -320,6 +337,7 @@ def test_an_experiment_runs_the_portfolio(tmp_path):
     path = write_experiment(tmp_path, """
         [limits]
         timeout = 30
+        cpu_limit = 30
         memory_mb = 2048
         [[instances]]
         file = "cases.jsonl"
@@ -333,3 +351,46 @@ def test_an_experiment_runs_the_portfolio(tmp_path):
     [row] = read_csv(tmp_path / "results" / "x.csv")
     assert row["engine"] == "portfolio" and row["status"] == "mate"
     assert '"memory_mb":2048' in row["key"]
+    # the CPU limit counts per core: 2 members at once have twice a single solver's
+    assert row["cpu_limit"] == 60 and '"cpu_limit":60' in row["key"]
+    # the member that answered is a column; the members' CPU seconds are counted
+    assert row["member"] in ("depqbf/compact", "rareqs/enumerated")
+    assert row["solver"] == row["member"].split("/")[0] and row["solver_version"]
+    assert row["cpu_s"] >= row["solver_cpu_s"] > 0
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["own-encodings", "one-encoding"])
+def test_the_cpu_limit_holds_for_all_members_together(tmp_path, shared):
+    """An experiment cell under a CPU limit: two members whose solvers only burn CPU are
+    stopped once their CPU seconds together reach the limit (each alone would be let run
+    to the whole limit by its own RLIMIT_CPU), those seconds are the cell's, and no
+    solver is left running."""
+    from tsumeqbf.experiments.runner import run_cell
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    burner = fake_solver(tmp_path, f"""
+        import os
+        open(os.path.join({str(pids)!r}, str(os.getpid())), "w").close()
+        while True:
+            pass
+    """)
+    other = f"{burner}/compact"
+    if shared:  # the same solver under another name, on the same encoding
+        other = str(tmp_path / "burner2")
+        shutil.copy(burner, other)
+    limit = 4.0
+    cell = {"key": "fig6|portfolio", "instance": "fig6", "sfen": FIG6, "n": 3, "zone": 2,
+            "meta": "{}", "engine": "portfolio", "label": "portfolio", "timeout": 600,
+            "options": {"members": [burner, other], "jobs": 2, "cpu_limit": limit}}
+    row = run_cell(cell)
+    assert row["status"] == "unknown" and row["mate"] is None
+    assert row["error"].startswith("no member decided")
+    assert row["error"].count("stopped at the portfolio's CPU limit") == 2
+    assert row["cpu_limit"] == limit and row["member"] is None
+    # both burned, together up to the limit: not each its own (8 CPU s), with room for
+    # the readings' interval and the stop
+    assert len(list(pids.iterdir())) == 2
+    assert 0.9 * limit <= row["cpu_s"] < limit + 2.5
+    assert row["solver_cpu_s"] >= 0.75 * limit  # the members' share: nearly all of it
+    assert_all_dead([int(f.name) for f in pids.iterdir()])

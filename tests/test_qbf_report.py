@@ -149,3 +149,87 @@ def test_par2_ranks_on_the_questions_every_engine_was_asked(tmp_path):
     # the question both were asked "full" is faster
     assert [r[0] for r in ctx["par2_rows"]] == ["full", "short"]
     assert ctx["par2_rows"][0][-2:] == ["61.000", "2.000"] and ctx["par2_rows"][1][-2:] == ["5.000", "5.000"]
+
+
+def test_the_goals_of_issue_41_are_counted_for_the_portfolio(tmp_path):
+    """The goal lines come from the default QBF engine's rows: decided of asked at the
+    stated length, each undecided question with its row's reason, and PAR-2 per core
+    (the portfolio's CPU seconds over its 2 jobs) beside the best configuration's."""
+    path = _experiment(tmp_path, """
+        title = "q"
+        [[instances]]
+        file = "figures.jsonl"
+        [[engines]]
+        engine = "caqe"
+        options = {encoding = "dag-fold"}
+        label = "{engine}/{encoding}"
+        [[engines]]
+        engine = "portfolio"
+        options = {jobs = 2}
+        label = "portfolio"
+        [report]
+        kind = "qbf"
+    """)
+    results = tmp_path / "results"
+    results.mkdir()
+    single = {"cpu_limit": 60.0, "options": json.dumps({"encoding": "dag-fold"})}
+    both = {"cpu_limit": 120.0, "options": json.dumps({"jobs": 2})}
+    said = "no member decided (depqbf/dag-fold: stopped at the portfolio's CPU limit)"
+    rows = [
+        _row("yaneuraou-mate7-1", "portfolio", True, 1.0, "yaneuraou-mate7", n=7, cpu_s=2.0,
+             member="depqbf/dag-fold", **both),
+        _row("yaneuraou-mate7-2", "portfolio", None, 70.0, "yaneuraou-mate7", n=7, cpu_s=120.3,
+             error=said, **both),
+        _row("yaneuraou-mate9-1", "portfolio", True, 3.0, "yaneuraou-mate9", n=9, cpu_s=6.0,
+             member="caqe/dag-fold", **both),
+        _row("musou-065", "portfolio", False, 9.0, "musou", n=9, cpu_s=18.0,
+             member="depqbf/dag-fold", **both),
+        _row("yaneuraou-mate7-1", "caqe/dag-fold", True, 1.0, "yaneuraou-mate7", n=7,
+             cpu_s=1.0, **single),
+        _row("yaneuraou-mate7-2", "caqe/dag-fold", None, 61.0, "yaneuraou-mate7", n=7,
+             cpu_s=60.1, error="CPU time limit in the solver (60 s)", **single),
+        _row("yaneuraou-mate9-1", "caqe/dag-fold", True, 5.0, "yaneuraou-mate9", n=9,
+             cpu_s=5.0, **single)]  # not asked musou-065: not ranked on all questions
+    for row in rows:
+        row["engine"] = "portfolio" if row["label"] == "portfolio" else "caqe"
+    write_csv(results / "q.csv", rows)
+    md = render_report(load_experiment(path, with_instances=False), plots=False).read_text()
+    assert "## Issue 41's goals: the default QBF engine (portfolio)" in md
+    assert ("| YaneuraOu mate-in-7 | 7 | 1/2 | 11 of 11 | short | yaneuraou-mate7-2: "
+            + said.replace("|", "\\|") + " |") in md
+    assert "| YaneuraOu mate-in-9 | 9 | 1/1 | 4 of 5 | short | - |" in md  # 1 of 5 asked
+    assert "| no mate: musou-065 and zukou-050 | 9 | 1/1 | 2 of 2 | short | - |" in md
+    assert "mate-in-11" not in md  # not asked: no line
+    # per core: (2 + 240 + 6 + 18) / 2 / 4 questions
+    assert "PAR-2 over all 4 questions" in md
+    # a subset of qbf-real's 62 questions cannot meet the goal or fall short of it
+    assert "| portfolio (best, the default) | 33.250 | (the goal is on 62 questions) |" in md
+    assert "(questions): depqbf/dag-fold 2, caqe/dag-fold 1." in md
+
+
+def test_no_goal_lines_without_the_default_engine(tmp_path):
+    from tsumeqbf.experiments.qbf_goals import goal_context
+
+    assert goal_context([_row("a1", "dfpn", True, 0.01, "m3")], ["dfpn"]) is None
+
+
+def test_the_best_configuration_is_named_beside_the_default_engine(monkeypatch):
+    from tsumeqbf.experiments import qbf_goals
+    from tsumeqbf.experiments.qbf_goals import goal_context
+
+    monkeypatch.setattr(qbf_goals, "PAR2_GOAL_QUESTIONS", 1)  # this one question is the set
+    both = {"cpu_limit": 120.0, "options": json.dumps({"jobs": 2}), "cpu_s": 30.0}
+    rows = [_row("q1", "portfolio", True, 20.0, "m3", **both),
+            _row("q1", "caqe/dag-fold", True, 10.0, "m3", cpu_s=10.0, cpu_limit=60.0),
+            _row("q1", "dfpn", True, 0.01, "m3")]  # not a QBF engine: never the best
+    for row, engine in zip(rows, ("portfolio", "caqe", "dfpn")):
+        row["engine"] = engine
+    goals = goal_context(rows, ["dfpn", "caqe/dag-fold", "portfolio"])
+    assert goals["lines"] == []  # none of the goals' questions asked
+    # the portfolio's 30 CPU seconds on 2 cores count 15 per core, caqe's 10 on one
+    assert goals["par2"] == [["caqe/dag-fold (best)", "10.000", "met"],
+                             ["portfolio (the default)", "15.000", "short"]]
+    # under a wall-clock limit the seconds are wall seconds, not divided
+    wall = [{**rows[0], "cpu_limit": None}]
+    assert goal_context(wall, ["portfolio"])["par2"] == [
+        ["portfolio (best, the default)", "20.000", "short"]]

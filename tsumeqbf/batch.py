@@ -210,14 +210,21 @@ def solve_case(case: dict, engine: str, timeout: float | None, options: dict) ->
 
 def answer_row(case: dict, answer: Answer, options: dict) -> dict:
     """The row of a case's answer: its keys, the answer's and what made it
-    (:func:`tsumeqbf.provenance.row_fields`)."""
+    (:func:`tsumeqbf.provenance.row_fields`; for the portfolio's verdict, of the member
+    that gave it: its solver, its version and its encoding's)."""
     from .provenance import DFPN_ENGINES, row_fields
 
     answered = answer.facts.get("backend")  # the search that answered, whatever the default
     # without it (a killed worker's row), the search the question would have gone to
     asked = (question_position(case, options) if answer.engine in DFPN_ENGINES and not answered
              else None)
-    made = row_fields(answer.engine, options, asked)
+    member = answer.facts.get("member")
+    if member:  # the portfolio's verdict: its member's solver and encoding made it
+        from .solvers.portfolio import parse_member
+
+        made = row_fields("qbf", {**options, **parse_member(member).options}, asked)
+    else:
+        made = row_fields(answer.engine, options, asked)
     if made["dfpn_backend"] and answered:
         made["dfpn_backend"] = answered
     return merge_row(case, {**answer.to_dict(), **made})

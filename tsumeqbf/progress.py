@@ -219,7 +219,7 @@ class PhaseNotes:
             pass
 
 
-_notes: contextvars.ContextVar[PhaseNotes | None] = contextvars.ContextVar("phase_notes",
+_notes: contextvars.ContextVar["PhaseNotes | _PhaseSink | None"] = contextvars.ContextVar("phase_notes",
                                                                              default=None)
 
 
@@ -253,6 +253,38 @@ def held_phase(name: str):
     else:
         with notes.hold(name):
             yield
+
+
+class _PhaseSink:
+    """:func:`phase` inside :func:`phases_to`: each phase's name to ``report``, in the
+    process that set it only (a forked child sets its own or says nothing)."""
+
+    def __init__(self, report):
+        self.report, self.held, self._pid = report, 0, os.getpid()
+
+    def switch(self, name: str | None) -> None:
+        if not self.held and name is not None and os.getpid() == self._pid:
+            self.report(name)
+
+    hold = PhaseNotes.hold
+
+
+@contextlib.contextmanager
+def phases_to(report):
+    """Inside the block :func:`phase` calls ``report(name)`` as each phase begins, in
+    place of any notes on stderr (a portfolio member tells the portfolio what it is doing).
+
+    >>> said = []
+    >>> with phases_to(said.append):
+    ...     phase("encoding"); phase("solving")
+    >>> said
+    ['encoding', 'solving']
+    """
+    token = _notes.set(_PhaseSink(report))
+    try:
+        yield
+    finally:
+        _notes.reset(token)
 
 
 def shows_phases(json_output: bool, quiet: bool = False, stream=None) -> bool:

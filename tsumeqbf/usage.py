@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
+import os
 import resource
 import signal
 import sys
@@ -88,6 +89,47 @@ def add_child(rusage) -> tuple[float, float]:
         usage.children_cpu_s += cpu
         usage.peak_mb = max(usage.peak_mb, peak)
     return cpu, peak
+
+
+def tree_cpu_s(roots) -> float:
+    """The CPU seconds so far of the processes ``roots`` and of every descendant of theirs
+    alive now: each one's user and system seconds and those of the children it has reaped
+    (``/proc/PID/stat``), so a process reaped by another of the tree is counted once. For
+    a portfolio's members at work (:mod:`tsumeqbf.solvers.portfolio`), whose solvers
+    ``os.wait4`` counts only once they end. 0 where there is no ``/proc``.
+
+    >>> tree_cpu_s([os.getpid()]) >= 0, tree_cpu_s([])
+    (True, 0.0)
+    """
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    parent, ticks = {}, {}
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:  # ended meanwhile
+            continue
+        # after "(comm)": state ppid ... utime stime cutime cstime (fields 3, 4, 14-17)
+        fields = stat[stat.rfind(b")") + 2:].split()
+        parent[int(name)] = int(fields[1])
+        ticks[int(name)] = sum(int(f) for f in fields[11:15])
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parent.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo, seen = 0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in ticks:
+            continue
+        seen.add(pid)
+        total += ticks[pid]
+        todo += children.get(pid, [])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 # -- the CPU limit -----------------------------------------------------------------------

@@ -85,10 +85,29 @@ class Folded:
     """Ply n - 1 of ``fold``: per position before it ``counts`` = (its legal replies, those
     after which no check mates), and ``replies(key)`` those replies as (candidate,
     :data:`MATES` or :data:`NO_MATE`) in the lister's order, listed again on demand (the
-    formula needs only the counts; a strategy's reader needs the moves of a few)."""
+    formula needs only the counts; a strategy's reader needs the moves of a few).
 
-    counts: list
+    Where the native core listed ply n - 2 too (n >= 5), ``counts`` is None and
+    ``checks`` holds per position before ply n - 2 the counts after each of its legal
+    checks (the positions after them not merged), ``checks_of(key)`` the checks of one
+    position as (candidate, counts after it), listed again on demand."""
+
+    counts: list | None
     replies: Callable
+    checks: list | None = None
+    checks_of: Callable | None = None
+
+    def lost_per_check(self, moves: list | None) -> list:
+        """Per position before ply n - 2 the number of lost replies after each of its
+        checks (in ``moves``' order, ply n - 2 as listed, where the lister listed it)."""
+        if self.checks is not None:
+            return [[lost for _, lost in out] for out in self.checks]
+        return [[self.counts[p][1] for _, p in out] for out in moves]
+
+    def width(self) -> int:
+        """The most replies a position after ply n - 2 has."""
+        counts = self.counts if self.checks is None else (c for out in self.checks for c in out)
+        return max((total for total, _ in counts), default=0)
 
 
 @dataclass
@@ -98,7 +117,9 @@ class Dag:
     or -1 at ply n), in the lister's order); ``keys[t-1]`` the lister's keys of those positions and
     ``key_of`` the key of a :class:`Position`, as ``norm`` makes a listed key (the rules
     engine's exact key; on 9x9 cshogi's SFEN without the move number). With ``fold``,
-    ``plies`` stops at ply n - 2 and ``folded`` is ply n - 1 (``keys[n-2]`` its positions)."""
+    ``plies`` stops at ply n - 2 and ``folded`` is ply n - 1 (``keys[n-2]`` its positions);
+    where the native core listed ply n - 2 as well, ``plies`` and ``keys`` stop a ply
+    earlier (:class:`Folded`)."""
 
     plies: list
     keys: list
@@ -114,7 +135,8 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False
     mate. Raises :class:`TooManyPositions` past ``cap`` positions at a ply. With ``fold``
     (n >= 3) plies n - 1 and n are not listed: ``folded`` counts each position's replies
     at ply n - 1 and those after which no check mates, with the native core where it
-    serves the board (``use_native``; the same counts as the rules engine's, faster).
+    serves the board (``use_native``; the same counts as the rules engine's, faster), and
+    there at n >= 5 the native core lists ply n - 2's checks as well.
 
     >>> plies = list_dag(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3).plies
     >>> [(len(cands), len(moves)) for cands, moves in plies]
@@ -129,7 +151,9 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False
     lister = lister or _RulesMoves()
     frontier = [lister.key(pos)]
     plies, keys = [], []
-    for t in range(1, n - 1 if fold else n + 1):
+    core = (fold and use_native and isinstance(lister, _CshogiMoves) and native.available())
+    core_checks = core and n >= 5  # at n = 3 ply n - 2 is ply 1, whose codes are candidates
+    for t in range(1, n - 2 if core_checks else n - 1 if fold else n + 1):
         last = t == n
         index: dict = {}
         cand_index: dict = {}
@@ -153,9 +177,13 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False
     folded = None
     if fold:
         keys.append(frontier)
-        counts = (_native_fold_counts(frontier) if use_native and isinstance(lister, _CshogiMoves)
-                  and native.available() else _fold_counts(lister, frontier))
-        folded = Folded(counts, lister.replies_mating)
+        if core_checks:
+            folded = Folded(None, lister.replies_mating,
+                            _native_per_key(native.fold_checks, frontier),
+                            lambda key: _checks_counted(lister, key))
+        else:
+            folded = Folded(_native_per_key(native.fold_counts, frontier) if core
+                            else _fold_counts(lister, frontier), lister.replies_mating)
     return Dag(plies, keys, lister.key_of, lister.norm, folded)
 
 
@@ -170,13 +198,21 @@ def _fold_counts(lister, keys) -> list:
     return counts
 
 
-def _native_fold_counts(keys: list) -> list:
-    """The same counts by the native core from the positions' SFENs (cshogi's keys)."""
-    counts = []
+def _native_per_key(count, keys: list) -> list:
+    """``count`` (:func:`tsumeqbf.native.fold_counts` or ``fold_checks``) of the positions'
+    SFENs (cshogi's keys), a chunk at a time (the budget is checked between)."""
+    out = []
     for i in range(0, len(keys), NATIVE_CHUNK):
         check_budget()
-        counts += native.fold_counts(keys[i:i + NATIVE_CHUNK])
-    return counts
+        out += count(keys[i:i + NATIVE_CHUNK])
+    return out
+
+
+def _checks_counted(lister, key) -> list:
+    """The legal checks of ``key`` as (candidate, ply n - 1's counts after it)."""
+    checks = lister.moves(key, True, False)
+    return list(zip((cand for cand, _ in checks),
+                    native.fold_counts([child for _, child in checks])))
 
 
 class _RulesMoves:
@@ -356,12 +392,35 @@ class FoldChoice(LocalChoice):
     formula depends on the counts alone, so any lister's order of the rest codes it)."""
 
     def _width(self) -> int:
-        return max((total for total, _ in self.dag.folded.counts), default=0)
+        return self.dag.folded.width()
+
+    def cands_at(self, pos: Position) -> list | None:
+        if self.dag.folded.checks is None:
+            return super().cands_at(pos)
+        return self._sorted(self.dag.key_of(pos))  # the positions before it are not listed
 
     def _listed(self, i: int) -> list:
-        replies = self.dag.folded.replies(self.dag.keys[self.t - 1][i])
+        return self._sorted(self.dag.keys[self.t - 1][i])
+
+    def _sorted(self, key) -> list:
+        replies = self.dag.folded.replies(key)
         replies.sort(key=lambda move: move[1] == MATES)
         return [cand for cand, _ in replies]
+
+
+class CheckChoice(LocalChoice):
+    """The attacker's move at ply n - 2 of ``fold`` where the native core listed it: a
+    :class:`LocalChoice` over each position's checks ordered by the lost replies after
+    them, as the fold orders them (ties in any order: the formula depends on the counts
+    alone); a position's checks are listed again when a strategy's reader asks."""
+
+    def _width(self) -> int:
+        return max((len(out) for out in self.dag.folded.checks), default=0)
+
+    def _listed(self, i: int) -> list:
+        checks = self.dag.folded.checks_of(self.dag.keys[self.t - 1][i])
+        checks.sort(key=lambda move: move[1][1])
+        return [cand for cand, _ in checks]
 
 
 def encode(pos: Position, n: int, attacker_moves: str = "binary",
@@ -398,7 +457,7 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
             code = [[ci for ci, _ in out] for out in moves]
         else:
             if t % 2 == 0 and t < n:  # a defender's replies into stuck positions first
-                nxt = plies[t][1]
+                nxt = _next_moves(dag, t)
                 for out in moves:
                     out.sort(key=lambda move: bool(nxt[move[1]]))
             choice = LocalChoice(f, dag, t, f"m{t}")
@@ -410,7 +469,7 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
         into: list[list] = [[] for _ in range(1 + max((q for out in moves for _, q in out),
                                                       default=-1))]
         # after the defender's ply: the positions where the attacker has no listed move
-        stuck = [not out for out in plies[t][1]] if t % 2 == 0 and t < n else None
+        stuck = [not k for k in _next_moves(dag, t)] if t % 2 == 0 and t < n else None
         for p, out in enumerate(moves):
             alive = at[p]
             if alive is False:
@@ -431,12 +490,17 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
             if lost:  # no code below ``lost``: one clause for all of them
                 f.add_clause([neg(alive), choice.at_least(lost)])
         at = [f.or_(ins) for ins in into]
+    if fold and len(plies) == n - 3:  # ply n - 2 listed by the native core
+        _fold(f, dag, n, CheckChoice(f, dag, n - 2, f"m{n - 2}"), None, at)
     f.comments += [f"tsumeqbf encoding={name} version={VERSION}", *question_comments(pos, n)]
     stats = {"positions": [len(moves) for _, moves in plies],
              "moves": [sum(len(out) for out in moves) for _, moves in plies]}
-    if dag.folded:
+    if dag.folded and dag.folded.counts is not None:
         stats["positions"].append(len(dag.folded.counts))
         stats["moves"].append(sum(total for total, _ in dag.folded.counts))
+    elif dag.folded:  # the positions after ply n - 2 were not merged: ply n - 1 has no row
+        stats["positions"].append(len(dag.folded.checks))
+        stats["moves"].append(sum(len(out) for out in dag.folded.checks))
     return Encoded(f, first.cands, first, name, time.perf_counter() - start, stats)
 
 
@@ -448,29 +512,37 @@ def _fold(f: Formula, dag: Dag, n: int, choice, code: list, at: list) -> None:
     ``NOT at(r) OR code(n-2) < j OR code(n-1) >= s`` (j r's first check with that s)
     covers each value of s; with global codes (ply 1) one clause a check. Ply n has no
     variables: the line alive there meets a position where a check mates."""
-    moves = dag.plies[n - 3][1]
-    lost = [s for _, s in dag.folded.counts]
     reply = FoldChoice(f, dag, n - 1, f"m{n - 1}")
     f.choices[f"m{n}"] = None  # ply n is the rules engine's: a mating check of the position
     local = isinstance(choice, LocalChoice)
-    for r, out in enumerate(moves):
+    listed = dag.plies[n - 3][1] if len(dag.plies) == n - 2 else None
+    if local and listed is not None:  # ply n - 2's local codes name the checks in this order
+        lost = [s for _, s in dag.folded.counts]
+        for out in listed:
+            out.sort(key=lambda move: lost[move[1]])
+    for r, per_check in enumerate(dag.folded.lost_per_check(listed)):
         alive = at[r]
         if alive is False:
             continue
-        if local:
-            out.sort(key=lambda move: lost[move[1]])
         if local:  # one of its checks: a code below their number
-            f.add_clause([neg(alive), neg(choice.at_least(len(out)))])
+            per_check.sort()
+            f.add_clause([neg(alive), neg(choice.at_least(len(per_check)))])
         else:
             f.add_clause([neg(alive)] + [choice.sel(k) for k in code[r]])
         done = 0
-        for k, (_, p) in zip(code[r], out):
-            s = lost[p]
+        for k, s in zip(range(len(per_check)) if local else code[r], per_check):
             if not local and s:
                 f.add_clause([neg(alive), neg(choice.sel(k)), reply.at_least(s)])
             elif s > done:
                 f.add_clause([neg(alive), neg(choice.at_least(k)), reply.at_least(s)])
                 done = s
+
+
+def _next_moves(dag: Dag, t: int) -> list:
+    """Per position after ply t the number of its listed moves at ply t + 1."""
+    if t < len(dag.plies):
+        return [len(out) for out in dag.plies[t][1]]
+    return [len(out) for out in dag.folded.checks]
 
 
 def encode_global(pos: Position, n: int, **choices) -> Encoded:

@@ -37,7 +37,8 @@ Schema (only ``instances`` and ``engines`` are required)::
     matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
     label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
     timeout = 60                     # overrides limits.timeout
-    cpu_limit = 60                   # overrides limits.cpu_limit
+    cpu_limit = 60                   # overrides limits.cpu_limit (CPU seconds per core: an
+                                     # engine of option jobs = J, the portfolio, gets J x 60)
     timeouts = {"paper-fig5-9x9-n1" = 6000}   # ... and this for these instances
     max_plies = 3                    # only instances with n <= 3 ...
     max_width = 5                    # ... on boards at most 5 files wide ...
@@ -517,7 +518,9 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
                 if limit in limits and name in engines:
                     opts.setdefault(limit, limits[limit])
             if cpu_limit is not None:  # every engine: the kernel counts its CPU seconds
-                opts.setdefault("cpu_limit", cpu_limit)
+                # a limit per core: an engine running ``jobs`` processes at once (the
+                # portfolio's members) gets as many CPU seconds on each core
+                opts.setdefault("cpu_limit", cpu_limit * int(opts.get("jobs") or 1))
             label = _label(where, entry.get("label"), name, given, opts, f"{key}.label")
             ident = (name, canonical_json(opts))
             for clash, what in ((label, f"label {label!r} is"), (ident, "the same engine and options are")):

@@ -36,6 +36,7 @@ from .compiled import HEADER, code_rows
 from .paper import paper_rows
 from .paper_report import PAPER_SERIES, paper_tables_context, paper_time_points
 from .plots import cactus_plot, heatmap_plot, line_plot, loglog_plot
+from .qbf_goals import goal_context
 from .qbf_report import qbf_context
 from .store import SHRUNK_COLUMNS, read_csv
 
@@ -331,6 +332,7 @@ def build_context(exp: Experiment, rows: list[dict], shrunk: list[dict]) -> dict
     elif kind == "qbf":
         # the notes speak of the full run's figures, not of a --quick subset's
         ctx.update(qbf_context(rows, labels), notes="" if exp.quick else exp.report.get("notes", ""))
+        ctx["goals"] = goal_context(rows, labels)
         ctx["scaling"] = scaling(rows, labels)
         ctx["plots"] = ctx["plots"][:1]  # time against plies; the boards are all 9x9 but a few
         ctx["plot_series"] = ctx["scaling"]

@@ -40,8 +40,9 @@ from .config import EngineConfig, Experiment, canonical_json
 from .shrink import shrink
 from .store import SHRUNK_COLUMNS, Store, read_csv
 
-#: result keys copied into a cell's row (the rest of an engine's answer is dropped)
-RESULT_KEYS = (*(name for name, _ in Answer.COLUMNS), *PROVENANCE)
+#: result keys copied into a cell's row (the rest of an engine's answer is dropped): the
+#: portfolio's ``member`` is the member whose answer it gave
+RESULT_KEYS = (*(name for name, _ in Answer.COLUMNS), *PROVENANCE, "member")
 
 
 def cell_key(instance_id: str, engine: str, options: dict, repeat: int = 1) -> str:

@@ -37,6 +37,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("commit", "TEXT"), ("clean", "BOOLEAN"), ("encoder_version", "TEXT"), ("solver", "TEXT"),
     ("solver_version", "TEXT"), ("dfpn_backend", "TEXT"), ("pyqbf", "TEXT"), ("pysat", "TEXT"),
     ("cshogi", "TEXT"), ("cpu_model", "TEXT"), ("cores", "INTEGER"), ("load", "REAL"),
+    ("member", "TEXT"),  # engine portfolio: the member that answered
 )
 #: one row per shrunk disagreement (instance, the two engines that disagree)
 SHRUNK_COLUMNS: tuple[tuple[str, str], ...] = (

@@ -17,10 +17,22 @@ every QBF engine does on a stop), then SIGKILL to the group; a solver whose memb
 killed by the kernel (:func:`tsumeqbf.stop.die_with_parent`). A member that ends without
 a verdict (a crash, its memory share) makes room for the next one in the list.
 
-The limits hold for the whole portfolio: one deadline for every member, and the memory
+The limits hold for the whole portfolio: one deadline for every member, the memory
 shared evenly between the members that run at once (each member's encoder
 and solver keep within their share; the encoder of members that share one, within their
-shares together). The answer is the winning member's, with
+shares together), and a CPU limit (option ``cpu_limit`` of
+:func:`tsumeqbf.engines.run_engine`) for the CPU seconds of every member together, their
+encoders and solvers counted (:func:`tsumeqbf.usage.tree_cpu_s`, read again when the
+members could have used what is left on all the cores, at least :data:`CPU_POLL_S`
+apart): once they reach it, every member is stopped. Each member process
+also keeps within what was left when it started, its solver by the kernel's RLIMIT_CPU.
+A member tells the portfolio each phase of its work as it begins (listing, encoding,
+writing, solving: :func:`tsumeqbf.progress.phase`, through its pipe), so that one
+stopped at a limit before its own answer came is said to be stopped while in that
+phase (``stopped at the portfolio's timeout while encoding``), however late a loaded
+machine would have let its own reason come.
+(The experiments give a portfolio of ``jobs`` members at once ``jobs`` times a single
+solver's CPU limit: the same CPU seconds on each core.) The answer is the winning member's, with
 ``member`` its label and ``members`` what each member did; under ``certify`` the verdict
 is certified in this process by re-asking sub-questions under the winning member's
 configuration (:func:`tsumeqbf.solvers.engine.certify_answer`), so that a lying member is
@@ -90,8 +102,10 @@ from ..encoder.registry import DEFAULT_ENCODING, ENCODINGS
 from ..encoder.size import check_plies
 from ..rules import Position
 from ..niceness import carry_nice
+from ..progress import phases_to
 from ..stop import Stopped, signals_held, worker_signals
-from ..usage import add_child
+from ..limits import LimitReached
+from ..usage import add_child, cpu_left, cpu_limited, tree_cpu_s
 from ..settings import setting
 from ..values import Answer, Limits, Status, Timings
 from .engine import (CertifyOptions, QbfOptions, certify_answer, question_of, solve_written,
@@ -108,8 +122,18 @@ AXES = {"attacker": "attacker_moves", "defender": "defender_moves"}
 #: seconds a stopped member gets to kill its solver and clean up before SIGKILL
 STOP_S = 5.0
 #: seconds past the deadline during which the members' own answers (their reasons) are
-#: still read: each member stops itself at the same deadline
+#: still read: each member stops itself at the same deadline. One that has not answered by
+#: then is said to be stopped at the portfolio's timeout while in the phase it last told
+#: (:data:`PHASES`), so that a loaded machine loses no reason by a short wait
 LATE_S = 0.2
+#: what a member's pipe carries: a line ``PHASE_TAG + name`` as each phase of its work
+#: begins (:func:`tsumeqbf.progress.phase`), then ``ANSWER_TAG`` and its pickled answer
+PHASE_TAG, ANSWER_TAG = b"p", b"a"
+#: a member's phase as its stop's reason says it (``while ...``)
+PHASES = {"listing": "listing the positions", "writing": "writing the QDIMACS"}
+#: the least wall seconds between two readings of the members' CPU seconds under a CPU
+#: limit (each reads every process's /proc entry)
+CPU_POLL_S = 0.2
 #: options of the QBF engine that a member carries in its label, not the portfolio
 MEMBER_OPTIONS = ("solver", "encoding", "attacker_moves", "defender_moves")
 
@@ -212,7 +236,8 @@ def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
     memory = limits.memory_mb
     share = dataclasses.replace(limits, memory_mb=None if memory is None
                                 else max(1, int(memory) // jobs))
-    answer = _race(pos, n, members, jobs, share, {"used_kinds_only": settings.used_kinds_only})
+    answer = _race(pos, n, members, jobs, share, {"used_kinds_only": settings.used_kinds_only},
+                   cpu_left())
     # the answer carries its options, over the winning member's (its members: what each
     # member did)
     own = settings.row()
@@ -234,6 +259,7 @@ class _Process:
     encoding (:func:`_shared`); reaped once the pipes of all its members are closed."""
     pid: int
     open: int  # its members' pipes still open
+    cpu_s: float = 0.0  # once reaped: its CPU seconds and its children's
 
 
 @dataclass
@@ -246,27 +272,43 @@ class _Running:
 
 
 def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limits,
-          shared: dict) -> Answer:
+          shared: dict, cpu_s: float | None = None) -> Answer:
     """Run the members, ``jobs`` at once, each within ``limits``, until one decides; stop
-    the rest."""
+    the rest. ``cpu_s``: the CPU seconds all members may use together (None: no limit)."""
     start = time.monotonic()
     deadline = limits.deadline
     queue = list(members)
     running: dict[int, _Running] = {}
     done: list[dict] = []  # what each member did, in the order they ended
+    procs: list[_Process] = []
+    limit, cores = cpu_s, default_jobs()  # at most a core a process: the members' pace
+
+    def cpu_left_now() -> float | None:  # this process's own seconds count too
+        if limit is None:
+            return None
+        used = sum(p.cpu_s for p in procs) + tree_cpu_s([p.pid for p in procs if p.pid])
+        return cpu_left() - used
     try:
         while queue or running:
+            left = cpu_left_now()
+            if left is not None and left <= 0:
+                return _undecided(done + _stopped(running.values(), "CPU limit"), limits)
             if queue and len(running) < jobs and not limits.passed():
                 starting = queue[:jobs - len(running)]
                 del queue[:len(starting)]
                 for group in _by_encoding(starting, shared):
-                    for child in _start(group, pos, n, limits, shared):
+                    for child in _start(group, pos, n, limits, shared, left):
                         running[child.fd] = child
+                        if not any(p is child.proc for p in procs):
+                            procs.append(child.proc)
             if not running:
                 break
             wait = None if deadline is None else deadline + LATE_S - time.monotonic()
             if wait is not None and wait <= 0:
                 break
+            if limit is not None:  # read again before the members could have used what is left
+                reading = max(CPU_POLL_S, left / cores)
+                wait = reading if wait is None else min(wait, reading)
             ready, _, _ = select.select(list(running), [], [], wait)
             for fd in ready:
                 chunk = os.read(fd, 1 << 16)
@@ -278,11 +320,7 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
                 done.append(_summary(child.member, answer))
                 if answer.status.decided or _lied(answer):
                     return _answer(answer, child.member, done, running.values(), start)
-        for child in running.values():
-            done.append(_summary(child.member, Answer.unknown(
-                "stopped at the portfolio's timeout",
-                timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
-        return _undecided(done, limits)
+        return _undecided(done + _stopped(running.values(), "timeout"), limits)
     finally:
         _stop(list(running.values()))
 
@@ -299,9 +337,10 @@ def _by_encoding(members: list[Member], shared: dict) -> list[list[Member]]:
 
 
 def _start(group: list[Member], pos: Position, n: int, limits: Limits,
-           shared: dict) -> list[_Running]:
+           shared: dict, cpu_s: float | None = None) -> list[_Running]:
     """Fork a process for ``group`` (members that share an encoding), leading a process
-    group of its own; each member's answer comes pickled through a pipe of its own."""
+    group of its own, within ``cpu_s`` CPU seconds (None: no limit); each member's answer
+    comes pickled through a pipe of its own."""
     pipes = [os.pipe() for _ in group]
     parent = os.getpid()
     with signals_held():  # the child unholds them once its own handlers are set
@@ -315,10 +354,13 @@ def _start(group: list[Member], pos: Position, n: int, limits: Limits,
             os.setsid()
             carry_nice()
             worker_signals(parent)
-            if len(group) == 1:
-                status = _member(group[0], pos, n, limits, shared, writes[0])
-            else:
-                status = _shared(group, pos, n, limits, shared, writes)
+            # on this process's clock, which began at the fork; the encoder's phases are
+            # those of every member that shares it
+            with cpu_limited(cpu_s), _telling(*writes):
+                if len(group) == 1:
+                    status = _member(group[0], pos, n, limits, shared, writes[0])
+                else:
+                    status = _shared(group, pos, n, limits, shared, writes)
         finally:
             os._exit(status)
     for _, write_end in pipes:
@@ -342,12 +384,42 @@ def _answering(write_end: int, answer_of) -> int:
         answer = answer_of()
     except Stopped:
         return 143
+    except LimitReached as exc:  # its CPU seconds, outside the engine's own limits
+        answer = Answer.unknown(exc.reason)
     except Exception as exc:  # a bug in the member: its one line, not a traceback
         answer = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
         status = 1
     with os.fdopen(write_end, "wb") as out:
+        out.write(ANSWER_TAG)
         pickle.dump(answer, out)
     return status
+
+
+def _telling(*write_ends: int):
+    """Within the block, each phase of the work told through ``write_ends``: a line short
+    enough (under PIPE_BUF) that the pipe takes it whole."""
+    def report(name: str) -> None:
+        line = PHASE_TAG + name.encode()[:200] + b"\n"
+        for write_end in write_ends:
+            with contextlib.suppress(OSError):  # the portfolio has gone: the member will too
+                os.write(write_end, line)
+    return phases_to(report)
+
+
+def _read(data: bytes) -> tuple[str | None, bytes]:
+    """The phase a member's pipe last told (None: none yet) and its pickled answer (empty
+    while it has not come).
+
+    >>> _read(b"pencoding\\npsolving\\npwri")
+    ('solving', b'')
+    """
+    said, at = None, 0
+    while data.startswith(PHASE_TAG, at):
+        end = data.find(b"\n", at)
+        if end < 0:
+            break
+        said, at = data[at + len(PHASE_TAG):end].decode(errors="replace"), end + 1
+    return said, data[at + len(ANSWER_TAG):] if data.startswith(ANSWER_TAG, at) else b""
 
 
 def _shared(group: list[Member], pos: Position, n: int, limits: Limits, shared: dict,
@@ -366,7 +438,7 @@ def _shared(group: list[Member], pos: Position, n: int, limits: Limits, shared: 
     except Exception as exc:  # a bug in the encoder: every member says it
         written = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
     path = getattr(written, "path", None)
-    children, me = [], os.getpid()
+    children, me, cpu_s = [], os.getpid(), cpu_left()
     try:
         with signals_held():
             for i, write_end in enumerate(writes):
@@ -377,8 +449,10 @@ def _shared(group: list[Member], pos: Position, n: int, limits: Limits, shared: 
                         for other in writes[:i] + writes[i + 1:]:
                             os.close(other)
                         worker_signals(me)
-                        status = _answering(write_end, lambda: solve_written(
-                            pos, written, limits, options[i]))
+                        # what the encoder left, on this clock
+                        with cpu_limited(cpu_s), _telling(write_end):
+                            status = _answering(write_end, lambda: solve_written(
+                                pos, written, limits, options[i]))
                     finally:
                         os._exit(status)
                 children.append(pid)
@@ -410,10 +484,11 @@ def _ended(child: _Running) -> Answer:
     proc.open -= 1
     if proc.open == 0:
         _, code, usage = os.wait4(proc.pid, 0)
-        add_child(usage)  # the members' CPU seconds and their solvers', in the engine's
+        # the members' CPU seconds and their solvers', in the engine's
+        proc.cpu_s = add_child(usage)[0]
         proc.pid = 0
     try:
-        answer = pickle.loads(bytes(child.data))
+        answer = pickle.loads(_read(bytes(child.data))[1])
     except Exception:
         how = ("" if code is None else f" ({f'signal {os.WTERMSIG(code)}' if os.WIFSIGNALED(code) else f'exit code {os.waitstatus_to_exitcode(code)}'})")
         answer = Answer.failed(f"the member died{how}")
@@ -429,6 +504,19 @@ def _summary(member: Member, answer: Answer) -> dict:
     """What a member did, as the answer's ``members`` list says it: its label, status,
     seconds and the reason it gave."""
     return {"member": member.label, **answer.summary()}
+
+
+def _stopped(children, limit: str) -> list[dict]:
+    """What members still at work when the portfolio stopped at its ``limit`` did: unknown,
+    the reason naming the phase each last told."""
+    said = []
+    for child in children:
+        now = _read(bytes(child.data))[0]
+        reason = f"stopped at the portfolio's {limit}" + (
+            "" if now is None else f" while {PHASES.get(now, now)}")
+        said.append(_summary(child.member, Answer.unknown(
+            reason, timings=Timings(time_s=round(time.monotonic() - child.started, 6)))))
+    return said
 
 
 def _answer(answer: Answer, member: Member, done: list[dict], losers, start: float) -> Answer:
@@ -465,7 +553,7 @@ def _stop(children: list[_Running]) -> None:
         while time.monotonic() < deadline and not _exited(proc.pid):
             time.sleep(0.01)
         _signal_group(proc.pid, signal.SIGKILL)
-        add_child(os.wait4(proc.pid, 0)[2])
+        proc.cpu_s = add_child(os.wait4(proc.pid, 0)[2])[0]
         proc.pid = 0
     for child in children:
         os.close(child.fd)
