@@ -12,8 +12,9 @@ times a single solver's CPU limit (:mod:`tsumeqbf.experiments.config`), so its C
 seconds, and its penalty, are divided by ``jobs`` to stand beside a single solver's on one
 core. Under a wall-clock limit the seconds are wall seconds and are not divided.
 
+>>> from tsumeqbf.values import Status
 >>> row = {"engine": "portfolio", "label": "portfolio", "instance": "musou-065", "n": 9,
-...        "meta": "{}", "mate": None, "status": "unknown", "error": "no member decided",
+...        "meta": "{}", "status": Status.UNKNOWN, "error": "no member decided",
 ...        "options": '{"jobs": 2}', "cpu_limit": 120.0, "cpu_s": 120.4}
 >>> goals = goal_context([row], ["portfolio"])
 >>> goals["lines"][0][:4], goals["lines"][0][-1]
