@@ -54,7 +54,8 @@ mate-in-9 1.1-13.6 s, ``dag`` 3.4-34.5; all 16 at d - 2), DepQBF the 5 mate-in-9
 --certify`` on 2 cores at a 1-minute load of 3.3-6.3 (``results/runs/portfolio-default/``):
 every mate-in-7 (verdict within 0.9 wall seconds) and mate-in-9 sample (2.3-15.6) at d
 and at d - 2, the 5 mate-in-11 samples at 9, and mate11-3 and 11-5 at 11 (51.7, 37.0 s;
-about 0.3 of a core each at that load), all certified; CAQE answered first on 14 of the 39
+about 0.3 of a core each at that load; on a quieter machine, load 1.6-2.0, 4 of the 5 at
+11 and musou-065 at 9), all certified; CAQE answered first on 14 of the 39
 questions decided, DepQBF on 25. (CAQE on ``dag`` decided all 5 mate-in-9 samples in
 ``results/runs/qbf-dag/``, where no other configuration decided one.) DepQBF is put first
 since it decides more than CAQE at 11 plies, musou-065 sooner, and in

@@ -1,4 +1,4 @@
-"""portfolio-default.csv from the three batch outputs beside it (run from this folder):
+"""portfolio-default.csv from the four batch outputs beside it (run from this folder):
 their rows, a later file's row replacing an earlier one's of the same id."""
 import csv
 import json
@@ -6,7 +6,8 @@ import json
 from tsumeqbf.provenance import FIELDS
 
 rows = {}
-for path in ("portfolio-default.jsonl", "portfolio-default-rerun.jsonl", "portfolio-default-edo.jsonl"):
+for path in ("portfolio-default.jsonl", "portfolio-default-rerun.jsonl", "portfolio-default-edo.jsonl",
+             "portfolio-default-quiet.jsonl"):
     for line in open(path, encoding="utf-8"):
         row = json.loads(line)
         row["batch_file"] = path
