@@ -1336,6 +1336,21 @@ struct BoardTable {
     std::vector<uint8_t> passed;  // per bucket: entries stored beyond it from before it
     size_t size = 0, used = 0, unsolved = 0, limit = 2000000;
 
+    // when each board was last written, for a reader that looked it up before: the writes
+    // are numbered, and a small array (hot in the cache, where the entries are not) keeps
+    // the last number per slot, a board's slot picked by its key's top bits (many boards
+    // share one: a write to any of them counts for all); `wiped`, the last write that
+    // may have changed any board (the half with the least work dropped)
+    static constexpr int STAMP_BITS = 11;
+    uint64_t writes = 0, wiped = 0;
+    std::vector<uint64_t> stamps = std::vector<uint64_t>(size_t(1) << STAMP_BITS);
+    void touch(uint64_t board) { stamps[board >> (64 - STAMP_BITS)] = ++writes; }
+    void touch_all() { wiped = ++writes; }
+    // false only when nothing stored for `board` can have changed since write `since`
+    bool written_since(uint64_t board, uint64_t since) const {
+        return wiped > since || stamps[board >> (64 - STAMP_BITS)] > since;
+    }
+
     BoardTable() : slots(fresh(1 << 12)), passed(1 << 11), size(1 << 12) {}
     ~BoardTable() { std::free(slots); }
     BoardTable(const BoardTable&) = delete;
@@ -1401,6 +1416,7 @@ struct BoardTable {
     // distance from the root) kept least
     void put(uint64_t board, uint64_t att, int64_t pn, int64_t dn, int64_t work, int seen) {
         uint16_t at = (uint16_t)std::min(seen, MAX_SEEN);
+        touch(board);
         if (Entry* e = find_unsolved(board, att)) {
             e->u.pn = (uint32_t)pn;
             e->u.dn = (uint32_t)dn;
@@ -1419,6 +1435,7 @@ struct BoardTable {
         insert(e);
     }
     void insert(const Entry& e) {
+        touch(e.board);
         if (2 * (used + 1) > size) rebuild(size * 2, -1);
         place(e);
     }
@@ -1435,6 +1452,7 @@ struct BoardTable {
         unsolved += e.kind() == UNSOLVED;
     }
     void erase(Entry* e) {
+        touch(e->board);
         for (size_t b = home(e->board), at = (size_t)(e - slots) / 2; b != at; b = (b + 1) & mask())
             if (passed[b] < SATURATED) --passed[b];
         unsolved -= e->kind() == UNSOLVED;
@@ -1467,6 +1485,7 @@ struct BoardTable {
         std::free(old);
     }
     void drop_least_work() {
+        touch_all();
         std::vector<int64_t> works;
         works.reserve(unsolved);
         each([&](const Entry& e) {
@@ -1541,6 +1560,7 @@ struct Child {
     uint64_t key;
     Dom dom;
     bool repeated;
+    bool stale;      // looked up again this round: the last searched, or its board written
     int64_t pn, dn;  // the last known numbers
     bool dep;        // a path-dependent disproof
     int seen;        // its unsolved entry's least distance from the root; -1: none read
@@ -1767,8 +1787,12 @@ struct UnboundedSearch : Search {
     void store_disproof(uint64_t key, const Dom& d, uint64_t path, bool dep, bool is_or,
                         const std::vector<const Dom*>& disproven, bool pieces) {
         if (dep) {
-            if (twins.size() >= twin_limit) twins.clear();  // path-bound results: a cache
+            if (twins.size() >= twin_limit) {  // path-bound results: a cache
+                twins.clear();
+                table.touch_all();
+            }
             twins.insert(key, path);
+            table.touch(d.board);  // (a child's lookup reads the twins too)
             return;
         }
         Hand att = d.att, dfn = d.dfn;
@@ -1877,6 +1901,11 @@ struct UnboundedSearch : Search {
             }
         }
         bool looked_up = true;  // the children's numbers are fresh from the tables
+        // the write after which they were last read: a child whose board has not been
+        // written since (nor the twins at its key) would read the same, and is not looked
+        // up again; the child last searched always is (its numbers came back from it)
+        uint64_t looked_at = table.writes;
+        int searched = -1;
         on_path.insert(key);
         int64_t nodes_before = nodes;
         try {
@@ -1891,8 +1920,11 @@ struct UnboundedSearch : Search {
                 // the children's entries are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
                 for (size_t i = 0; i < n && !looked_up; ++i) {
-                    const Child& c = children[i];
-                    if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
+                    Child& c = children[i];
+                    // (a repetition's numbers are fixed)
+                    c.stale = !(c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) &&
+                              ((int)i == searched || table.written_since(c.dom.board, looked_at));
+                    if (!c.stale) continue;
                     table.prefetch(c.dom.board);
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
@@ -1902,8 +1934,7 @@ struct UnboundedSearch : Search {
                     bool dep;
                     // a proof or a path-independent disproof is never taken back: a child
                     // known to have one is not looked up again
-                    bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
-                    if (!settled && !looked_up) {
+                    if (!looked_up && c.stale) {
                         c.seen = -1;
                         if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
                             c.pn = cpn; c.dn = cdn; c.dep = dep;
@@ -1932,6 +1963,7 @@ struct UnboundedSearch : Search {
                     }
                 }
                 looked_up = false;
+                looked_at = table.writes;
                 for (int j = 0; j < n_groups; ++j) total += group_max[used_groups[j]];
                 total = capped_sum(total + shared_max, infinite);
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
@@ -1947,6 +1979,7 @@ struct UnboundedSearch : Search {
                 Child& c = children[best_i];
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
+                searched = best_i;
                 pos.push(moves[best_i]);
                 try {
                     mid(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
