@@ -36,10 +36,15 @@ formula is Mate(P, n) and what it measured.
 from __future__ import annotations
 
 from ..rules.position import Position
-from .dag import encode_fold
+from . import dag
 from .game import Encoded
 
 
 def encode(pos: Position, n: int, **choices) -> Encoded:
     """Mate(pos, n) as a QBF; ``choices``: binary move codes only."""
-    return encode_fold(pos, n, **choices)
+    return dag.encode_fold(pos, n, **choices)
+
+
+def encode_reduced(pos: Position, n: int, **choices) -> Encoded:
+    """Mate(pos, n) as ``dag-fold-reduced``; ``choices``: binary move codes only."""
+    return dag.encode_reduced(pos, n, **choices)

@@ -2148,7 +2148,7 @@ struct UnboundedSearch : Search {
 // the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
 // source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
 // name it too
-constexpr uint32_t CORE_VERSION = 7;
+constexpr uint32_t CORE_VERSION = 8;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
@@ -2847,6 +2847,20 @@ std::pair<int, int> reply_mate_counts(Position& p) {
     return {(int)replies.size(), lost};
 }
 
+// whether every legal reply of the side to move leaves the other side a check that mates
+// in one (true with no reply: mated): the first reply without one ends the test
+bool every_reply_mated(Position& p) {
+    std::vector<int> replies;
+    p.legal_moves(replies);
+    for (int m : replies) {
+        p.push(m);
+        bool mated = mates_in_one(p);
+        p.pop();
+        if (!mated) return false;
+    }
+    return true;
+}
+
 // the position of an SFEN (a str) into `pos`; false with the Python exception set
 bool load_sfen(PyObject* item, Position& pos) {
     uint8_t board[N], hands[16];
@@ -2904,6 +2918,23 @@ PyObject* py_fold_checks(PyObject*, PyObject* args) {
     });
 }
 
+// fold_wins(sfens) -> per SFEN the number of legal checks of the side to move after which
+// every reply is answered by a check that mates (those whose fold_counts lose none): plies
+// n - 2 and n - 1 of dag-fold-reduced, each check's test ended by its first lost reply
+PyObject* py_fold_wins(PyObject*, PyObject* args) {
+    return per_sfen(args, [](Position& pos) -> PyObject* {
+        std::vector<int> checks;
+        pos.checks(checks);
+        long wins = 0;
+        for (int m : checks) {
+            pos.push(m);
+            wins += every_reply_mated(pos);
+            pos.pop();
+        }
+        return PyLong_FromLong(wins);
+    });
+}
+
 PyMethodDef METHODS[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(board, hands, turn) -> every legal move of the side to move"},
@@ -2917,6 +2948,8 @@ PyMethodDef METHODS[] = {
      "fold_counts(sfens) -> per SFEN (legal replies, replies after which no check mates)"},
     {"fold_checks", py_fold_checks, METH_VARARGS,
      "fold_checks(sfens) -> per SFEN, per legal check, fold_counts of the position after it"},
+    {"fold_wins", py_fold_wins, METH_VARARGS,
+     "fold_wins(sfens) -> per SFEN, the legal checks after which fold_counts lose no reply"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
