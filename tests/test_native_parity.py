@@ -35,3 +35,22 @@ def test_the_core_searches_as_the_python_search_on_the_same_moves(problem, dag_i
     assert ((ours.proven, ours.nodes, ours.proofs, ours.disproofs, ours.twins)
             == (theirs.proven, theirs.nodes, theirs.proofs, theirs.disproofs, theirs.twins))
     assert python.root_status() == core.root_status()
+
+
+@pytest.mark.parametrize("problem", ["zukou-001", "zukou-012", "zukou-029", "musou-005"])
+def test_the_core_groups_interpositions_as_the_python_search_does(problem):
+    # every interposition counted once (group_interpositions), in the proof-number sums and
+    # in a new check's starting number: the same nodes, and not those without the option
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == problem))
+    counts = {}
+    for grouped in (True, False):
+        options = TsumeOptions(group_interpositions=grouped)
+        python = TsumeSearch(NativeGame(pos.copy()), max_nodes=10_000, options=options)
+        core = NativeSearch(NativeGame(pos.copy()), max_nodes=10_000, options=options)
+        ours, theirs = python.solve(), core.solve()
+        assert ((ours.proven, ours.nodes, ours.proofs, ours.disproofs, ours.twins)
+                == (theirs.proven, theirs.nodes, theirs.proofs, theirs.disproofs, theirs.twins))
+        assert python.root_status() == core.root_status()
+        counts[grouped] = (theirs.nodes, theirs.proofs, theirs.disproofs)
+    assert counts[True] != counts[False]

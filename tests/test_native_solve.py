@@ -52,6 +52,8 @@ def _game_differences(sfen: str, rng: random.Random, plies: int) -> list[str]:
                     bad.append(f"{here}: reply_count{grouped} differs")
             bad += [f"{here} {ours.pos.usi(m)}: is_interposition differs" for m in moves
                     if ours.is_interposition(m) != theirs.is_interposition(m)]
+            bad += [f"{here} {ours.pos.usi(m)}: interposition_group differs" for m in moves
+                    if ours.interposition_group(m) != theirs.interposition_group(m)]
             bad += [f"{here} square {sq}: next_to_king differs" for sq in range(81)
                     if ours.next_to_king(sq) != theirs.next_to_king(sq)]
         if not moves:

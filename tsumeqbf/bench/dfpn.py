@@ -2,7 +2,8 @@
 
     python -m tsumeqbf.bench dfpn [--max-nodes N] [--edo K | --ids ID,...] [--heuristics ABC] [--csv FILE]
                                   [--resume] [--backend rules|cshogi|native] [--no-bounded] [--repeat K]
-                                  [--beside rules|cshogi|none] [--only cshogi]
+                                  [--beside rules|cshogi|none] [--only cshogi] [--no-cshogi]
+                                  [--python-runs FILE,... [--python-solved]] [--cpu-limit S]
                                   [--plot PNG [--beside-csv CSV]]
 
 1. Bounded df-pn on the YaneuraOu mate-3..11 samples at their stated length.
@@ -25,7 +26,9 @@ in some rounds only.
 default: zukou-091 ends with 6.7M entries after 11.3M nodes), ``--mate-probe``,
 ``--group-interpositions``, ``--no-inherit`` and ``--backend`` are ``solve``'s.
 ``--backend native`` runs the native core instead, beside the Python search and cshogi's
-DfPn (:mod:`tsumeqbf.bench.dfpn_native`).
+DfPn (:mod:`tsumeqbf.bench.dfpn_native`; there ``--python-runs``, ``--python-solved`` and
+``--cpu-limit`` measure issue 45's goal against the Python search's recorded runs).
+``--no-cshogi`` leaves cshogi's DfPn out.
 ``--only cshogi`` runs cshogi's DfPn alone on the Edo problems (no bounded set, none of
 ours): its verdict, nodes, wall and CPU seconds per problem (:func:`cshogi_only`), for
 ``--plot ... --beside-csv`` to draw its seconds beside ours from an earlier run's CSV.
@@ -302,9 +305,7 @@ def _native(args, cshogi) -> int:
     from . import dfpn_native
 
     ignored = [flag for flag, off in (("--heuristics", args.heuristics == ""),
-                                      ("--shorten-nodes", args.shorten_nodes is None),
                                       ("--mate-probe", args.mate_probe == 0),
-                                      ("--group-interpositions", not args.group_interpositions),
                                       ("--no-inherit", args.inherit),
                                       ("--repeat", args.repeat == 1), ("--plot", not args.plot),
                                       ("--only", args.only is None))
@@ -316,10 +317,22 @@ def _native(args, cshogi) -> int:
     if not args.no_bounded:
         bad += dfpn_native.bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
     if args.edo or args.ids:
-        rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
+        every = read_rows("open_tsume_zukou_musou.csv")
+        rows = pick_edo(every, args.edo, args.ids)
+        python = None
+        if args.python_runs:
+            if args.beside != "none":
+                raise SystemExit("bench dfpn: --python-runs stands for the Python search "
+                                 "beside; give --beside none")
+            python = dfpn_native.python_answers(args.python_runs.split(","), every)
+            if args.python_solved:
+                rows = [r for r in rows if python.get(r["id"], ("",))[0]
+                        in (Status.MATE, Status.NOMATE)]
         bad += dfpn_native.unbounded(rows, args.max_nodes, cshogi,
                                      None if args.beside == "none" else args.beside,
-                                     args.csv, args.resume, args.tt_limit)
+                                     args.csv, args.resume, args.tt_limit, python,
+                                     args.shorten_nodes or 0, args.group_interpositions,
+                                     args.cpu_limit)
     return 1 if bad else 0
 
 
@@ -357,7 +370,27 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--only", choices=("cshogi",), default=None,
                     help="cshogi: its DfPn alone on the Edo problems (wall and CPU seconds "
                          "to --csv); neither the bounded set nor our search runs")
+    ap.add_argument("--python-runs", default=None, metavar="FILE,...",
+                    help="with --backend native and --beside none: the Python search's "
+                         "recorded runs (bench dfpn CSVs, solve --json answers) for its "
+                         "verdicts and shortest answers, in place of a run beside")
+    ap.add_argument("--no-cshogi", action="store_true",
+                    help="leave cshogi's DfPn out (it runs beside ours when installed)")
+    ap.add_argument("--python-solved", action="store_true",
+                    help="with --python-runs: only the problems those runs decide")
+    ap.add_argument("--cpu-limit", type=float, default=None, metavar="S",
+                    help="with --backend native: CPU seconds for each problem's search, "
+                         "the proof and the search for a shorter line (unknown past it)")
     args = ap.parse_args(argv)
+    native_only = [flag for flag, given in (("--python-runs", args.python_runs),
+                                            ("--python-solved", args.python_solved),
+                                            ("--cpu-limit", args.cpu_limit is not None)) if given]
+    if native_only and args.backend != "native":
+        raise SystemExit(f"bench dfpn: {', '.join(native_only)} go(es) with --backend native")
+    if args.python_solved and not args.python_runs:
+        raise SystemExit("bench dfpn: --python-solved needs --python-runs")
+    if args.cpu_limit is not None and args.cpu_limit <= 0:
+        raise SystemExit("bench dfpn: --cpu-limit must be positive")
     try:
         options = SolveOptions.from_args(args)
     except (TsumeError, ValueError) as exc:
@@ -367,6 +400,10 @@ def main(argv: list[str]) -> int:
     try:
         import cshogi
     except ImportError:
+        cshogi = None
+    if args.no_cshogi:
+        if args.only == "cshogi":
+            raise SystemExit("bench dfpn: --only cshogi and --no-cshogi contradict each other")
         cshogi = None
     if args.resume and not args.csv:
         raise SystemExit("bench dfpn: --resume needs --csv")

@@ -9,6 +9,16 @@ search and cshogi's DfPn, on the same problems in the same run.
    proof alone (no search for shorter mates, so the answers' lengths compare with the
    same settings), and cshogi's DfPn, each with the node budget.
 
+3. The goal of issue 45 as one command: ``python_runs`` (``--python-runs``, the Python
+   search's committed runs: ``bench dfpn`` CSVs and ``solve --json`` answers) give each
+   problem the Python search's verdict and its shortest recorded answer in place of a run
+   beside (:func:`python_answers`); ``--python-solved`` keeps the problems they decide;
+   ``--cpu-limit`` bounds each problem's CPU seconds (the proof and the search for a
+   shorter line, :func:`~tsumeqbf.usage.cpu_limited`); ``--shorten-nodes`` and
+   ``--group-interpositions`` are ``solve``'s. The summary then gives the CPU seconds of
+   all the core's searches and the longest one, and says whether every problem the Python
+   search decides was decided within 1,800 CPU s in all (:func:`goal_lines`).
+
 Nodes per second are each engine's nodes over its seconds, by the clock and by the CPU
 time of the thread (``cpu_s``: what the rate is worth on a loaded machine; the proof's
 search alone, not the reading of its answer); a node is not
@@ -20,8 +30,10 @@ median of the problems both solve.
 from __future__ import annotations
 
 import csv
+import json
 import statistics
 import time
+from pathlib import Path
 
 from .. import native
 from ..dfpn import DfPn, ShogiGame
@@ -29,14 +41,68 @@ from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
-from ..usage import measured
+from ..limits import LimitReached
+from ..usage import cpu_limited, measured
 from ..values import Status
 from .dfpn import cshogi_dfpn, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
-          *PROVENANCE, "python_length"]
+          *PROVENANCE, "python_length", "total_cpu_s", "shorten_nodes", "group_interpositions",
+          "python_run", "error"]
+
+#: issue 45: every Edo problem the Python search decides, decided by the core within this
+#: many CPU seconds in all
+GOAL_CPU_S = 1800
+
+
+def python_answers(paths, rows) -> dict:
+    """Per problem id of ``rows`` (the Edo problems), what the Python search's recorded
+    runs in ``paths`` say: ``(status, length, source)``, the decided verdict and the
+    shortest answer among the runs that decide it (length by the project's convention;
+    None for a no-mate), else ``(unknown, None, None)`` when some run asked it and none
+    decided. A path is a ``bench dfpn`` CSV (columns id, status, length) or a ``solve
+    --json`` answer (its ``sfen`` names the problem). Two runs with different verdicts
+    are a SystemExit: the reference must be one.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> a, b = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
+    >>> _ = open(a, "w").write("id,status,length\\nzukou-001,unknown,\\nzukou-002,mate,23\\n")
+    >>> _ = open(b, "w").write("id,status,length\\nzukou-001,mate,75\\nzukou-002,mate,21\\n")
+    >>> rows = [{"id": "zukou-001", "sfen": ""}, {"id": "zukou-002", "sfen": ""}]
+    >>> got = python_answers([a, b], rows)
+    >>> got["zukou-001"][:2], got["zukou-002"][:2], got["zukou-002"][2] == "b.csv"
+    (('mate', 75), ('mate', 21), True)
+    """
+    by_sfen = {Position.from_sfen(r["sfen"]).key: r["id"] for r in rows if r.get("sfen")}
+    found: dict = {}
+    for path in paths:
+        name = Path(path).name
+        try:
+            with open(path, encoding="utf-8") as fh:
+                if str(path).endswith(".json"):
+                    answer = json.load(fh)
+                    pid = by_sfen.get(Position.from_sfen(answer["sfen"]).key)
+                    recorded = [(pid, answer["status"], answer.get("length"))] if pid else []
+                else:
+                    recorded = [(r["id"], r["status"], r.get("length")) for r in csv.DictReader(fh)]
+        except (OSError, ValueError, KeyError) as exc:
+            raise SystemExit(f"bench dfpn: cannot read the Python search's run {path}: {exc}")
+        for pid, status, length in recorded:
+            length = int(length) if length not in (None, "") else None
+            had = found.get(pid)
+            if status not in (Status.MATE, Status.NOMATE):
+                found.setdefault(pid, (Status.UNKNOWN.value, None, None))
+            elif had is None or had[0] == Status.UNKNOWN:
+                found[pid] = (status, length, name)
+            elif had[0] != status:
+                raise SystemExit(f"bench dfpn: the Python search's runs disagree on {pid} "
+                                 f"({had[0]} in {had[2]}, {status} in {name})")
+            elif length is not None and (had[1] is None or length < had[1]):
+                found[pid] = (status, length, name)
+    return found
 
 
 def _rate(nodes, seconds) -> str:
@@ -78,9 +144,41 @@ def bounded(rows, max_nodes: int, cshogi) -> int:
     return disagreements
 
 
+def solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
+                 cpu_limit) -> dict:
+    """``solve_tsume`` with the core on ``pos`` (no exact-shortest search after the
+    proof), within ``cpu_limit`` CPU seconds for all of it (None: no limit): its answer
+    with ``total_cpu_s``; past the limit an unknown answer with the nodes searched."""
+    held = {}
+
+    def note(search):  # the search, for its node count should the limit stop it
+        held["search"] = search
+
+    start = time.perf_counter()
+    with measured() as used:
+        try:
+            with cpu_limited(cpu_limit):
+                out = solve_tsume(pos, max_nodes=max_nodes, backend="native", shortest_up_to=0,
+                                  shorten_nodes=shorten_nodes, tt_limit=tt_limit,
+                                  group_interpositions=group_interpositions, progress=note)
+        except LimitReached as exc:
+            search = held.get("search")
+            out = {"status": Status.UNKNOWN, "length": None, "pv": None, "error": str(exc),
+                   "nodes": search.nodes if search else 0,
+                   "time_s": time.perf_counter() - start, "proof_cpu_s": "stopped"}
+    out["total_cpu_s"] = round(used.cpu_s, 6)
+    if out["proof_cpu_s"] == "stopped":  # all of it was the proof's
+        out["proof_cpu_s"] = out["total_cpu_s"]
+    return out
+
+
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
-              resume: bool = False, tt_limit: int = TABLE_ENTRIES) -> int:
-    """The Edo problems without a bound; returns the disagreements and bad lines."""
+              resume: bool = False, tt_limit: int = TABLE_ENTRIES, python: dict | None = None,
+              shorten_nodes: int | None = 0, group_interpositions: bool = False,
+              cpu_limit: float | None = None) -> int:
+    """The Edo problems without a bound; returns the disagreements and bad lines.
+    ``python`` (from :func:`python_answers`) gives the Python search's recorded verdicts
+    and lengths in place of a run ``beside``."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
     done_ids = {problem for problem, _ in done}
     if done_ids:
@@ -92,17 +190,23 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
     finished = []
     for r in rows:
         pos = Position.from_sfen(r["sfen"])
-        out = solve_tsume(pos, max_nodes=max_nodes, backend="native", shortest_up_to=0,
-                          shorten_nodes=0, tt_limit=tt_limit)
+        out = solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
+                           cpu_limit)
         check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
         row = {"id": r["id"], "stated_length": r["stated_length"], "backend": "native",
                "status": out["status"], "length": out["length"], "nodes": out["nodes"],
                "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
-               "replay": check, **row_fields("tsume", {"backend": "native"})}
+               "replay": check, **row_fields("tsume", {"backend": "native"}),
+               "total_cpu_s": out["total_cpu_s"], "shorten_nodes": shorten_nodes,
+               "group_interpositions": group_interpositions, "error": out.get("error", "")}
         line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
                 f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} "
                 f"{check[:6]:6s}")
-        if beside:
+        if python is not None:
+            status, length, source = python.get(r["id"], ("", None, None))
+            row.update(python_status=status, python_length=length, python_run=source)
+            line += f" | {status or '-':8s} {str(length or '-'):>6s}"
+        elif beside:
             ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
                                shorten_nodes=0, tt_limit=tt_limit)
             row.update(python_backend=beside, python_status=ours["status"],
@@ -124,9 +228,46 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
         with open(csv_path, encoding="utf-8") as fh:  # a resumed run sums up every row
             finished = list(csv.DictReader(fh))
     lines, bad = summary(finished)
+    if python is not None:
+        lines += goal_lines(finished)
     for text in lines:
         print(text)
     return bad
+
+
+def goal_lines(rows: list[dict]) -> list[str]:
+    """Issue 45's goal on rows whose ``python_status`` is the Python search's recorded
+    verdict: the problems it decides, how many the core decided, the CPU seconds of all
+    the core's searches (``total_cpu_s``: proof and shortening) and the longest.
+
+    >>> rows = [dict(id="zukou-001", status="mate", python_status="mate", total_cpu_s="12.5"),
+    ...         dict(id="musou-001", status="unknown", python_status="unknown", total_cpu_s="3")]
+    >>> goal_lines(rows)[0]
+    'the Python search decides 1 of these 2 (zukou 1); the core decides 1 of them (zukou 1)'
+    >>> goal_lines(rows)[1]
+    'CPU s of the core, proof and shortening: 15.5 in all (12.5 on those 1), the longest 12.5 (zukou-001); goal: those 1 within 1,800 in all: met'
+    """
+    decided = (Status.MATE, Status.NOMATE)
+    asked = [r for r in rows if r.get("python_status") in decided]
+    got = [r for r in asked if r["status"] == r["python_status"]]
+
+    def per_collection(some):
+        groups: dict = {}
+        for r in some:
+            groups[r["id"].split("-")[0]] = groups.get(r["id"].split("-")[0], 0) + 1
+        return ", ".join(f"{g} {n}" for g, n in groups.items())
+
+    cpu = {r["id"]: float(r.get("total_cpu_s") or 0) for r in rows}
+    spent = sum(cpu[r["id"]] for r in asked)
+    longest = max(cpu, key=cpu.get) if cpu else None
+    met = len(got) == len(asked) and spent <= GOAL_CPU_S
+    return [f"the Python search decides {len(asked)} of these {len(rows)} "
+            f"({per_collection(asked)}); the core decides {len(got)} of them "
+            f"({per_collection(got)})",
+            f"CPU s of the core, proof and shortening: {sum(cpu.values()):,.1f} in all "
+            f"({spent:,.1f} on those {len(asked)}), the longest {cpu.get(longest, 0):,.1f} "
+            f"({longest}); goal: those {len(asked)} within {GOAL_CPU_S:,} in all: "
+            + ("met" if met else "short")]
 
 
 def summary(rows: list[dict]) -> tuple[list[str], int]:
@@ -141,7 +282,7 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     >>> summary([{**rows[0], "cpu_s": 0.01, "cshogi_cpu_s": 0.02}])[0][2]
     'nodes per CPU second: native 222,600, cshogi 89,150'
     >>> summary([{**rows[0], "length": 23, "python_length": 21}])[0][-2]
-    "native answers longer than the Python search's (the proof's line, no search for a shorter one in either): 1 (zukou-002)"
+    "native answers longer than the Python search's: 1 (zukou-002); as long 0, shorter 0"
     
     """
     def num(row, name):
@@ -181,9 +322,10 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     longer = [r["id"] for r in solved
               if int(r.get("length") or 0) > int(r.get("python_length") or 0) > 0]
     if any(r.get("python_length") not in (None, "") for r in solved):
-        out.append(f"native answers longer than the Python search's (the proof's line, no "
-                   f"search for a shorter one in either): {len(longer)}"
-                   + (f" ({', '.join(longer)})" if longer else ""))
+        out.append(f"native answers longer than the Python search's: {len(longer)}"
+                   + (f" ({', '.join(longer)})" if longer else "")
+                   + f"; as long {sum(int(r.get('length') or 0) == int(r.get('python_length') or -1) for r in solved)}, "
+                   f"shorter {sum(0 < int(r.get('length') or 0) < int(r.get('python_length') or 0) for r in solved)}")
     out.append(f"verdicts differing from the Python search's: {len(differ)}"
                + (f" ({', '.join(differ)})" if differ else "")
                + f"; native lines replayed as mate: {len(solved) - len(not_ok)}/{len(solved)}"

@@ -41,7 +41,7 @@ from .tsume import TsumeResult
 
 #: solve_tsume's options the native core does not have, with the value that means "off"
 UNSUPPORTED = {"heuristics": "", "simulation": False, "mate_probe": 0,
-               "group_interpositions": False, "group_promotions": False, "proof_pieces": True}
+               "group_promotions": False, "proof_pieces": True}
 
 
 def refuse_unsupported(options) -> None:
@@ -106,6 +106,11 @@ class NativeGame(Game):
     drop_group = ShogiGame.drop_group
     reply_count_after = TsumeGame.reply_count_after
 
+    def interposition_group(self, m):
+        """As :meth:`ShogiGame.interposition_group` on a legal reply to a check: every
+        interposition in one group (None: a capture or a king move)."""
+        return "interposition" if self.is_interposition(m) else None
+
     def clone(self):
         raise TsumeError("backend 'native' has no simulation")
 
@@ -125,18 +130,20 @@ class NativeSearch:
         from .. import native
 
         self.game = game
-        # what the core does: ``options``' table size, mobility, drop grouping, DAG
-        # correction and inherited numbers
+        # what the core does: ``options``' table size, mobility, drop and interposition
+        # grouping, DAG correction and inherited numbers
         options = options or TsumeOptions()
         self.options = TsumeOptions(dag=options.dag, inherit=options.inherit,
                                     mobility=options.mobility, group_drops=options.group_drops,
+                                    group_interpositions=options.group_interpositions,
                                     tt_limit=options.tt_limit)
         self.max_nodes, self.deadline = max_nodes, deadline
         self.progress, self.progress_every = progress, progress_every
         self._core = native.require().Tsume(*native.position_args(game.pos),
                                             self.options.tt_limit, self.options.mobility,
                                             self.options.group_drops, self.options.dag,
-                                            self.options.inherit)
+                                            self.options.inherit,
+                                            self.options.group_interpositions)
         self.proof_seq, self.is_disproven = self._core.proof_seq, self._core.is_disproven
         self.current_line = self._core.current_line
         self.tables = self  # what bounded df-pn's seeding asks: is_disproven
@@ -177,7 +184,8 @@ class NativeSearch:
 
         o = self.options
         return {**identity, "core_version": native.require().VERSION, "mobility": o.mobility,
-                "group_drops": o.group_drops, "dag": o.dag, "inherit": o.inherit}
+                "group_drops": o.group_drops, "dag": o.dag, "inherit": o.inherit,
+                "group_interpositions": o.group_interpositions}
 
     def save_tables(self, path, identity: dict) -> None:
         """The core's tables to ``path`` (:func:`.checkpoint.save_native`)."""

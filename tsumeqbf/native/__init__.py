@@ -147,18 +147,19 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
 
 def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
           tt_limit: int = TABLE_ENTRIES, mobility: bool = True, group_drops: bool = True,
-          dag: bool = True, inherit: bool = True) -> dict:
+          dag: bool = True, inherit: bool = True, group_interpositions: bool = False) -> dict:
     """Unbounded df-pn (:class:`tsumeqbf.dfpn.TsumeSearch` with its defaults: repetition a
     failure, path-dependent disproofs as twin entries, proof and disproof pieces, the DAG
-    correction and inherited numbers, ``dag`` and ``inherit``; none of Nagai's
-    heuristics): ``proven`` True/False, None at a limit
+    correction and inherited numbers, ``dag`` and ``inherit``; ``group_interpositions``
+    as its option; none of Nagai's heuristics): ``proven`` True/False, None at a limit
     (``reason``), and for a mate a ``line`` read off the proofs (every ply counted, the
     attacker taking the check with the shallowest proof, the defender the reply with the
     deepest; not the answer convention of :func:`tsumeqbf.dfpn.solve_tsume`, which reads
     the core's tables through :mod:`tsumeqbf.dfpn.native_solve`, and to be replayed)."""
     check_supported(pos)
     start = time.perf_counter()
-    search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops, dag, inherit)
+    search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops, dag, inherit,
+                         group_interpositions)
     proven, reason = search.solve(-1 if max_nodes is None else max_nodes,
                                   -1.0 if not timeout else float(timeout))
     line = search.line() if proven else []

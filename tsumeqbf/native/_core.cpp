@@ -795,6 +795,37 @@ struct Position {
             }
         return n;
     }
+
+    // the replies of the side to move, every interposition (a reply that is neither a king
+    // move nor a capture: against a check it can only block the line) counted once, as
+    // TsumeGame.reply_count counts them with group_interpositions; in check without a list
+    int interposition_grouped_count() {
+        int c = turn, k = kings[c], checkers[16];
+        int nchecks = k >= 0 ? attackers(k, c ^ 1, checkers) : 0;
+        int rest = 0;
+        bool blocks_any = false;
+        auto count = [&](int m) {  // a drop's from is past the squares: never the king's
+            if (board[move_to(m)] || move_from(m) == k) ++rest;
+            else blocks_any = true;
+        };
+        if (!nchecks) {
+            std::vector<int> moves;
+            legal_moves(moves);
+            for (int m : moves) count(m);
+            return rest + blocks_any;
+        }
+        const SqList* blocks = evasion_board_moves<false>(count, nchecks, checkers[0]);
+        bool files[W];
+        if (blocks_any || !blocks || blocks->empty() || !can_drop(c, files))
+            return rest + blocks_any;
+        for (int t : *blocks)
+            for (int kind = PAWN; kind <= ROOK; ++kind) {
+                if (!hands[c][kind] || !drop_allowed(kind, t, c, files)) continue;
+                if (kind == PAWN && is_uchifuzume(t, c)) continue;
+                return rest + 1;
+            }
+        return rest;
+    }
 };
 
 // -- the bounded df-pn search (tsumeqbf/dfpn/core.py's DfPn) -----------------------------
@@ -1464,6 +1495,10 @@ struct UnboundedSearch : Search {
     size_t twin_limit = 1000000;
     bool dag = true;      // the double-count correction where paths merge (TsumeOptions.dag)
     bool inherit = true;  // new positions start from the same board's numbers (.inherit)
+    // every interposition of an AND node counted once, in its proof-number sum and in a
+    // new check's starting number (TsumeOptions.group_interpositions; it takes in
+    // group_drops, as every drop is an interposition)
+    bool group_interpositions = false;
 
     // a new position's starting numbers raised to those of the same board's unsolved
     // positions with other hands (TsumeTables.inherited): where the attacker holds at
@@ -1762,14 +1797,21 @@ struct UnboundedSearch : Search {
                     // a check starts with as many proof-number units as it has replies;
                     // one without reply is mate, proven at once
                     pos.push(moves[i]);
-                    int replies = pos.grouped_reply_count(group_drops);
+                    int replies = group_interpositions ? pos.interposition_grouped_count()
+                                                       : pos.grouped_reply_count(group_drops);
                     pos.pop();
                     if (replies) c.pn = replies;
                     else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
                 }
                 if (inherit && c.pn) inherited(c.dom, c.pn, c.dn);
             }
-            if (!is_or && group_drops && is_drop(moves[i])) groups[i] = move_to(moves[i]);
+            if (is_or) continue;
+            int m = moves[i];
+            if (group_interpositions) {  // one group: neither a capture nor a king move
+                if (!pos.board[move_to(m)] && move_from(m) != pos.kings[pos.turn]) groups[i] = 0;
+            } else if (group_drops && is_drop(m)) {
+                groups[i] = move_to(m);
+            }
         }
         bool looked_up = true;  // the children's numbers are fresh from the tables
         on_path.insert(key);
@@ -2407,13 +2449,8 @@ PyObject* game_reply_count(GameObject* self, PyObject* args) {
     int group_drops = 1, group_interpositions = 0;
     if (!PyArg_ParseTuple(args, "|pp", &group_drops, &group_interpositions)) return nullptr;
     Position& p = *self->pos;
-    if (!group_interpositions) return PyLong_FromLong(p.grouped_reply_count(group_drops));
-    std::vector<int> moves;
-    p.legal_moves(moves);
-    int king = p.kings[p.turn], rest = 0;
-    for (int m : moves)  // a king move or a capture stands alone, every other reply blocks
-        if (p.board[move_to(m)] || (!is_drop(m) && move_from(m) == king)) ++rest;
-    return PyLong_FromLong(rest + (rest < (int)moves.size()));
+    return PyLong_FromLong(group_interpositions ? p.interposition_grouped_count()
+                                                : p.grouped_reply_count(group_drops));
 }
 
 // is_interposition(m): a reply that puts a piece between the king and a distant checker
@@ -2473,10 +2510,10 @@ struct TsumeObject {
 int tsume_init(TsumeObject* self, PyObject* args, PyObject*) {
     const char *board, *hands;
     Py_ssize_t nb, nh;
-    int turn, mobility, group_drops, dag = 1, inherit = 1;
+    int turn, mobility, group_drops, dag = 1, inherit = 1, group_interpositions = 0;
     long long tt_limit;
-    if (!PyArg_ParseTuple(args, "y#y#iLpp|pp", &board, &nb, &hands, &nh, &turn, &tt_limit,
-                          &mobility, &group_drops, &dag, &inherit))
+    if (!PyArg_ParseTuple(args, "y#y#iLpp|ppp", &board, &nb, &hands, &nh, &turn, &tt_limit,
+                          &mobility, &group_drops, &dag, &inherit, &group_interpositions))
         return -1;
     if (tt_limit < 2) {
         PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
@@ -2491,6 +2528,7 @@ int tsume_init(TsumeObject* self, PyObject* args, PyObject*) {
     search->group_drops = group_drops;
     search->dag = dag;
     search->inherit = inherit;
+    search->group_interpositions = group_interpositions;
     delete self->search;
     self->search = search;
     self->busy = false;

@@ -343,31 +343,44 @@ def _start(group: list[Member], pos: Position, n: int, limits: Limits,
     group of its own, within ``cpu_s`` CPU seconds (None: no limit); each member's answer
     comes pickled through a pipe of its own."""
     pipes = [os.pipe() for _ in group]
-    parent = os.getpid()
-    with signals_held():  # the child unholds them once its own handlers are set
-        pid = os.fork()
-    if pid == 0:  # the child: whatever happens, it ends here, never in the caller's code
-        status = 143
-        try:
-            for read_end, _ in pipes:
-                os.close(read_end)
-            writes = [write_end for _, write_end in pipes]
-            os.setsid()
-            carry_nice()
-            worker_signals(parent)
-            # on this process's clock, which began at the fork; the encoder's phases are
-            # those of every member that shares it
-            with cpu_limited(cpu_s), _telling(*writes):
-                if len(group) == 1:
-                    status = _member(group[0], pos, n, limits, shared, writes[0])
-                else:
-                    status = _shared(group, pos, n, limits, shared, writes)
-        finally:
-            os._exit(status)
+    writes = [write_end for _, write_end in pipes]
+
+    def work() -> int:
+        # on this process's clock, which began at the fork; the encoder's phases are
+        # those of every member that shares it
+        with cpu_limited(cpu_s), _telling(*writes):
+            if len(group) == 1:
+                return _member(group[0], pos, n, limits, shared, writes[0])
+            return _shared(group, pos, n, limits, shared, writes)
+    pid = _fork(work, closing=[read_end for read_end, _ in pipes], leader=True)
     for _, write_end in pipes:
         os.close(write_end)
     proc, now = _Process(pid, len(group)), time.monotonic()
     return [_Running(member, proc, read_end, now) for member, (read_end, _) in zip(group, pipes)]
+
+
+def _fork(work, closing=(), leader: bool = False) -> int:
+    """Fork a child that closes the descriptors ``closing``, is stopped by SIGTERM or by
+    this process's death, leads a process group of its own if ``leader`` (at this
+    process's nice value), runs ``work()`` and exits with the status it returns (143 if
+    it raised); this process gets its pid. Whatever happens, the child ends here, never
+    in the caller's code."""
+    parent = os.getpid()
+    with signals_held():  # the child unholds them once its own handlers are set
+        pid = os.fork()
+    if pid == 0:
+        status = 143
+        try:
+            for fd in closing:
+                os.close(fd)
+            if leader:
+                os.setsid()
+                carry_nice()
+            worker_signals(parent)
+            status = work()
+        finally:
+            os._exit(status)
+    return pid
 
 
 def _member(member: Member, pos: Position, n: int, limits: Limits, shared: dict,
@@ -439,24 +452,15 @@ def _shared(group: list[Member], pos: Position, n: int, limits: Limits, shared: 
     except Exception as exc:  # a bug in the encoder: every member says it
         written = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
     path = getattr(written, "path", None)
-    children, me, cpu_s = [], os.getpid(), cpu_left()
+    children, cpu_s = [], cpu_left()
     try:
-        with signals_held():
-            for i, write_end in enumerate(writes):
-                pid = os.fork()
-                if pid == 0:
-                    status = 143
-                    try:
-                        for other in writes[:i] + writes[i + 1:]:
-                            os.close(other)
-                        worker_signals(me)
-                        # what the encoder left, on this clock
-                        with cpu_limited(cpu_s), _telling(write_end):
-                            status = _answering(write_end, lambda: solve_written(
-                                pos, written, limits, options[i]))
-                    finally:
-                        os._exit(status)
-                children.append(pid)
+        for i, write_end in enumerate(writes):
+            def work() -> int:
+                # what the encoder left, on this clock
+                with cpu_limited(cpu_s), _telling(write_end):
+                    return _answering(write_end, lambda: solve_written(
+                        pos, written, limits, options[i]))
+            children.append(_fork(work, closing=writes[:i] + writes[i + 1:]))
         for write_end in writes:
             os.close(write_end)
         for pid in children:
