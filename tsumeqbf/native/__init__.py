@@ -24,7 +24,7 @@ from ..settings import TABLE_ENTRIES
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
-CORE_VERSION = 8
+CORE_VERSION = 9
 
 try:
     from . import _core

@@ -2190,7 +2190,7 @@ struct UnboundedSearch : Search {
 // the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
 // source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
 // name it too
-constexpr uint32_t CORE_VERSION = 8;
+constexpr uint32_t CORE_VERSION = 9;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
