@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -166,12 +167,14 @@ struct Tables {
     SqList between[N][N];
     // check_from[code][k]: squares from which `code` attacks k on an empty board
     bool check_from[32][N][N];
-    Bits check_bits[32][N];  // check_from[code][k] as a set
+    // check_bits[k][code]: check_from[code][k] as a set (the king's square first: a node's
+    // tests read one king's block)
+    Bits check_bits[N][32];
     // can_check[code][frm][k]: the piece on frm could, on an empty board, move to a square
     // from which it (or its promoted self) attacks k: else only a discovered check is
     // possible for it
     bool can_check[32][N][N];
-    Bits can_check_bits[32][N];  // can_check[code][.][k] as a set of squares frm
+    Bits can_check_bits[N][32];  // [k][code]: can_check[code][.][k] as a set of squares frm
     // attack_from[c][s].set[g]: squares from which a piece of colour c in attack group g
     // attacks s on an empty board (one block per square, read by every attack test)
     struct AttackFrom { Bits set[8]; };
@@ -179,6 +182,9 @@ struct Tables {
     // the attack groups of each piece code, the second G_NONE when it has one
     uint8_t group1[32], group2[32];
     Bits square[N];  // the set of one square
+    // step_bits[code][s]: the squares `code` on s attacks by a step; near_king[k]: the
+    // squares from which some step reaches a neighbour of k (two files, three ranks away)
+    Bits step_bits[32][N], near_king[N];
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
@@ -234,9 +240,9 @@ struct Tables {
                     if (slide) far_mask[c][d] |= 1u << code;
                 }
                 for (int s = 0; s < N; ++s) {
-                    for (int t : steps[code][s]) { check_from[code][t][s] = true; check_bits[code][t].set(s); }
+                    for (int t : steps[code][s]) { check_from[code][t][s] = true; check_bits[t][code].set(s); }
                     for (int d : slide_dirs[code])
-                        for (int t : ray[s][d]) { check_from[code][t][s] = true; check_bits[code][t].set(s); }
+                        for (int t : ray[s][d]) { check_from[code][t][s] = true; check_bits[t][code].set(s); }
                 }
             }
             int knight = code_of(KNIGHT, c);
@@ -257,12 +263,18 @@ struct Tables {
         }
         // the attack groups: a horse, a dragon and a king step to all eight neighbours, so
         // they share the king's; a horse slides as a bishop, a dragon as a rook
-        for (int s = 0; s < N; ++s) square[s].set(s);
+        for (int s = 0; s < N; ++s) {
+            square[s].set(s);
+            for (int code = 0; code < 32; ++code)
+                for (int t : steps[code][s]) step_bits[code][s].set(t);
+            for (int t = 0; t < N; ++t)
+                if (std::abs(t % W - s % W) <= 2 && std::abs(t / W - s / W) <= 3) near_king[s].set(t);
+        }
         uint8_t groups_of[32] = {};
         for (int c = 0; c < 2; ++c) {
             const int kinds[8] = {PAWN, KNIGHT, SILVER, GOLD, KING, ROOK, BISHOP, LANCE};
             for (int g = 0; g < 8; ++g)
-                for (int s = 0; s < N; ++s) attack_from[c][s].set[g] = check_bits[code_of(kinds[g], c)][s];
+                for (int s = 0; s < N; ++s) attack_from[c][s].set[g] = check_bits[s][code_of(kinds[g], c)];
             auto join = [&](int kind, int g) { groups_of[code_of(kind, c)] |= 1 << g; };
             join(PAWN, G_PAWN); join(KNIGHT, G_KNIGHT); join(SILVER, G_SILVER);
             for (int kind : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) join(kind, G_GOLD);
@@ -290,7 +302,7 @@ struct Tables {
             }
             for (int frm = 0; frm < N; ++frm)
                 for (int k = 0; k < N; ++k)
-                    if (can_check[code][frm][k]) can_check_bits[code][k].set(frm);
+                    if (can_check[code][frm][k]) can_check_bits[k][code].set(frm);
         }
         uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: fixed keys, same every run
         auto next = [&state]() {
@@ -381,44 +393,36 @@ struct Position {
         return k < PRO_PAWN ? k : k == HORSE ? BISHOP : k == DRAGON ? ROOK : k - 8;
     }
 
-    void push(int m) {
-        int to = move_to(m), frm = move_from(m), c = turn;
-        stack.push_back({m, board[to], bkey, hkey});
+    // the move on the board, the hands and the kings alone (no keys, no undo record): for
+    // the tests that look one move ahead and take it back at once; returns the piece
+    // captured (0: none) for unplay()
+    int play(int m) {
+        int to = move_to(m), frm = move_from(m), c = turn, captured = 0;
         if (frm >= DROP_BASE) {
-            int kind = frm - DROP_BASE, code = code_of(kind, c);
+            int kind = frm - DROP_BASE;
             hands[c][kind] -= 1;
-            hkey -= T->zh[c][kind];
-            place(to, code);
-            bkey ^= T->zb[code][to];
+            place(to, code_of(kind, c));
         } else {
-            int code = board[frm], captured = board[to];
-            bkey ^= T->zb[code][frm];
+            int code = board[frm];
+            captured = board[to];
             if (captured) {
                 int hk = base_kind(captured);
-                bkey ^= T->zb[captured][to];
-                if (hk == KING) {
-                    kings[c ^ 1] = -1;
-                } else {
-                    hands[c][hk] += 1;
-                    hkey += T->zh[c][hk];
-                }
+                if (hk == KING) kings[c ^ 1] = -1;
+                else hands[c][hk] += 1;
             }
             if (is_promotion(m)) code = T->promote_code[code];
             lift(frm);
             place(to, code);  // (the captured piece off first)
-            bkey ^= T->zb[code][to];
             if (kind_of(code) == KING) kings[c] = to;
         }
         turn = c ^ 1;
-        bkey ^= T->zturn;
+        return captured;
     }
 
-    void pop() {
-        Undo u = stack.back();
-        stack.pop_back();
+    void unplay(int m, int captured) {
         int c = turn ^ 1;
         turn = c;
-        int m = u.move, to = move_to(m), frm = move_from(m);
+        int to = move_to(m), frm = move_from(m);
         if (frm >= DROP_BASE) {
             hands[c][frm - DROP_BASE] += 1;
             lift(to);
@@ -427,14 +431,41 @@ struct Position {
             if (is_promotion(m)) code = code_of(base_kind(code), c);
             place(frm, code);
             lift(to);
-            if (u.captured) place(to, u.captured);
-            if (u.captured) {
-                int hk = base_kind(u.captured);
+            if (captured) {
+                place(to, captured);
+                int hk = base_kind(captured);
                 if (hk == KING) kings[c ^ 1] = to;
                 else hands[c][hk] -= 1;
             }
             if (kind_of(code) == KING) kings[c] = frm;
         }
+    }
+
+    void push(int m) {
+        int to = move_to(m), frm = move_from(m), c = turn;
+        stack.push_back({m, board[to], bkey, hkey});
+        if (frm >= DROP_BASE) {
+            int kind = frm - DROP_BASE;
+            hkey -= T->zh[c][kind];
+            bkey ^= T->zb[code_of(kind, c)][to];
+        } else {
+            int code = board[frm], captured = board[to];
+            bkey ^= T->zb[code][frm];
+            if (captured) {
+                int hk = base_kind(captured);
+                bkey ^= T->zb[captured][to];
+                if (hk != KING) hkey += T->zh[c][hk];
+            }
+            bkey ^= T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
+        }
+        bkey ^= T->zturn;
+        play(m);
+    }
+
+    void pop() {
+        Undo u = stack.back();
+        stack.pop_back();
+        unplay(u.move, u.captured);
         bkey = u.bkey;
         hkey = u.hkey;
     }
@@ -466,7 +497,13 @@ struct Position {
         Bits steps = (at[G_PAWN] & of[G_PAWN]) | (at[G_KNIGHT] & of[G_KNIGHT]) |
                      (at[G_SILVER] & of[G_SILVER]) | (at[G_GOLD] & of[G_GOLD]) |
                      (at[G_KING] & of[G_KING]);
-        if (!steps.empty()) return true;
+        return !steps.empty() || slid_onto(s, by);
+    }
+
+    // whether one of `by`'s sliders attacks s over empty squares
+    bool slid_onto(int s, int by) const {
+        const Bits* at = T->attack_from[by][s].set;
+        const Bits* of = groups[by];
         Bits slides = (at[G_ROOK] & of[G_ROOK]) | (at[G_BISHOP] & of[G_BISHOP]) |
                       (at[G_LANCE] & of[G_LANCE]);
         for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
@@ -509,6 +546,15 @@ struct Position {
     bool line_clear(int a, int b) const { return (T->between_bits[a][b] & occ).empty(); }
 
     bool in_check(int c) const { return kings[c] >= 0 && attacked(kings[c], c ^ 1); }
+
+    // whether c's piece on frm, on a line from c's king k, is the only piece between k and
+    // an opposing slider that attacks along that line (it may then move only along it)
+    bool pinned(int frm, int k, int c) const {
+        int d = T->line[k][frm];
+        if (d < 0 || !line_clear(k, frm)) return false;
+        int p = nearest(frm, d);
+        return p >= 0 && (T->far_mask[c ^ 1][d] >> board[p] & 1);
+    }
 
     // whether colour c's king is unattacked after `m` (played and undone here)
     // (a board move of colour c; only the board is touched, not the keys or the hands,
@@ -584,9 +630,10 @@ struct Position {
         if (k < 0) return false;
         const auto& st = T->steps[code_of(PAWN, c)][to];
         if (std::find(st.begin(), st.end(), k) == st.end()) return false;
-        push(to | (DROP_BASE + PAWN) << 7);
+        int m = to | (DROP_BASE + PAWN) << 7;
+        play(m);
         bool stuck = !has_legal_move();
-        pop();
+        unplay(m, 0);
         return stuck;
     }
 
@@ -636,12 +683,22 @@ struct Position {
     template <bool in_order = true, class Emit>
     const SqList* evasion_board_moves(Emit&& emit, int nchecks, int checker) {
         int c = turn, k = kings[c], king = board[k];
-        // the king off the board for its moves' test (as safe_after: its square no longer
-        // blocks a line; what it captures on t does not stand between t and an attacker)
+        // the king's moves: the squares the attacker's step pieces cover taken out at once,
+        // from its pieces near the king, its sliders tested on the squares left with the
+        // king off the board (its square no longer blocks a line; what it captures on t
+        // does not stand between t and an attacker); a count needs no order
+        Bits to = T->step_bits[king][k];
+        to.remove(by_colour[c]);
+        Bits near = by_colour[c ^ 1] & T->near_king[k];
+        for (int p = near.pop_lowest(); p >= 0 && !to.empty(); p = near.pop_lowest())
+            to.remove(T->step_bits[board[p]][p]);
         occ.clear(k);
-        for (int t : T->steps[king][k]) {
-            if (board[t] && color_of(board[t]) == c) continue;
-            if (!attacked(t, c ^ 1)) emit(t | k << 7);
+        if (in_order) {
+            for (int t : T->steps[king][k])
+                if (to.has(t) && !slid_onto(t, c ^ 1)) emit(t | k << 7);
+        } else {
+            for (int t = to.pop_lowest(); t >= 0; t = to.pop_lowest())
+                if (!slid_onto(t, c ^ 1)) emit(t | k << 7);
         }
         occ.set(k);
         if (nchecks != 1) return nullptr;
@@ -652,10 +709,12 @@ struct Position {
             int nf = in_order ? attackers_in_order(t, c, froms) : attackers(t, c, froms);
             for (int i = 0; i < nf; ++i) {
                 int frm = froms[i];
-                if (frm == k) continue;
+                // a pinned piece leaves its line whether it captures the only checker or
+                // blocks it (that line and the checker's meet only at the king), and any
+                // other piece that does either leaves the king safe
+                if (frm == k || pinned(frm, k, c)) continue;
                 int nc = board_moves(cands, frm, t, board[frm], c);
-                for (int j = 0; j < nc; ++j)
-                    if (T->line[k][frm] < 0 || safe_after(cands[j], c)) emit(cands[j]);
+                for (int j = 0; j < nc; ++j) emit(cands[j]);
             }
         }
         return &blocks;
@@ -699,15 +758,19 @@ struct Position {
                 int t = nearest(frm, d);
                 discover = t >= 0 && (T->far_mask[c][d] >> board[t] & 1);
             }
-            if (!discover && !T->can_check_bits[code][ek].has(frm)) continue;
+            if (!discover && !T->can_check_bits[ek][code].has(frm)) continue;
+            // the squares it or its promoted self would check from (every square when it
+            // may uncover a line)
+            Bits from = T->check_bits[ek][code] | T->check_bits[ek][T->promote_code[code]];
             int nt = targets(frm, code, c, tg);
             for (int i = 0; i < nt; ++i) {
                 int t = tg[i];
+                if (!discover && !from.has(t)) continue;
                 int nc = board_moves(cands, frm, t, code, c);
                 for (int j = 0; j < nc; ++j) {
                     int m = cands[j];
                     int moved = is_promotion(m) ? T->promote_code[code] : code;
-                    if (!discover && !T->check_bits[moved][ek].has(t)) continue;
+                    if (!discover && !T->check_bits[ek][moved].has(t)) continue;
                     // the board alone: a capture of the defender's king is no legal move
                     int captured = board[t];
                     if (captured && kind_of(captured) == KING) continue;
@@ -739,7 +802,7 @@ struct Position {
         Bits squares;
         for (int kind = PAWN; kind <= ROOK; ++kind)
             if (hands[c][kind]) {
-                const Bits& b = T->check_bits[code_of(kind, c)][ek];
+                const Bits& b = T->check_bits[ek][code_of(kind, c)];
                 squares.lo |= b.lo;
                 squares.hi |= b.hi;
             }
@@ -748,7 +811,7 @@ struct Position {
         for (int to = squares.pop_lowest(); to >= 0; to = squares.pop_lowest()) {
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 int code = code_of(kind, c);
-                if (!hands[c][kind] || !T->check_bits[code][ek].has(to)) continue;
+                if (!hands[c][kind] || !T->check_bits[ek][code].has(to)) continue;
                 if (!drop_allowed(kind, to, c, files)) continue;
                 if (!line_clear(ek, to)) continue;
                 if (check) {
@@ -1796,10 +1859,10 @@ struct UnboundedSearch : Search {
                 if (is_or && mobility) {
                     // a check starts with as many proof-number units as it has replies;
                     // one without reply is mate, proven at once
-                    pos.push(moves[i]);
+                    int captured = pos.play(moves[i]);
                     int replies = group_interpositions ? pos.interposition_grouped_count()
                                                        : pos.grouped_reply_count(group_drops);
-                    pos.pop();
+                    pos.unplay(moves[i], captured);
                     if (replies) c.pn = replies;
                     else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
                 }
