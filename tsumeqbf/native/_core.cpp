@@ -1434,9 +1434,15 @@ struct BoardTable {
         e.u.seen = at;
         insert(e);
     }
+    // grown at half load up to BIG entries (a gigabyte), at three quarters beyond: a
+    // long search's table (zukou-008: over 35 million entries) then stays within 2 GB
+    // where doubling again would take 4 GB, and 6 GB while it is rebuilt; the fuller
+    // table costs some speed, not nodes (what is stored does not depend on the layout)
+    static constexpr size_t BIG = (size_t)1 << 25;
     void insert(const Entry& e) {
         touch(e.board);
-        if (2 * (used + 1) > size) rebuild(size * 2, -1);
+        if (size < BIG ? 2 * (used + 1) > size : 4 * (used + 1) > 3 * size)
+            rebuild(size * 2, -1);
         place(e);
     }
     void place(const Entry& e) {
@@ -2286,7 +2292,7 @@ struct UnboundedSearch : Search {
 // the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
 // source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
 // name it too
-constexpr uint32_t CORE_VERSION = 8;
+constexpr uint32_t CORE_VERSION = 9;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
@@ -2981,6 +2987,20 @@ std::pair<int, int> reply_mate_counts(Position& p) {
     return {(int)replies.size(), lost};
 }
 
+// whether every legal reply of the side to move leaves the other side a check that mates
+// in one (true with no reply: mated): the first reply without one ends the test
+bool every_reply_mated(Position& p) {
+    std::vector<int> replies;
+    p.legal_moves(replies);
+    for (int m : replies) {
+        p.push(m);
+        bool mated = mates_in_one(p);
+        p.pop();
+        if (!mated) return false;
+    }
+    return true;
+}
+
 // the position of an SFEN (a str) into `pos`; false with the Python exception set
 bool load_sfen(PyObject* item, Position& pos) {
     uint8_t board[N], hands[16];
@@ -3038,6 +3058,23 @@ PyObject* py_fold_checks(PyObject*, PyObject* args) {
     });
 }
 
+// fold_wins(sfens) -> per SFEN the number of legal checks of the side to move after which
+// every reply is answered by a check that mates (those whose fold_counts lose none): plies
+// n - 2 and n - 1 of dag-fold-reduced, each check's test ended by its first lost reply
+PyObject* py_fold_wins(PyObject*, PyObject* args) {
+    return per_sfen(args, [](Position& pos) -> PyObject* {
+        std::vector<int> checks;
+        pos.checks(checks);
+        long wins = 0;
+        for (int m : checks) {
+            pos.push(m);
+            wins += every_reply_mated(pos);
+            pos.pop();
+        }
+        return PyLong_FromLong(wins);
+    });
+}
+
 PyMethodDef METHODS[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(board, hands, turn) -> every legal move of the side to move"},
@@ -3051,6 +3088,8 @@ PyMethodDef METHODS[] = {
      "fold_counts(sfens) -> per SFEN (legal replies, replies after which no check mates)"},
     {"fold_checks", py_fold_checks, METH_VARARGS,
      "fold_checks(sfens) -> per SFEN, per legal check, fold_counts of the position after it"},
+    {"fold_wins", py_fold_wins, METH_VARARGS,
+     "fold_wins(sfens) -> per SFEN, the legal checks after which fold_counts lose no reply"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
