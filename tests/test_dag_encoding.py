@@ -11,7 +11,7 @@ from tsumeqbf.encoder import dag
 from tsumeqbf.encoder.registry import EncodingOptions, encode
 from tsumeqbf.rules import Position, cshogi_board
 from tsumeqbf.rules.generate import question_set
-from tsumeqbf.rules.reference import mate_within
+from tsumeqbf.rules.reference import mate_within, mating_moves
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.engine import solve_mate
 from tsumeqbf.solvers.formula_check import check_file, write_formula
@@ -109,7 +109,7 @@ def test_an_early_mate_is_mate_within_n(n):
 
 
 @needs_solvers
-@pytest.mark.parametrize("encoding", ["dag", "dag-global", "dag-fold"])
+@pytest.mark.parametrize("encoding", ["dag", "dag-global", "dag-fold", "dag-fold-reduced"])
 @pytest.mark.parametrize("solver", ["depqbf", "caqe", "rareqs"])
 @pytest.mark.parametrize("plies", [1, 3, 5])
 def test_generated_questions_with_both_hands(encoding, solver, plies):
@@ -119,12 +119,12 @@ def test_generated_questions_with_both_hands(encoding, solver, plies):
 
 
 @needs_solvers
-@pytest.mark.parametrize("encoding", ["dag", "dag-fold"])
+@pytest.mark.parametrize("encoding", ["dag", "dag-fold", "dag-fold-reduced"])
 def test_verdicts_are_certified(encoding):
     check_certified(encoding, 76, (1, 3, 5))
 
 
-@pytest.mark.parametrize("encoding", ["dag", "dag-global", "dag-fold"])
+@pytest.mark.parametrize("encoding", ["dag", "dag-global", "dag-fold", "dag-fold-reduced"])
 @pytest.mark.parametrize("fmt", ["qcir", "qdimacs"])
 def test_the_strategy_check_proves_its_formulas(tmp_path, fmt, encoding):
     counts = {True: 0, False: 0}
@@ -138,7 +138,7 @@ def test_the_strategy_check_proves_its_formulas(tmp_path, fmt, encoding):
     assert counts[True] >= 2 and counts[False] >= 2, counts
 
 
-@pytest.mark.parametrize("encoding", ["dag", "dag-fold"])
+@pytest.mark.parametrize("encoding", ["dag", "dag-fold", "dag-fold-reduced"])
 @pytest.mark.parametrize("qid, n, truth", [("yaneuraou-mate5-2", 5, True),
                                            ("yaneuraou-mate5-2", 3, False),
                                            ("yaneuraou-mate7-5", 5, False)])
@@ -199,16 +199,17 @@ def _written(enc, tmp_path) -> list[bytes]:
     return out
 
 
-def _check_native_fold(pos, n, tmp_path, monkeypatch) -> None:
-    """dag-fold with ply n - 1 (and at n >= 5 ply n - 2) listed by the native core writes
-    the Python listing's formula, byte for byte."""
+def _check_native_fold(pos, n, tmp_path, monkeypatch, reduced=False) -> None:
+    """dag-fold (``reduced``: dag-fold-reduced) with ply n - 1 (and at n >= 5 ply n - 2)
+    listed by the native core writes the Python listing's formula, byte for byte."""
     calls = []
     by_core = dag._native_per_key
     monkeypatch.setattr(dag, "_native_per_key",
                         lambda count, keys: calls.append(count.__name__) or by_core(count, keys))
-    native_enc = dag.encode(pos, n, fold=True)
-    assert calls == ["fold_checks" if n >= 5 else "fold_counts"]  # the core listed
-    python_enc = dag.encode(pos, n, fold=True, use_native=False)
+    native_enc = dag.encode(pos, n, fold=True, reduced=reduced)
+    core = "fold_wins" if reduced else "fold_checks"
+    assert calls == [core if n >= 5 else "fold_counts"]  # the core listed
+    python_enc = dag.encode(pos, n, fold=True, use_native=False, reduced=reduced)
     assert len(calls) == 1
     for rows in ("positions", "moves"):  # ply n - 1's positions, not merged, have no row
         listed = native_enc.stats[rows]
@@ -223,11 +224,12 @@ needs_core = pytest.mark.skipif(not native.available(), reason="the native core 
 @pytest.mark.parametrize("qid, n", [("yaneuraou-mate5-1", 5), ("yaneuraou-mate5-5", 5),
                                     ("yaneuraou-mate5-9", 5), ("yaneuraou-mate7-1", 7),
                                     ("yaneuraou-mate7-1", 5), ("yaneuraou-mate7-5", 7)])
-def test_the_native_fold_writes_the_python_listings_formula_on_samples(qid, n, tmp_path,
-                                                                        monkeypatch):
+@pytest.mark.parametrize("reduced", [False, True])
+def test_the_native_fold_writes_the_python_listings_formula_on_samples(qid, n, reduced,
+                                                                        tmp_path, monkeypatch):
     pytest.importorskip("cshogi")
     q = next(c for c in collection_cases("yaneuraou_mate_samples.csv") if c["id"] == qid)
-    _check_native_fold(Position.from_sfen(q["sfen"]), n, tmp_path, monkeypatch)
+    _check_native_fold(Position.from_sfen(q["sfen"]), n, tmp_path, monkeypatch, reduced)
 
 
 @needs_core
@@ -255,14 +257,16 @@ def test_the_cores_plies_read_back_in_the_order_the_fold_codes_them():
 
 @needs_core
 @pytest.mark.parametrize("seed", [41, 43])
-def test_the_native_fold_writes_the_python_listings_formula_on_generated_9x9(seed, tmp_path,
+@pytest.mark.parametrize("reduced", [False, True])
+def test_the_native_fold_writes_the_python_listings_formula_on_generated_9x9(seed, reduced,
+                                                                             tmp_path,
                                                                              monkeypatch):
     pytest.importorskip("cshogi")
     asked = 0
     for q in question_set(seed, 12, sizes=((9, 9),), plies=(3, 5), **HANDS):
         pos = Position.from_sfen(q["sfen"])
         if cshogi_board.supports(pos) and all(any(hand) for hand in pos.hands):
-            _check_native_fold(pos, q["n"], tmp_path, monkeypatch)
+            _check_native_fold(pos, q["n"], tmp_path, monkeypatch, reduced)
             asked += 1
     assert asked >= 4
 
@@ -274,3 +278,26 @@ def test_fold_has_no_variables_at_ply_n_and_fewer_clauses_than_dag():
         n.split("_")[0] for n in fold.formula.names if n}
     assert len(fold.formula.clauses) < len(full.formula.clauses)
     assert encode(pos, 1, "dag-fold").formula.choices["m1"] is not None
+
+
+@pytest.mark.parametrize("use_native", [False, True])
+def test_reduced_offers_at_ply_n_minus_2_the_checks_that_mate_in_3_and_no_later_ply(
+        use_native):
+    # ply n - 1's universal code is eliminated: its code 0 names a reply no check mates
+    # after, so of the attacker's checks at ply n - 2 those with such a reply lose
+    q = next(c for c in collection_cases("yaneuraou_mate_samples.csv")
+             if c["id"] == "yaneuraou-mate5-2")
+    pos = Position.from_sfen(q["sfen"])
+    enc = dag.encode(pos, 5, reduced=True, use_native=use_native)
+    f = enc.formula
+    assert f.choices["m5"] is None and "m4" not in f.choices
+    assert not any(name.startswith(("m4_", "m5_")) for name in f.names if name)
+    checks = f.choices["m3"]
+    offered_somewhere = 0
+    for key in checks.dag.keys[2]:
+        p = Position.from_sfen(key)
+        offered = checks.cands_at(p)
+        assert sorted(c.move() for c in offered) == sorted(mating_moves(p, 3))
+        offered_somewhere += bool(offered)
+    assert 0 < offered_somewhere < len(checks.dag.keys[2])
+    assert len(f.clauses) < len(dag.encode(pos, 5, fold=True).formula.clauses)

@@ -96,10 +96,18 @@ class Folded:
     replies: Callable
     checks: list | None = None
     checks_of: Callable | None = None
+    #: ``reduced``: ply n - 2 keeps only the checks after which every reply is answered
+    #: by a mate (:func:`keep_winning_checks`)
+    winning_only: bool = False
+    #: ``reduced`` where the native core listed ply n - 2: per position before it, the
+    #: number of those checks (``checks`` is None)
+    wins: list | None = None
 
     def lost_per_check(self, moves: list | None) -> list:
         """Per position before ply n - 2 the number of lost replies after each of its
         checks (in ``moves``' order, ply n - 2 as listed, where the lister listed it)."""
+        if self.wins is not None:
+            return [[0] * wins for wins in self.wins]
         if self.checks is not None:
             return [[lost for _, lost in out] for out in self.checks]
         return [[self.counts[p][1] for _, p in out] for out in moves]
@@ -129,14 +137,16 @@ class Dag:
 
 
 def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False,
-             use_native: bool = True) -> Dag:
+             use_native: bool = True, reduced: bool = False) -> Dag:
     """The positions that lines reach, ply by ply, and the moves between them: the
     attacker's legal checks, the defender's legal replies, at ply n only the checks that
     mate. Raises :class:`TooManyPositions` past ``cap`` positions at a ply. With ``fold``
     (n >= 3) plies n - 1 and n are not listed: ``folded`` counts each position's replies
     at ply n - 1 and those after which no check mates, with the native core where it
     serves the board (``use_native``; the same counts as the rules engine's, faster), and
-    there at n >= 5 the native core lists ply n - 2's checks as well.
+    there at n >= 5 the native core lists ply n - 2's checks as well; with ``reduced``
+    it only counts, per position before ply n - 2, the checks that lose no reply
+    (:func:`tsumeqbf.native.fold_wins`, :attr:`Folded.wins`).
 
     >>> plies = list_dag(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3).plies
     >>> [(len(cands), len(moves)) for cands, moves in plies]
@@ -177,7 +187,11 @@ def list_dag(pos: Position, n: int, cap: int = POSITIONS_CAP, fold: bool = False
     folded = None
     if fold:
         keys.append(frontier)
-        if core_checks:
+        if core_checks and reduced:
+            folded = Folded(None, lister.replies_mating, None,
+                            lambda key: _checks_counted(lister, key), True,
+                            _native_per_key(native.fold_wins, frontier))
+        elif core_checks:
             folded = Folded(None, lister.replies_mating,
                             _native_per_key(native.fold_checks, frontier),
                             lambda key: _checks_counted(lister, key))
@@ -415,23 +429,40 @@ class CheckChoice(LocalChoice):
     alone); a position's checks are listed again when a strategy's reader asks."""
 
     def _width(self) -> int:
-        return max((len(out) for out in self.dag.folded.checks), default=0)
+        return max(_next_moves(self.dag, self.t - 1), default=0)
 
     def _listed(self, i: int) -> list:
         checks = self.dag.folded.checks_of(self.dag.keys[self.t - 1][i])
         checks.sort(key=lambda move: move[1][1])
+        if self.dag.folded.winning_only:  # ``reduced``: the other checks are not offered
+            checks = [move for move in checks if not move[1][1]]
         return [cand for cand, _ in checks]
+
+
+def keep_winning_checks(dag: Dag, n: int) -> None:
+    """Ply n - 2 of a ``fold`` listing cut to the checks with no lost reply (s = 0):
+    after any other the defender's code 0 names a reply after which no check mates."""
+    folded = dag.folded
+    folded.winning_only = True
+    if folded.wins is not None:  # the native core counted those checks alone
+        return
+    lost = [s for _, s in folded.counts]
+    for out in dag.plies[n - 3][1]:
+        out[:] = [move for move in out if not lost[move[1]]]
 
 
 def encode(pos: Position, n: int, attacker_moves: str = "binary",
            defender_moves: str = "binary", used_kinds_only: bool = False,
-           local: bool = True, fold: bool = False, use_native: bool = True) -> Encoded:
+           local: bool = True, fold: bool = False, use_native: bool = True,
+           reduced: bool = False) -> Encoded:
     """Mate(pos, n) as a QBF over the listed positions (binary move codes only): the move
     codes local to each position (``local``, encoding ``dag``) or indices into the ply's
     candidates (encoding ``dag-global``); with ``fold`` (encoding ``dag-fold``,
     :mod:`.dag_fold`) the last two plies folded into the attacker's moves at ply n - 2
     (``use_native``: as :func:`list_dag`)."""
-    name = "dag-fold" if fold else "dag" if local else "dag-global"
+    name = ("dag-fold-reduced" if reduced else "dag-fold" if fold else "dag" if local
+            else "dag-global")
+    fold = fold or reduced
     for side, kind in (("attacker", attacker_moves), ("defender", defender_moves)):
         if kind != "binary":
             raise ValueError(f"encoding {name} chooses moves by binary codes; {side} moves "
@@ -440,12 +471,14 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     start = time.perf_counter()
     phase("listing")
     try:
-        dag = list_dag(pos, n, FOLD_CAP if fold else POSITIONS_CAP, fold, use_native)
+        dag = list_dag(pos, n, FOLD_CAP if fold else POSITIONS_CAP, fold, use_native, reduced)
     except TooManyPositions as exc:
         enc = Mating(pos, n).encode()
         enc.formula.comments.append(f"{name}: {exc}; the formula is mating's")
         enc.encoding = name
         return enc
+    if reduced and fold:
+        keep_winning_checks(dag, n)
     phase("encoding")
     f = Formula(polarity=True)
     plies = dag.plies
@@ -499,8 +532,8 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
         stats["positions"].append(len(dag.folded.counts))
         stats["moves"].append(sum(total for total, _ in dag.folded.counts))
     elif dag.folded:  # the positions after ply n - 2 were not merged: ply n - 1 has no row
-        stats["positions"].append(len(dag.folded.checks))
-        stats["moves"].append(sum(len(out) for out in dag.folded.checks))
+        stats["positions"].append(len(_next_moves(dag, n - 3)))
+        stats["moves"].append(sum(_next_moves(dag, n - 3)))
     return Encoded(f, first.cands, first, name, time.perf_counter() - start, stats)
 
 
@@ -512,7 +545,7 @@ def _fold(f: Formula, dag: Dag, n: int, choice, code: list, at: list) -> None:
     ``NOT at(r) OR code(n-2) < j OR code(n-1) >= s`` (j r's first check with that s)
     covers each value of s; with global codes (ply 1) one clause a check. Ply n has no
     variables: the line alive there meets a position where a check mates."""
-    reply = FoldChoice(f, dag, n - 1, f"m{n - 1}")
+    reply = None if dag.folded.winning_only else FoldChoice(f, dag, n - 1, f"m{n - 1}")
     f.choices[f"m{n}"] = None  # ply n is the rules engine's: a mating check of the position
     local = isinstance(choice, LocalChoice)
     listed = dag.plies[n - 3][1] if len(dag.plies) == n - 2 else None
@@ -542,6 +575,8 @@ def _next_moves(dag: Dag, t: int) -> list:
     """Per position after ply t the number of its listed moves at ply t + 1."""
     if t < len(dag.plies):
         return [len(out) for out in dag.plies[t][1]]
+    if dag.folded.wins is not None:
+        return dag.folded.wins
     return [len(out) for out in dag.folded.checks]
 
 
@@ -553,3 +588,8 @@ def encode_global(pos: Position, n: int, **choices) -> Encoded:
 def encode_fold(pos: Position, n: int, **choices) -> Encoded:
     """Encoding ``dag-fold`` (:mod:`.dag_fold`)."""
     return encode(pos, n, fold=True, **choices)
+
+
+def encode_reduced(pos: Position, n: int, **choices) -> Encoded:
+    """Encoding ``dag-fold-reduced`` (:mod:`.dag_fold`)."""
+    return encode(pos, n, reduced=True, **choices)

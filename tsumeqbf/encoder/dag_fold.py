@@ -27,19 +27,37 @@ cap (:data:`.dag.FOLD_CAP`) counts the positions after ply n - 2; past it the qu
 is encoded by ``mating``, as for ``dag``. docs/encodings.md ("dag-fold") says why the
 formula is Mate(P, n) and what it measured.
 
+Encoding ``dag-fold-reduced`` (:func:`encode_reduced`) is this formula with ply n - 1's
+universal code reduced away: ``code(n-1) >= s`` is a monotone circuit of the defender's
+bits that occurs only positively, so the defender's code 0 is best whatever came before
+and falsifies it for every s > 0. What is left per position r before ply n - 2 is
+``NOT at(r) OR code(n-2) < c0``, c0 the number of r's checks with s = 0 (those checks
+first): ply n - 2 offers only them, ply n - 1 has no variables, and a position with
+c0 = 0 gets no variable (the defender's replies into it come first at ply n - 3, as
+``dag`` does for a position without a listed move). The native core counts c0 per
+position (:func:`tsumeqbf.native.fold_wins`); docs/encodings.md ("dag-fold-reduced").
+
 >>> from tsumeqbf.rules import Position
 >>> enc = encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3)
 >>> enc.encoding, enc.formula.choices["m3"] is None, "m2" in enc.formula.choices
 ('dag-fold', True, True)
+>>> red = encode_reduced(Position.from_sfen("2k/3/1GP b - 1", zone=2), 3)
+>>> red.encoding, "m2" in red.formula.choices, len(red.formula.clauses) < len(enc.formula.clauses)
+('dag-fold-reduced', False, True)
 """
 
 from __future__ import annotations
 
 from ..rules.position import Position
-from .dag import encode_fold
+from . import dag
 from .game import Encoded
 
 
 def encode(pos: Position, n: int, **choices) -> Encoded:
     """Mate(pos, n) as a QBF; ``choices``: binary move codes only."""
-    return encode_fold(pos, n, **choices)
+    return dag.encode_fold(pos, n, **choices)
+
+
+def encode_reduced(pos: Position, n: int, **choices) -> Encoded:
+    """Mate(pos, n) as ``dag-fold-reduced``; ``choices``: binary move codes only."""
+    return dag.encode_reduced(pos, n, **choices)

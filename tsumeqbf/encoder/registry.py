@@ -13,6 +13,7 @@
 | ``dag`` | :mod:`.dag` | the listed positions as a DAG, one variable a position, no board |
 | ``dag-global`` | :mod:`.dag` | the same with move codes over the ply's candidates |
 | ``dag-fold`` | :mod:`.dag_fold` | ``dag`` with its last two plies folded into clauses |
+| ``dag-fold-reduced`` | :mod:`.dag_fold` | ``dag-fold`` with ply n - 1's universal code reduced away |
 
 :func:`encode` calls the encoding's function from :data:`ENCODERS`; the move-choice axes
 (:mod:`.choice`) are keyword arguments that :func:`encoding_options` checks against the
@@ -25,7 +26,7 @@ encoding. A new encoding is a module with its ``encode`` (most are a small subcl
 (True, True)
 >>> encode(Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, "qdimacs")
 Traceback (most recent call last):
-ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating, dag, dag-global, dag-fold
+ValueError: unknown encoding 'qdimacs'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating, dag, dag-global, dag-fold, dag-fold-reduced
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ ENCODERS: dict[str, Callable[..., Encoded]] = {
     "paper-hands": paper_hands.encode, "lifted": lifted.encode,
     "lifted-nested": lifted.encode_nested, "enumerated": enumerated.encode,
     "mating": mating.encode, "dag": dag.encode, "dag-global": dag.encode_global,
-    "dag-fold": dag_fold.encode}
+    "dag-fold": dag_fold.encode, "dag-fold-reduced": dag_fold.encode_reduced}
 ENCODINGS = tuple(ENCODERS)
 #: the encodings whose formulas carry a version of their own, not the game loop's
 VERSIONS = {"paper": paper.VERSION, "lifted": lifted.VERSION, "lifted-nested": lifted.VERSION}

@@ -23,7 +23,7 @@ docs/cli.md describes every key.
 (('qdimacs', 'qcir'), (('binary', 'binary'),), True)
 >>> parse_spec({"encodings": ["cnf"], "questions": []})
 Traceback (most recent call last):
-tsumeqbf.rules.errors.TsumeError: SPEC: encodings: unknown encoding 'cnf'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating, dag, dag-global, dag-fold
+tsumeqbf.rules.errors.TsumeError: SPEC: encodings: unknown encoding 'cnf'; choose one of compact, nested, paper, paper-hands, lifted, lifted-nested, enumerated, mating, dag, dag-global, dag-fold, dag-fold-reduced
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from ..settings import TABLE_ENTRIES
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
-CORE_VERSION = 8
+CORE_VERSION = 9
 
 try:
     from . import _core
@@ -113,6 +113,18 @@ def fold_checks(sfens: list[str]) -> list[list[tuple[int, int]]]:
     1
     """
     return require().fold_checks(sfens)
+
+
+def fold_wins(sfens: list[str]) -> list[int]:
+    """Per position (an SFEN as :func:`fold_counts` takes), how many legal checks of the
+    side to move lose no reply by :func:`fold_checks`' counts (every reply is answered by
+    a check that mates): plies n - 2 and n - 1 of ``dag-fold-reduced``, each check's test
+    ended by the first reply it loses.
+
+    >>> fold_wins(["4k4/9/4G4/9/9/9/9/9/4K4 b G 1"])  # G*5b mates
+    [1]
+    """
+    return require().fold_wins(sfens)
 
 
 def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None,

@@ -1336,6 +1336,21 @@ struct BoardTable {
     std::vector<uint8_t> passed;  // per bucket: entries stored beyond it from before it
     size_t size = 0, used = 0, unsolved = 0, limit = 2000000;
 
+    // when each board was last written, for a reader that looked it up before: the writes
+    // are numbered, and a small array (hot in the cache, where the entries are not) keeps
+    // the last number per slot, a board's slot picked by its key's top bits (many boards
+    // share one: a write to any of them counts for all); `wiped`, the last write that
+    // may have changed any board (the half with the least work dropped)
+    static constexpr int STAMP_BITS = 11;
+    uint64_t writes = 0, wiped = 0;
+    std::vector<uint64_t> stamps = std::vector<uint64_t>(size_t(1) << STAMP_BITS);
+    void touch(uint64_t board) { stamps[board >> (64 - STAMP_BITS)] = ++writes; }
+    void touch_all() { wiped = ++writes; }
+    // false only when nothing stored for `board` can have changed since write `since`
+    bool written_since(uint64_t board, uint64_t since) const {
+        return wiped > since || stamps[board >> (64 - STAMP_BITS)] > since;
+    }
+
     BoardTable() : slots(fresh(1 << 12)), passed(1 << 11), size(1 << 12) {}
     ~BoardTable() { std::free(slots); }
     BoardTable(const BoardTable&) = delete;
@@ -1401,6 +1416,7 @@ struct BoardTable {
     // distance from the root) kept least
     void put(uint64_t board, uint64_t att, int64_t pn, int64_t dn, int64_t work, int seen) {
         uint16_t at = (uint16_t)std::min(seen, MAX_SEEN);
+        touch(board);
         if (Entry* e = find_unsolved(board, att)) {
             e->u.pn = (uint32_t)pn;
             e->u.dn = (uint32_t)dn;
@@ -1424,6 +1440,7 @@ struct BoardTable {
     // table costs some speed, not nodes (what is stored does not depend on the layout)
     static constexpr size_t BIG = (size_t)1 << 25;
     void insert(const Entry& e) {
+        touch(e.board);
         if (size < BIG ? 2 * (used + 1) > size : 4 * (used + 1) > 3 * size)
             rebuild(size * 2, -1);
         place(e);
@@ -1441,6 +1458,7 @@ struct BoardTable {
         unsolved += e.kind() == UNSOLVED;
     }
     void erase(Entry* e) {
+        touch(e->board);
         for (size_t b = home(e->board), at = (size_t)(e - slots) / 2; b != at; b = (b + 1) & mask())
             if (passed[b] < SATURATED) --passed[b];
         unsolved -= e->kind() == UNSOLVED;
@@ -1473,6 +1491,7 @@ struct BoardTable {
         std::free(old);
     }
     void drop_least_work() {
+        touch_all();
         std::vector<int64_t> works;
         works.reserve(unsolved);
         each([&](const Entry& e) {
@@ -1547,6 +1566,7 @@ struct Child {
     uint64_t key;
     Dom dom;
     bool repeated;
+    bool stale;      // looked up again this round: the last searched, or its board written
     int64_t pn, dn;  // the last known numbers
     bool dep;        // a path-dependent disproof
     int seen;        // its unsolved entry's least distance from the root; -1: none read
@@ -1773,8 +1793,12 @@ struct UnboundedSearch : Search {
     void store_disproof(uint64_t key, const Dom& d, uint64_t path, bool dep, bool is_or,
                         const std::vector<const Dom*>& disproven, bool pieces) {
         if (dep) {
-            if (twins.size() >= twin_limit) twins.clear();  // path-bound results: a cache
+            if (twins.size() >= twin_limit) {  // path-bound results: a cache
+                twins.clear();
+                table.touch_all();
+            }
             twins.insert(key, path);
+            table.touch(d.board);  // (a child's lookup reads the twins too)
             return;
         }
         Hand att = d.att, dfn = d.dfn;
@@ -1883,6 +1907,11 @@ struct UnboundedSearch : Search {
             }
         }
         bool looked_up = true;  // the children's numbers are fresh from the tables
+        // the write after which they were last read: a child whose board has not been
+        // written since (nor the twins at its key) would read the same, and is not looked
+        // up again; the child last searched always is (its numbers came back from it)
+        uint64_t looked_at = table.writes;
+        int searched = -1;
         on_path.insert(key);
         int64_t nodes_before = nodes;
         try {
@@ -1897,8 +1926,11 @@ struct UnboundedSearch : Search {
                 // the children's entries are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
                 for (size_t i = 0; i < n && !looked_up; ++i) {
-                    const Child& c = children[i];
-                    if (c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) continue;
+                    Child& c = children[i];
+                    // (a repetition's numbers are fixed)
+                    c.stale = !(c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) &&
+                              ((int)i == searched || table.written_since(c.dom.board, looked_at));
+                    if (!c.stale) continue;
                     table.prefetch(c.dom.board);
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
@@ -1908,8 +1940,7 @@ struct UnboundedSearch : Search {
                     bool dep;
                     // a proof or a path-independent disproof is never taken back: a child
                     // known to have one is not looked up again
-                    bool settled = c.pn == 0 || (c.dn == 0 && !c.dep);
-                    if (!settled && !looked_up) {
+                    if (!looked_up && c.stale) {
                         c.seen = -1;
                         if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
                             c.pn = cpn; c.dn = cdn; c.dep = dep;
@@ -1938,6 +1969,7 @@ struct UnboundedSearch : Search {
                     }
                 }
                 looked_up = false;
+                looked_at = table.writes;
                 for (int j = 0; j < n_groups; ++j) total += group_max[used_groups[j]];
                 total = capped_sum(total + shared_max, infinite);
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
@@ -1953,6 +1985,7 @@ struct UnboundedSearch : Search {
                 Child& c = children[best_i];
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
+                searched = best_i;
                 pos.push(moves[best_i]);
                 try {
                     mid(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
@@ -2259,7 +2292,7 @@ struct UnboundedSearch : Search {
 // the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
 // source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
 // name it too
-constexpr uint32_t CORE_VERSION = 8;
+constexpr uint32_t CORE_VERSION = 9;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
@@ -2954,6 +2987,20 @@ std::pair<int, int> reply_mate_counts(Position& p) {
     return {(int)replies.size(), lost};
 }
 
+// whether every legal reply of the side to move leaves the other side a check that mates
+// in one (true with no reply: mated): the first reply without one ends the test
+bool every_reply_mated(Position& p) {
+    std::vector<int> replies;
+    p.legal_moves(replies);
+    for (int m : replies) {
+        p.push(m);
+        bool mated = mates_in_one(p);
+        p.pop();
+        if (!mated) return false;
+    }
+    return true;
+}
+
 // the position of an SFEN (a str) into `pos`; false with the Python exception set
 bool load_sfen(PyObject* item, Position& pos) {
     uint8_t board[N], hands[16];
@@ -3011,6 +3058,23 @@ PyObject* py_fold_checks(PyObject*, PyObject* args) {
     });
 }
 
+// fold_wins(sfens) -> per SFEN the number of legal checks of the side to move after which
+// every reply is answered by a check that mates (those whose fold_counts lose none): plies
+// n - 2 and n - 1 of dag-fold-reduced, each check's test ended by its first lost reply
+PyObject* py_fold_wins(PyObject*, PyObject* args) {
+    return per_sfen(args, [](Position& pos) -> PyObject* {
+        std::vector<int> checks;
+        pos.checks(checks);
+        long wins = 0;
+        for (int m : checks) {
+            pos.push(m);
+            wins += every_reply_mated(pos);
+            pos.pop();
+        }
+        return PyLong_FromLong(wins);
+    });
+}
+
 PyMethodDef METHODS[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(board, hands, turn) -> every legal move of the side to move"},
@@ -3024,6 +3088,8 @@ PyMethodDef METHODS[] = {
      "fold_counts(sfens) -> per SFEN (legal replies, replies after which no check mates)"},
     {"fold_checks", py_fold_checks, METH_VARARGS,
      "fold_checks(sfens) -> per SFEN, per legal check, fold_counts of the position after it"},
+    {"fold_wins", py_fold_wins, METH_VARARGS,
+     "fold_wins(sfens) -> per SFEN, the legal checks after which fold_counts lose no reply"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",

@@ -40,14 +40,22 @@ caught like a lying solver. A member whose own root certificate fails the rules 
 verdict whose first move is no legal check) ends the portfolio with that error: a
 disagreement is reported, never outvoted.
 
-Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first DepQBF and
-CAQE on ``dag-fold`` (the listed positions as a DAG, move codes local to each position,
-the last two plies folded into clauses), which on 2 cores solve one formula side by side;
-DepQBF first, so that it is the one that runs on a single core.
-In ``results/runs/qbf-dag-fold/`` (60 CPU seconds a question) DepQBF on it decides 4 of the
-5 YaneuraOu mate-in-11 samples at 11 plies (19.3-43.9 s) and CAQE 2 (mate11-3 and 11-5,
-which DepQBF decides sooner), both decide musou-065 at 9 (DepQBF 45.0, CAQE 59.4) and all
-five at 9 plies; CAQE on ``dag-fold`` decides every question CAQE on ``dag`` decides, each
+Why these members (:data:`DEFAULT_MEMBERS`, in the order they start): first CAQE and
+DepQBF on ``dag-fold-reduced`` (the listed positions as a DAG, move codes local to each
+position, the last two plies folded into clauses and ply n - 1's universal code reduced
+away), which on 2 cores solve one formula side by side; CAQE first, so that it is the
+one that runs on a single core. ``dag-fold-reduced`` writes a fifth to a tenth of
+``dag-fold``'s clauses at 9 and 11 plies, and on it both decide zukou-050 at 9, which no
+configuration decided on ``dag-fold`` (no mate; CAQE 5.4, DepQBF 5.3 CPU s in the
+solver, 7.8 to encode), and CAQE mate11-4 at 11 (mate; 16.4 in CAQE, 27.6 with the
+encoding; DepQBF 65.2 in the solver). CAQE decides every question of
+``results/runs/portfolio-default/`` at d and d - 2 (44) within 60 CPU s each, 74.7 in all,
+DepQBF 42 of them (41.3, where CAQE took 33.3) (docs/encodings.md, "dag-fold-reduced").
+Before it the first members were DepQBF and CAQE on ``dag-fold``.
+In ``results/runs/qbf-dag-fold/`` (60 CPU seconds a question) DepQBF on ``dag-fold``
+decides 4 of the 5 YaneuraOu mate-in-11 samples at 11 plies (19.3-43.9 s) and CAQE 2
+(mate11-3 and 11-5, which DepQBF decides sooner), both decide musou-065 at 9 (DepQBF
+45.0, CAQE 59.4) and all five at 9 plies; CAQE on ``dag-fold`` decides every question CAQE on ``dag`` decides, each
 in fewer CPU seconds (the 11 mate-in-7 samples within 0.33 s, ``dag`` 0.83; the 5
 mate-in-9 1.1-13.6 s, ``dag`` 3.4-34.5; all 16 at d - 2), DepQBF the 5 mate-in-9 in
 1.0-7.4 s. The two together, ``tsumeqbf mate ... --engine portfolio --timeout 60
@@ -61,7 +69,7 @@ questions decided, DepQBF on 25. (CAQE on ``dag`` decided all 5 mate-in-9 sample
 since it decides more than CAQE at 11 plies, musou-065 sooner, and in
 ``qbf-dag-fold-9.csv`` 4 of the 5 mate-in-9 samples sooner. Then CAQE and DepQBF on ``mating``
 (``enumerated`` whose last attacker ply offers only mating checks), the first members
-before ``dag`` existed, which start when a ``dag-fold`` member ends without a verdict
+before ``dag`` existed, which start when a ``dag-fold-reduced`` member ends without a verdict
 (or beside them, given more cores). In ``results/runs/qbf-mating/`` (60 CPU seconds a question) CAQE on it decides 10 of the
 11 YaneuraOu mate-in-7 samples, among them mate7-2 and mate7-9, which no configuration on
 ``enumerated`` decides in qbf-real, and DepQBF 9; CAQE took fewer CPU seconds there than
@@ -114,7 +122,8 @@ from .engine import (CertifyOptions, QbfOptions, certify_answer, question_of, so
 from .runner import SolverError
 
 #: the members in the order they start (see the module's docstring for why)
-DEFAULT_MEMBERS = ("depqbf/dag-fold", "caqe/dag-fold", "caqe/mating", "depqbf/mating",
+DEFAULT_MEMBERS = ("caqe/dag-fold-reduced", "depqbf/dag-fold-reduced", "caqe/mating",
+                   "depqbf/mating",
                    "caqe/enumerated",
                    "rareqs/enumerated", "caqe/enumerated/attacker=onehot-seqcounter",
                    "depqbf/enumerated")
