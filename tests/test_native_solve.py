@@ -199,3 +199,15 @@ def test_ctrl_c_stops_the_cores_search():
     assert 0 < stopped_at and search.current_line() == []  # back at the root
     search.max_nodes = stopped_at + 1_000  # the tables are whole: the search goes on
     assert search.solve().proven is None and search.nodes > stopped_at
+
+
+def test_the_search_for_shorter_lines_never_lengthens_the_answer():
+    # zukou-065: the core's proof reads as a 31-move answer by the convention (39 plies);
+    # the shortening finds a 37-ply line whose ranking, every ply counted, reads as 35:
+    # the answer keeps the shorter reading of the two
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[64]["sfen"])
+    alone = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=0)
+    shortened = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=150_000)
+    assert alone["status"] == shortened["status"] == "mate" and shortened["shorten_nodes"] > 0
+    assert shortened["length"] <= alone["length"]
+    assert replay_answer(pos, shortened["pv"]).startswith("ok")

@@ -243,11 +243,14 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     when every candidate has had the current budget, it grows fourfold. This goes on
     until ``budget`` nodes are spent, the search's time runs out or the proven part grows
     past ``rank_limit`` nodes (the last ranking is kept). Returns (rank or None, nodes
-    spent); the rank orders :func:`principal_variation`."""
+    spent, the first rank or None); a rank orders :func:`principal_variation`. The
+    first rank, of the proof alone, is returned too: a rank counts every ply, and a
+    line read along a later one can be longer by the convention than along the first
+    (zukou-065 with the native core: 35 against 31), so the answer reads both."""
     start = search.nodes
     tried: dict = {}  # child key -> the largest budget it has had
     level = per_check
-    rank = rank_proven(search, game, rank_limit)
+    rank = first = rank_proven(search, game, rank_limit)
 
     def out_of_budget() -> bool:
         return (search.nodes - start >= budget
@@ -276,7 +279,7 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
         rank = fresh
         if rank.get(game.key(), before) < before:
             level = per_check
-    return rank, search.nodes - start
+    return rank, search.nodes - start, first
 
 
 def _rank_line(game, rank) -> list:

@@ -185,7 +185,7 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
     """The proven answer's line into ``out``: read off the proofs after the shortening,
     then the exact shortest when bounded df-pn finds a shorter line."""
     first = principal_variation(search, game, muda=False)
-    rank, spent = None, 0
+    rank, spent, first_rank = None, 0, None
     if len(first) > 1:  # a mate in 1 is the shortest
         if on_phase is not None and after.shorten_nodes:
             on_phase(f"mate proven, a line of {len(first)} plies ({res.nodes:,} nodes, "
@@ -193,8 +193,8 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
                      f"{after.shorten_nodes:,} more nodes{after.time_text()}")
         before = search.nodes
         with after.limits(search):
-            rank, spent = (stops.run(shorten, search, game, after.shorten_nodes)
-                           or (None, search.nodes - before))
+            rank, spent, first_rank = (stops.run(shorten, search, game, after.shorten_nodes)
+                                       or (None, search.nodes - before, None))
     # the answer walks the whole proof tree (every reply of every defender node); with
     # cshogi's move generator it walks it with ours, an independent check (the native
     # core's tables answer only its own keys: its lines are replayed with ours below). A
@@ -207,6 +207,12 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
                   else TsumeGame(pos.copy()))
     line = principal_variation(search, reader, rank=rank)
     raw = principal_variation(search, reader, muda=False, rank=rank)
+    if first_rank is not None and first_rank is not rank:
+        # the proof's own ranking still holds (proofs are never dropped) and its line
+        # can be the shorter by the convention (:func:`.answer.shorten`)
+        alone = principal_variation(search, reader, rank=first_rank)
+        if len(alone) < len(line):
+            line, raw = alone, principal_variation(search, reader, muda=False, rank=first_rank)
     found, short = (False, None) if len(raw) <= 1 else (None, None)
     if (len(raw) > 1 and stops.stopped is None
             and (options.shortest or len(raw) <= options.shortest_up_to)):
