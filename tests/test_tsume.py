@@ -216,6 +216,28 @@ def test_shortening_keeps_its_last_ranking_when_the_next_is_too_large(monkeypatc
     replay_ok(pos, out["pv"])
 
 
+def test_shortening_goes_on_when_the_whole_proven_part_is_too_large_to_rank(monkeypatch):
+    # zukou-019 with the native core: after one round the proven part passed the ranking
+    # limit and the shortening stopped with a ranking that lacked that round's proofs
+    import tsumeqbf.dfpn.answer as answer
+
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    real, root = answer.rank_proven, []
+
+    def whole_part_too_large(search, game, limit=500_000):
+        if not root:
+            root.append(game.key())
+        elif game.key() == root[0]:
+            return None  # the root's proven part, after the first proof, is "too large"
+        return real(search, game, limit)
+
+    monkeypatch.setattr(answer, "rank_proven", whole_part_too_large)
+    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=60_000, shortest_up_to=0)
+    assert out["first_plies"] == 17
+    assert minimal_mate_length(pos, 17) <= out["plies"] < 17
+    assert replay_ok(pos, out["pv"]) == "ok"
+
+
 def test_a_shorter_exact_mate_becomes_the_answer():
     pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
     proof_only = solve_tsume(pos, max_nodes=100_000, shorten_nodes=0, shortest_up_to=0)

@@ -256,6 +256,7 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
         return (search.nodes - start >= budget
                 or bool(search.deadline and time.monotonic() > search.deadline))
 
+    whole = True  # False once the whole proven part has outgrown rank_limit
     while rank is not None and not out_of_budget():
         todo = [t for t in _candidates(search, game, rank, reach) if tried.get(t[0], 0) < level]
         if not todo:
@@ -271,15 +272,58 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
             if out_of_budget():
                 break
         before = rank.get(game.key())
-        fresh = rank_proven(search, game, rank_limit)
+        fresh = rank_proven(search, game, rank_limit) if whole else None
         if fresh is None:
-            # too large to rank again: keep the last ranking, whose proofs still hold
-            # (dropping it would fall back to the first proof's longer line)
-            break
+            # too large to rank again (zukou-019: past 5M proven positions after one
+            # round): the last ranking, whose proofs still hold, with this round's proofs
+            # ranked below their checks and carried up the checks' lines
+            whole = False
+            fresh = _rank_update(search, game, rank, [t for _, t in todo], rank_limit)
         rank = fresh
         if rank.get(game.key(), before) < before:
             level = per_check
     return rank, search.nodes - start, first
+
+
+def _rank_update(search, game, rank, targets, limit) -> dict:
+    """``rank`` with the proven part below each of ``targets`` (moves from the current
+    node) ranked and each node above on the target's line ranked again from its children.
+    A distance depends only on the proven part below its node, so rankings of parts
+    merge; keeping the smaller of two distances, and ranking a node only from its
+    children's, keeps every ranked node farther from mate than the children it is
+    ranked by, so the order stays well-founded."""
+    rank = dict(rank)
+    for path in targets:
+        for m in path:
+            game.play(m)
+        try:
+            if search.proof_seq(game.dominance()) is not None:
+                below = rank_proven(search, game, limit)
+                for key, d in (below or {}).items():
+                    if d < rank.get(key, d + 1):
+                        rank[key] = d
+        finally:
+            for _ in path:
+                game.undo()
+                d = _rank_from_children(game, rank)
+                if d is not None and d < rank.get(game.key(), d + 1):
+                    rank[game.key()] = d
+    return rank
+
+
+def _rank_from_children(game, rank):
+    """1 + the nearest ranked check (OR node) or the farthest reply once every reply is
+    ranked (AND node) of the current node; None when it has none."""
+    is_or, best = game.is_or(), None
+    for m in game.moves():
+        with game.played(m):
+            d = rank.get(game.key())
+        if d is None:
+            if not is_or:
+                return None
+        elif best is None or (d < best if is_or else d > best):
+            best = d
+    return None if best is None else best + 1
 
 
 def _rank_line(game, rank) -> list:
