@@ -99,9 +99,14 @@ def status_of(row: Mapping[str, Any]) -> Status | None:
     return Status(row["status"]) if row.get("status") else None
 
 
+#: the column of a row (and the key of an answer's dict) that says why its question was
+#: not decided
+REASON = "error"
+
+
 def reason_of(row: Mapping[str, Any]) -> str:
     """Why a row's question was not decided (its ``error``), "" where none is given."""
-    return row.get("error") or ""
+    return row.get(REASON) or ""
 
 
 #: the rules variants a question can be asked under (spec/RULES.md)

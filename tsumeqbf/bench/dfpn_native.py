@@ -43,14 +43,14 @@ from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from ..limits import LimitReached
 from ..usage import cpu_limited, measured
-from ..values import Status
+from ..values import REASON, Status, reason_of
 from .dfpn import cshogi_dfpn, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
           *PROVENANCE, "python_length", "total_cpu_s", "shorten_nodes", "group_interpositions",
-          "python_run", "error"]
+          "python_run", REASON]
 
 #: issue 45: every Edo problem the Python search decides, decided by the core within this
 #: many CPU seconds in all
@@ -73,8 +73,10 @@ def python_answers(paths, rows) -> dict:
     >>> _ = open(b, "w").write("id,status,length\\nzukou-001,mate,75\\nzukou-002,mate,21\\n")
     >>> rows = [{"id": "zukou-001", "sfen": ""}, {"id": "zukou-002", "sfen": ""}]
     >>> got = python_answers([a, b], rows)
-    >>> got["zukou-001"][:2], got["zukou-002"][:2], got["zukou-002"][2] == "b.csv"
-    (('mate', 75), ('mate', 21), True)
+    >>> got["zukou-001"][:2] == (Status.MATE, 75), got["zukou-002"][:2] == (Status.MATE, 21)
+    (True, True)
+    >>> got["zukou-002"][2] == "b.csv"
+    True
     """
     by_sfen = {Position.from_sfen(r["sfen"]).key: r["id"] for r in rows if r.get("sfen")}
     found: dict = {}
@@ -163,7 +165,7 @@ def solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
                                   group_interpositions=group_interpositions, progress=note)
         except LimitReached as exc:
             search = held.get("search")
-            out = {"status": Status.UNKNOWN, "length": None, "pv": None, "error": str(exc),
+            out = {"status": Status.UNKNOWN, "length": None, "pv": None, REASON: str(exc),
                    "nodes": search.nodes if search else 0,
                    "time_s": time.perf_counter() - start, "proof_cpu_s": "stopped"}
     out["total_cpu_s"] = round(used.cpu_s, 6)
@@ -198,7 +200,7 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
                "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
                "replay": check, **row_fields("tsume", {"backend": "native"}),
                "total_cpu_s": out["total_cpu_s"], "shorten_nodes": shorten_nodes,
-               "group_interpositions": group_interpositions, "error": out.get("error", "")}
+               "group_interpositions": group_interpositions, REASON: reason_of(out)}
         line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
                 f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} "
                 f"{check[:6]:6s}")
@@ -240,8 +242,9 @@ def goal_lines(rows: list[dict]) -> list[str]:
     verdict: the problems it decides, how many the core decided, the CPU seconds of all
     the core's searches (``total_cpu_s``: proof and shortening) and the longest.
 
-    >>> rows = [dict(id="zukou-001", status="mate", python_status="mate", total_cpu_s="12.5"),
-    ...         dict(id="musou-001", status="unknown", python_status="unknown", total_cpu_s="3")]
+    >>> mate, unknown = Status.MATE, Status.UNKNOWN
+    >>> rows = [dict(id="zukou-001", status=mate, python_status=mate, total_cpu_s="12.5"),
+    ...         dict(id="musou-001", status=unknown, python_status=unknown, total_cpu_s="3")]
     >>> goal_lines(rows)[0]
     'the Python search decides 1 of these 2 (zukou 1); the core decides 1 of them (zukou 1)'
     >>> goal_lines(rows)[1]

@@ -526,6 +526,12 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     if fold and len(plies) == n - 3:  # ply n - 2 listed by the native core
         _fold(f, dag, n, CheckChoice(f, dag, n - 2, f"m{n - 2}"), None, at)
     f.comments += [f"tsumeqbf encoding={name} version={VERSION}", *question_comments(pos, n)]
+    return Encoded(f, first.cands, first, name, time.perf_counter() - start, _stats(dag, n))
+
+
+def _stats(dag: Dag, n: int) -> dict:
+    """Per ply the positions listed and their moves, ply n - 1's from the fold if any."""
+    plies = dag.plies
     stats = {"positions": [len(moves) for _, moves in plies],
              "moves": [sum(len(out) for out in moves) for _, moves in plies]}
     if dag.folded and dag.folded.counts is not None:
@@ -534,7 +540,7 @@ def encode(pos: Position, n: int, attacker_moves: str = "binary",
     elif dag.folded:  # the positions after ply n - 2 were not merged: ply n - 1 has no row
         stats["positions"].append(len(_next_moves(dag, n - 3)))
         stats["moves"].append(sum(_next_moves(dag, n - 3)))
-    return Encoded(f, first.cands, first, name, time.perf_counter() - start, stats)
+    return stats
 
 
 def _fold(f: Formula, dag: Dag, n: int, choice, code: list, at: list) -> None:
