@@ -1587,6 +1587,26 @@ struct PathSet {
     }
 };
 
+// new checks' reply counts by position key, a slot per value of the key's low bits (the
+// key's other bits and the count in it, 0: none): an OR node searched again counts again
+// the replies of the checks nothing was stored for (a quarter of the counts on the Edo
+// problems), and a count read here is a count not made
+struct ReplyCounts {
+    static constexpr int BITS = 14;
+    static constexpr uint64_t COUNT = 0xFF;
+    std::vector<uint64_t> slots = std::vector<uint64_t>(size_t(1) << BITS);
+    uint64_t& slot(uint64_t key) { return slots[key & (slots.size() - 1)]; }
+    void prefetch(uint64_t key) const { PREFETCH(&slots[key & (slots.size() - 1)]); }
+    // the count stored for key, else -1
+    int find(uint64_t key) {
+        uint64_t s = slot(key);
+        return s && (s & ~COUNT) == (key & ~COUNT) ? (int)(s & COUNT) : -1;
+    }
+    void put(uint64_t key, int count) {
+        if (count > 0 && (uint64_t)count <= COUNT) slot(key) = (key & ~COUNT) | (uint64_t)count;
+    }
+};
+
 struct Child {
     uint64_t key;
     Dom dom;
@@ -1606,6 +1626,7 @@ struct UnboundedSearch : Search {
     BoardTable table;  // proofs, path-independent disproofs and unsolved numbers, by board
     PairSet twins;    // path-dependent disproofs: (position key, path key)
     PathSet on_path;  // the positions from the root to the node searched
+    ReplyCounts reply_counts;  // (under this search's grouping options)
     size_t twin_limit = 1000000;
     bool dag = true;      // the double-count correction where paths merge (TsumeOptions.dag)
     bool inherit = true;  // new positions start from the same board's numbers (.inherit)
@@ -1897,6 +1918,7 @@ struct UnboundedSearch : Search {
             Child& c = children[i];
             c.key = key_after(moves[i], here, c.dom);
             table.prefetch(c.dom.board);
+            if (is_or && mobility) reply_counts.prefetch(c.key);
         }
         uint64_t own_path = path_step(path, key);
         // each child looked up once here: what the tables hold for it, else its starting
@@ -1914,10 +1936,14 @@ struct UnboundedSearch : Search {
                 if (is_or && mobility) {
                     // a check starts with as many proof-number units as it has replies;
                     // one without reply is mate, proven at once
-                    int captured = pos.play(moves[i]);
-                    int replies = group_interpositions ? pos.interposition_grouped_count()
+                    int replies = reply_counts.find(c.key);
+                    if (replies < 0) {
+                        int captured = pos.play(moves[i]);
+                        replies = group_interpositions ? pos.interposition_grouped_count()
                                                        : pos.grouped_reply_count(group_drops);
-                    pos.unplay(moves[i], captured);
+                        pos.unplay(moves[i], captured);
+                        reply_counts.put(c.key, replies);
+                    }
                     if (replies) c.pn = replies;
                     else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
                 }
