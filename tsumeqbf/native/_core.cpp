@@ -339,6 +339,15 @@ struct Position {
     // s" by a few ANDs
     Bits by_colour[2], groups[2][G_NONE + 1];  // (G_NONE: a slot no test reads)
     std::vector<Undo> stack;
+    // when set, told of each move checks() and legal_moves() list as they find it, the
+    // position as it stands (the search fetches the move's child's table line while the
+    // rest of the list is made)
+    void (*on_listed)(void* to, const Position& pos, int m) = nullptr;
+    void* listener = nullptr;
+    void listed(std::vector<int>& out, int m) {
+        out.push_back(m);
+        if (on_listed) on_listed(listener, *this, m);
+    }
 
     // (a piece already on s is taken off first)
     void place(int s, int code) {
@@ -656,7 +665,7 @@ struct Position {
             for (int i = 0; i < nt; ++i) {
                 int nc = board_moves(cands, frm, tg[i], code, c);
                 for (int j = 0; j < nc; ++j)
-                    if (!test || safe_after(cands[j], c)) out.push_back(cands[j]);
+                    if (!test || safe_after(cands[j], c)) listed(out, cands[j]);
             }
         }
         add_drops(out, c, false, nullptr);
@@ -667,7 +676,7 @@ struct Position {
     // off every line through the king cannot be pinned, so only those on one are tested)
     void evasions(std::vector<int>& out, int nchecks, int checker) {
         const SqList* blocks =
-            evasion_board_moves([&out](int m) { out.push_back(m); }, nchecks, checker);
+            evasion_board_moves([this, &out](int m) { listed(out, m); }, nchecks, checker);
         if (!blocks || blocks->empty()) return;
         bool allowed[N] = {};
         for (int t : *blocks) allowed[t] = true;
@@ -730,7 +739,7 @@ struct Position {
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 if (!hands[c][kind] || !drop_allowed(kind, to, c, files)) continue;
                 if (kind == PAWN && is_uchifuzume(to, c)) continue;
-                out.push_back(to | (DROP_BASE + kind) << 7);
+                listed(out, to | (DROP_BASE + kind) << 7);
             }
         }
     }
@@ -779,7 +788,7 @@ struct Position {
                         // checks from t over empty squares, its own square then empty
                         Bits between = T->between_bits[ek][t] & occ;
                         between.clear(frm);
-                        if (between.empty()) out.push_back(m);
+                        if (between.empty()) listed(out, m);
                         continue;
                     }
                     place(t, moved);
@@ -792,7 +801,7 @@ struct Position {
                     place(frm, code);
                     lift(t);
                     if (captured) place(t, captured);
-                    if (ok) out.push_back(m);
+                    if (ok) listed(out, m);
                 }
             }
         }
@@ -821,7 +830,7 @@ struct Position {
                     if (!safe) continue;
                 }
                 if (kind == PAWN && is_uchifuzume(to, c)) continue;
-                out.push_back(to | (DROP_BASE + kind) << 7);
+                listed(out, to | (DROP_BASE + kind) << 7);
             }
         }
     }
@@ -1669,6 +1678,20 @@ struct UnboundedSearch : Search {
 
     // the position key and dominance after move m of the side to move (`here`: the
     // position's dominance), as push() would leave them, without playing it
+    // (the board's key after m alone: the child's table line)
+    static uint64_t board_after(const Position& pos, int m) {
+        int to = move_to(m), frm = move_from(m);
+        uint64_t bkey = pos.bkey ^ T->zturn;
+        if (frm >= DROP_BASE) return bkey ^ T->zb[code_of(frm - DROP_BASE, pos.turn)][to];
+        int code = pos.board[frm], captured = pos.board[to];
+        bkey ^= T->zb[code][frm];
+        if (captured) bkey ^= T->zb[captured][to];
+        return bkey ^ T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
+    }
+    static void prefetch_child(void* search, const Position& pos, int m) {
+        static_cast<const UnboundedSearch*>(search)->table.prefetch(board_after(pos, m));
+    }
+
     uint64_t key_after(int m, const Dom& here, Dom& out) const {
         int to = move_to(m), frm = move_from(m), c = pos.turn;
         uint64_t bkey = pos.bkey ^ T->zturn, hkey = pos.hkey;
@@ -1896,7 +1919,10 @@ struct UnboundedSearch : Search {
         bool is_or = pos.turn == attacker;
         Frame& f = frame(depth);
         std::vector<int>& moves = f.moves;
+        pos.on_listed = prefetch_child;
+        pos.listener = this;
         if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+        pos.on_listed = nullptr;
         out_dep = false;
         if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
             std::vector<const Dom*> none;
