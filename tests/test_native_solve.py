@@ -245,3 +245,17 @@ def test_the_search_for_shorter_lines_tries_the_checks_along_the_answers_line():
     assert target in tried
     path = next(p for _, p in _candidates(search, game, rank, 1) if _usi_line(game, p) == target)
     assert search.solve_below(path, 500) is True  # a mate in 1
+
+
+@pytest.mark.parametrize("problem", ["zukou-003", "zukou-036", "zukou-063"])
+def test_shortened_native_answers_are_no_longer_than_the_proofs_nor_the_python_searchs(problem):
+    # the same shortening budget for both searches (50,000 nodes: the Python search's own
+    # after these proofs); the core's proofs read 51, 23 and 37 alone
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == problem))
+    alone = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=0)
+    ours = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=50_000)
+    theirs = solve_tsume(pos, backend="cshogi", shortest_up_to=0, shorten_nodes=50_000)
+    assert alone["status"] == ours["status"] == theirs["status"] == "mate"
+    assert ours["length"] <= alone["length"] and ours["length"] <= theirs["length"]
+    assert replay_answer(pos, ours["pv"]).startswith("ok")
