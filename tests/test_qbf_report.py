@@ -81,6 +81,9 @@ def test_encoding_names_show_the_axes_set():
                                                  "defender_moves": "onehot-sequential"})}) == \
         "compact defender_moves=onehot-sequential"
     assert encoding_name({"options": json.dumps({"max_nodes": 5})}) is None  # df-pn
+    # the portfolio's row carries its answering member's formula size, not a compact one
+    assert encoding_name({"engine": "portfolio", "options": json.dumps({"jobs": 2}),
+                          "vars": 343, "clauses": 656}) is None
 
 
 def _row(instance, label, mate, time_s, collection, **extra):

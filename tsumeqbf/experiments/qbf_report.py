@@ -69,7 +69,10 @@ def collection(row: dict) -> str:
 
 def encoding_name(row: dict) -> str | None:
     """How a QBF cell's formula was built: the encoding and every axis set away from its
-    default (``compact defender_moves=onehot-sequential``); None for other engines."""
+    default (``compact defender_moves=onehot-sequential``); None for other engines, and for
+    the portfolio, whose formula is its members' (counted under their own configurations)."""
+    if row.get("engine") == "portfolio":
+        return None
     options = row.get("options") or {}
     if isinstance(options, str):
         options = json.loads(options or "{}")
