@@ -41,6 +41,11 @@ def test_the_python_searchs_runs_give_each_problem_its_verdict_and_shortest_answ
     assert "zukou-001" not in got
     other = tmp_path / "other.csv"
     other.write_text("id,status,length\nmusou-088,mate,31\n", encoding="utf-8")
+    probed = tmp_path / "probed.csv"
+    probed.write_text("id,status,length,probes\nzukou-002,mate,19,1234\n", encoding="utf-8")
+    assert python_answers(_runs(tmp_path) + [str(probed)], EDO)["zukou-002"][1] == 19
+    assert python_answers(_runs(tmp_path) + [str(probed)], EDO, probes=False)["zukou-002"] == (
+        "mate", 21, "zukou-002.json")  # the run with mate probes left out
     with pytest.raises(SystemExit, match="disagree on musou-088"):
         python_answers(_runs(tmp_path) + [str(other)], EDO)
     with pytest.raises(SystemExit, match="cannot read"):
@@ -63,6 +68,8 @@ def test_the_bench_compares_the_core_with_the_recorded_runs_on_the_problems_they
         "mate", "mate", "nomate"]
     assert written["zukou-002"]["python_length"] == "21"
     assert written["zukou-002"]["python_run"] == "zukou-002.json"
+    assert written["zukou-002"]["python_length_no_probes"] == "21"  # no run had probes
+    assert "without mate probes (the core has none), on the 2 they solve: longer" in out
     assert all(float(r["total_cpu_s"]) >= float(r["cpu_s"]) > 0 for r in written.values())
     assert {r["shorten_nodes"] for r in written.values()} == {"20000"}
     assert "the Python search decides 3 of these 3 (zukou 2, musou 1); the core decides 3" in out

@@ -211,3 +211,51 @@ def test_the_search_for_shorter_lines_never_lengthens_the_answer():
     assert alone["status"] == shortened["status"] == "mate" and shortened["shorten_nodes"] > 0
     assert shortened["length"] <= alone["length"]
     assert replay_answer(pos, shortened["pv"]).startswith("ok")
+
+
+def _usi_line(game, moves) -> list[str]:
+    """``moves`` from the game's current node in USI (the game is left unchanged)."""
+    out = []
+    for m in moves:
+        out.append(game.pos.usi(m))
+        game.play(m)
+    for _ in moves:
+        game.undo()
+    return out
+
+
+def test_the_search_for_shorter_lines_tries_the_checks_along_the_answers_line():
+    # zukou-020: the core's proof reads as 41 by the convention through 8i7i S*6h 7i6h,
+    # whose branch is 32 plies though the silver mates at once after 2b2c 2d3d (S*4e,
+    # open in the core's tables; the Python search's proof has it: 39). The line by
+    # distance, every ply counted, goes through 8i7i P*6h instead (as far from mate), so
+    # only a walk along the answer's own line offers that check to the shortening
+    from tsumeqbf.dfpn.answer import _candidates, principal_variation, rank_proven
+
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[19]["sfen"])
+    game = NativeGame(pos.copy())
+    search = NativeSearch(game)
+    assert search.solve().proven
+    rank = rank_proven(search, game)
+    line = principal_variation(search, game, rank=rank)
+    usi = _usi_line(game, line)
+    assert len(line) == 41 and usi[8:11] == ["8i7i", "S*6h", "7i6h"]
+    tried = [_usi_line(game, path) for _, path in _candidates(search, game, rank, 1)]
+    target = usi[:16] + ["S*4e"]
+    assert target in tried
+    path = next(p for _, p in _candidates(search, game, rank, 1) if _usi_line(game, p) == target)
+    assert search.solve_below(path, 500) is True  # a mate in 1
+
+
+@pytest.mark.parametrize("problem", ["zukou-003", "zukou-036", "zukou-063"])
+def test_shortened_native_answers_are_no_longer_than_the_proofs_nor_the_python_searchs(problem):
+    # the same shortening budget for both searches (50,000 nodes: the Python search's own
+    # after these proofs); the core's proofs read 51, 23 and 37 alone
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == problem))
+    alone = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=0)
+    ours = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=50_000)
+    theirs = solve_tsume(pos, backend="cshogi", shortest_up_to=0, shorten_nodes=50_000)
+    assert alone["status"] == ours["status"] == theirs["status"] == "mate"
+    assert ours["length"] <= alone["length"] and ours["length"] <= theirs["length"]
+    assert replay_answer(pos, ours["pv"]).startswith("ok")

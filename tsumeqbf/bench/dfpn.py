@@ -319,12 +319,14 @@ def _native(args, cshogi) -> int:
     if args.edo or args.ids:
         every = read_rows("open_tsume_zukou_musou.csv")
         rows = pick_edo(every, args.edo, args.ids)
-        python = None
+        python = no_probes = None
         if args.python_runs:
             if args.beside != "none":
                 raise SystemExit("bench dfpn: --python-runs stands for the Python search "
                                  "beside; give --beside none")
             python = dfpn_native.python_answers(args.python_runs.split(","), every)
+            no_probes = dfpn_native.python_answers(args.python_runs.split(","), every,
+                                                   probes=False)
             if args.python_solved:
                 rows = [r for r in rows if python.get(r["id"], ("",))[0]
                         in (Status.MATE, Status.NOMATE)]
@@ -332,7 +334,7 @@ def _native(args, cshogi) -> int:
                                      None if args.beside == "none" else args.beside,
                                      args.csv, args.resume, args.tt_limit, python,
                                      args.shorten_nodes or 0, args.group_interpositions,
-                                     args.cpu_limit)
+                                     args.cpu_limit, no_probes)
     return 1 if bad else 0
 
 

@@ -50,21 +50,23 @@ FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
           *PROVENANCE, "python_length", "total_cpu_s", "shorten_nodes", "group_interpositions",
-          "python_run", REASON]
+          "python_run", REASON, "python_length_no_probes"]
 
 #: issue 45: every Edo problem the Python search decides, decided by the core within this
 #: many CPU seconds in all
 GOAL_CPU_S = 1800
 
 
-def python_answers(paths, rows) -> dict:
+def python_answers(paths, rows, probes: bool = True) -> dict:
     """Per problem id of ``rows`` (the Edo problems), what the Python search's recorded
     runs in ``paths`` say: ``(status, length, source)``, the decided verdict and the
     shortest answer among the runs that decide it (length by the project's convention;
     None for a no-mate), else ``(unknown, None, None)`` when some run asked it and none
     decided. A path is a ``bench dfpn`` CSV (columns id, status, length) or a ``solve
     --json`` answer (its ``sfen`` names the problem). Two runs with different verdicts
-    are a SystemExit: the reference must be one.
+    are a SystemExit: the reference must be one. ``probes=False`` leaves out the answers
+    found with mate probes (a ``probes`` count above 0, or ``mate_probe`` set), a search
+    setting the core has not: the reference with the settings the core can have.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
@@ -77,6 +79,9 @@ def python_answers(paths, rows) -> dict:
     (True, True)
     >>> got["zukou-002"][2] == "b.csv"
     True
+    >>> _ = open(b, "w").write("id,status,length,probes\\nzukou-002,mate,21,95\\n")
+    >>> python_answers([a, b], rows, probes=False)["zukou-002"][1:]
+    (23, 'a.csv')
     """
     by_sfen = {Position.from_sfen(r["sfen"]).key: r["id"] for r in rows if r.get("sfen")}
     found: dict = {}
@@ -87,9 +92,11 @@ def python_answers(paths, rows) -> dict:
                 if str(path).endswith(".json"):
                     answer = json.load(fh)
                     pid = by_sfen.get(Position.from_sfen(answer["sfen"]).key)
-                    recorded = [(pid, answer["status"], answer.get("length"))] if pid else []
+                    recorded = ([(pid, answer["status"], answer.get("length"))]
+                                if pid and (probes or not _probed(answer)) else [])
                 else:
-                    recorded = [(r["id"], r["status"], r.get("length")) for r in csv.DictReader(fh)]
+                    recorded = [(r["id"], r["status"], r.get("length")) for r in csv.DictReader(fh)
+                                if probes or not _probed(r)]
         except (OSError, ValueError, KeyError) as exc:
             raise SystemExit(f"bench dfpn: cannot read the Python search's run {path}: {exc}")
         for pid, status, length in recorded:
@@ -105,6 +112,12 @@ def python_answers(paths, rows) -> dict:
             elif length is not None and (had[1] is None or length < had[1]):
                 found[pid] = (status, length, name)
     return found
+
+
+def _probed(recorded: dict) -> bool:
+    """Whether a recorded answer (a CSV row or a ``solve --json`` answer) was found with
+    mate probes."""
+    return any(str(recorded.get(name) or 0) not in ("0", "False") for name in ("probes", "mate_probe"))
 
 
 def _rate(nodes, seconds) -> str:
@@ -177,10 +190,11 @@ def solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
               resume: bool = False, tt_limit: int = TABLE_ENTRIES, python: dict | None = None,
               shorten_nodes: int | None = 0, group_interpositions: bool = False,
-              cpu_limit: float | None = None) -> int:
+              cpu_limit: float | None = None, python_no_probes: dict | None = None) -> int:
     """The Edo problems without a bound; returns the disagreements and bad lines.
     ``python`` (from :func:`python_answers`) gives the Python search's recorded verdicts
-    and lengths in place of a run ``beside``."""
+    and lengths in place of a run ``beside``; ``python_no_probes`` the lengths of its
+    runs without mate probes, the search setting the core has not, reported beside."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
     done_ids = {problem for problem, _ in done}
     if done_ids:
@@ -207,6 +221,8 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
         if python is not None:
             status, length, source = python.get(r["id"], ("", None, None))
             row.update(python_status=status, python_length=length, python_run=source)
+            if python_no_probes is not None:
+                row["python_length_no_probes"] = python_no_probes.get(r["id"], ("", None))[1]
             line += f" | {status or '-':8s} {str(length or '-'):>6s}"
         elif beside:
             ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
@@ -329,6 +345,13 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
                    + (f" ({', '.join(longer)})" if longer else "")
                    + f"; as long {sum(int(r.get('length') or 0) == int(r.get('python_length') or -1) for r in solved)}, "
                    f"shorter {sum(0 < int(r.get('length') or 0) < int(r.get('python_length') or 0) for r in solved)}")
+    plain = [r for r in solved if r.get("python_length_no_probes") not in (None, "")]
+    if plain:
+        past = [r["id"] for r in plain
+                if int(r.get("length") or 0) > int(r["python_length_no_probes"])]
+        out.append(f"against the Python search's runs without mate probes (the core has "
+                   f"none), on the {len(plain)} they solve: longer {len(past)}"
+                   + (f" ({', '.join(past)})" if past else ""))
     out.append(f"verdicts differing from the Python search's: {len(differ)}"
                + (f" ({', '.join(differ)})" if differ else "")
                + f"; native lines replayed as mate: {len(solved) - len(not_ok)}/{len(solved)}"

@@ -348,11 +348,18 @@ def _rank_line(game, rank) -> list:
 
 
 def _candidates(search, game, rank, reach: int) -> list:
-    """(child key, moves from the root) of the open checks :func:`shorten` tries."""
+    """(child key, moves from the root) of the open checks :func:`shorten` tries: along
+    the line by distance (every ply counted) and along the answer's line by the
+    convention. The two part where a defender's interposition counts in one and not in
+    the other: zukou-020's answer is 41 with the core's proof because after 8i7i S*6h
+    7i6h the proof's line is 32 plies, though a check with the silver (open in the core's
+    tables) mates in 8; the line by distance never passes there, as other replies are
+    as far from mate, every ply counted."""
     out: list = []
+    seen: set = set()  # the keys the line by distance gave, for the second walk
 
-    def walk(prefix, reach_left):
-        line = _rank_line(game, rank)
+    def walk(prefix, reach_left, line=None):
+        line = _rank_line(game, rank) if line is None else line
         for i, step in enumerate(line):
             if game.is_or():
                 for m in game.moves():
@@ -361,7 +368,7 @@ def _candidates(search, game, rank, reach: int) -> list:
                     with game.played(m):
                         key, dom = game.key(), game.dominance()
                         if search.proof_seq(dom) is None:
-                            if not search.is_disproven(dom):
+                            if not search.is_disproven(dom) and key not in seen:
                                 out.append((key, prefix + line[:i] + [m]))
                         elif reach_left and key in rank:
                             walk(prefix + line[:i] + [m], reach_left - 1)
@@ -370,6 +377,8 @@ def _candidates(search, game, rank, reach: int) -> list:
             game.undo()
 
     walk([], reach)
+    seen.update(key for key, _ in out)
+    walk([], 0, principal_variation(search, game, rank=rank))
     return out
 
 
