@@ -339,6 +339,15 @@ struct Position {
     // s" by a few ANDs
     Bits by_colour[2], groups[2][G_NONE + 1];  // (G_NONE: a slot no test reads)
     std::vector<Undo> stack;
+    // when set, told of each move checks() and legal_moves() list as they find it, the
+    // position as it stands (the search fetches the move's child's table line while the
+    // rest of the list is made)
+    void (*on_listed)(void* to, const Position& pos, int m) = nullptr;
+    void* listener = nullptr;
+    void listed(std::vector<int>& out, int m) {
+        out.push_back(m);
+        if (on_listed) on_listed(listener, *this, m);
+    }
 
     // (a piece already on s is taken off first)
     void place(int s, int code) {
@@ -656,7 +665,7 @@ struct Position {
             for (int i = 0; i < nt; ++i) {
                 int nc = board_moves(cands, frm, tg[i], code, c);
                 for (int j = 0; j < nc; ++j)
-                    if (!test || safe_after(cands[j], c)) out.push_back(cands[j]);
+                    if (!test || safe_after(cands[j], c)) listed(out, cands[j]);
             }
         }
         add_drops(out, c, false, nullptr);
@@ -667,7 +676,7 @@ struct Position {
     // off every line through the king cannot be pinned, so only those on one are tested)
     void evasions(std::vector<int>& out, int nchecks, int checker) {
         const SqList* blocks =
-            evasion_board_moves([&out](int m) { out.push_back(m); }, nchecks, checker);
+            evasion_board_moves([this, &out](int m) { listed(out, m); }, nchecks, checker);
         if (!blocks || blocks->empty()) return;
         bool allowed[N] = {};
         for (int t : *blocks) allowed[t] = true;
@@ -730,7 +739,7 @@ struct Position {
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 if (!hands[c][kind] || !drop_allowed(kind, to, c, files)) continue;
                 if (kind == PAWN && is_uchifuzume(to, c)) continue;
-                out.push_back(to | (DROP_BASE + kind) << 7);
+                listed(out, to | (DROP_BASE + kind) << 7);
             }
         }
     }
@@ -779,7 +788,7 @@ struct Position {
                         // checks from t over empty squares, its own square then empty
                         Bits between = T->between_bits[ek][t] & occ;
                         between.clear(frm);
-                        if (between.empty()) out.push_back(m);
+                        if (between.empty()) listed(out, m);
                         continue;
                     }
                     place(t, moved);
@@ -792,7 +801,7 @@ struct Position {
                     place(frm, code);
                     lift(t);
                     if (captured) place(t, captured);
-                    if (ok) out.push_back(m);
+                    if (ok) listed(out, m);
                 }
             }
         }
@@ -821,7 +830,7 @@ struct Position {
                     if (!safe) continue;
                 }
                 if (kind == PAWN && is_uchifuzume(to, c)) continue;
-                out.push_back(to | (DROP_BASE + kind) << 7);
+                listed(out, to | (DROP_BASE + kind) << 7);
             }
         }
     }
@@ -1525,7 +1534,8 @@ struct PairSet {
     bool contains(uint64_t key, uint64_t path = 0) const {
         return count && slots[slot_of(key, path)].used;
     }
-    void insert(uint64_t key, uint64_t path = 0) {
+    // (whether it was new)
+    bool insert(uint64_t key, uint64_t path = 0) {
         if (2 * (count + 1) > slots.size()) {
             std::vector<Slot> old(slots.size() * 2);
             old.swap(slots);
@@ -1533,13 +1543,15 @@ struct PairSet {
                 if (e.used) slots[slot_of(e.key, e.path)] = e;
         }
         size_t i = slot_of(key, path);
-        if (slots[i].used) return;
+        if (slots[i].used) return false;
         slots[i] = Slot{key, path, true};
         ++count;
+        return true;
     }
-    void erase(uint64_t key, uint64_t path = 0) {
+    // (whether it was there)
+    bool erase(uint64_t key, uint64_t path = 0) {
         size_t mask = slots.size() - 1, i = slot_of(key, path);
-        if (!slots[i].used) return;
+        if (!slots[i].used) return false;
         slots[i].used = false;
         --count;
         // later entries of the run whose home is not between the hole and them move back
@@ -1551,6 +1563,7 @@ struct PairSet {
                 i = j;
             }
         }
+        return true;
     }
     template <class F> void each(F&& f) const {
         for (const Slot& e : slots)
@@ -1559,6 +1572,47 @@ struct PairSet {
     void clear() {
         std::fill(slots.begin(), slots.end(), Slot{0, 0, false});
         count = 0;
+    }
+};
+
+// the positions on the path from the root: a PairSet behind a count per value of the
+// key's top bits (4 KB, hot in the cache), so that a child off the path, nearly every one,
+// is told so by one byte rather than a probe of the set (those probes were 5 % of the
+// search's time); a count that reaches SATURATED stays there
+struct PathSet {
+    static constexpr int BITS = 12;
+    static constexpr uint8_t SATURATED = 255;
+    PairSet set;
+    std::vector<uint8_t> counts = std::vector<uint8_t>(size_t(1) << BITS);
+    static size_t slot(uint64_t key) { return (size_t)(key >> (64 - BITS)); }
+    bool contains(uint64_t key) const { return counts[slot(key)] && set.contains(key); }
+    void insert(uint64_t key) {
+        uint8_t& n = counts[slot(key)];
+        if (set.insert(key) && n < SATURATED) ++n;
+    }
+    void erase(uint64_t key) {
+        uint8_t& n = counts[slot(key)];
+        if (set.erase(key) && n < SATURATED) --n;
+    }
+};
+
+// new checks' reply counts by position key, a slot per value of the key's low bits (the
+// key's other bits and the count in it, 0: none): an OR node searched again counts again
+// the replies of the checks nothing was stored for (a quarter of the counts on the Edo
+// problems), and a count read here is a count not made
+struct ReplyCounts {
+    static constexpr int BITS = 14;
+    static constexpr uint64_t COUNT = 0xFF;
+    std::vector<uint64_t> slots = std::vector<uint64_t>(size_t(1) << BITS);
+    uint64_t& slot(uint64_t key) { return slots[key & (slots.size() - 1)]; }
+    void prefetch(uint64_t key) const { PREFETCH(&slots[key & (slots.size() - 1)]); }
+    // the count stored for key, else -1
+    int find(uint64_t key) {
+        uint64_t s = slot(key);
+        return s && (s & ~COUNT) == (key & ~COUNT) ? (int)(s & COUNT) : -1;
+    }
+    void put(uint64_t key, int count) {
+        if (count > 0 && (uint64_t)count <= COUNT) slot(key) = (key & ~COUNT) | (uint64_t)count;
     }
 };
 
@@ -1580,7 +1634,8 @@ struct UnboundedSearch : Search {
     using Entry = BoardTable::Entry;
     BoardTable table;  // proofs, path-independent disproofs and unsolved numbers, by board
     PairSet twins;    // path-dependent disproofs: (position key, path key)
-    PairSet on_path;  // the positions from the root to the node searched: (key, 0)
+    PathSet on_path;  // the positions from the root to the node searched
+    ReplyCounts reply_counts;  // (under this search's grouping options)
     size_t twin_limit = 1000000;
     bool dag = true;      // the double-count correction where paths merge (TsumeOptions.dag)
     bool inherit = true;  // new positions start from the same board's numbers (.inherit)
@@ -1623,6 +1678,20 @@ struct UnboundedSearch : Search {
 
     // the position key and dominance after move m of the side to move (`here`: the
     // position's dominance), as push() would leave them, without playing it
+    // (the board's key after m alone: the child's table line)
+    static uint64_t board_after(const Position& pos, int m) {
+        int to = move_to(m), frm = move_from(m);
+        uint64_t bkey = pos.bkey ^ T->zturn;
+        if (frm >= DROP_BASE) return bkey ^ T->zb[code_of(frm - DROP_BASE, pos.turn)][to];
+        int code = pos.board[frm], captured = pos.board[to];
+        bkey ^= T->zb[code][frm];
+        if (captured) bkey ^= T->zb[captured][to];
+        return bkey ^ T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
+    }
+    static void prefetch_child(void* search, const Position& pos, int m) {
+        static_cast<const UnboundedSearch*>(search)->table.prefetch(board_after(pos, m));
+    }
+
     uint64_t key_after(int m, const Dom& here, Dom& out) const {
         int to = move_to(m), frm = move_from(m), c = pos.turn;
         uint64_t bkey = pos.bkey ^ T->zturn, hkey = pos.hkey;
@@ -1850,7 +1919,10 @@ struct UnboundedSearch : Search {
         bool is_or = pos.turn == attacker;
         Frame& f = frame(depth);
         std::vector<int>& moves = f.moves;
+        pos.on_listed = prefetch_child;
+        pos.listener = this;
         if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+        pos.on_listed = nullptr;
         out_dep = false;
         if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
             std::vector<const Dom*> none;
@@ -1872,6 +1944,7 @@ struct UnboundedSearch : Search {
             Child& c = children[i];
             c.key = key_after(moves[i], here, c.dom);
             table.prefetch(c.dom.board);
+            if (is_or && mobility) reply_counts.prefetch(c.key);
         }
         uint64_t own_path = path_step(path, key);
         // each child looked up once here: what the tables hold for it, else its starting
@@ -1889,10 +1962,14 @@ struct UnboundedSearch : Search {
                 if (is_or && mobility) {
                     // a check starts with as many proof-number units as it has replies;
                     // one without reply is mate, proven at once
-                    int captured = pos.play(moves[i]);
-                    int replies = group_interpositions ? pos.interposition_grouped_count()
+                    int replies = reply_counts.find(c.key);
+                    if (replies < 0) {
+                        int captured = pos.play(moves[i]);
+                        replies = group_interpositions ? pos.interposition_grouped_count()
                                                        : pos.grouped_reply_count(group_drops);
-                    pos.unplay(moves[i], captured);
+                        pos.unplay(moves[i], captured);
+                        reply_counts.put(c.key, replies);
+                    }
                     if (replies) c.pn = replies;
                     else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
                 }
@@ -1921,7 +1998,7 @@ struct UnboundedSearch : Search {
                 int64_t best = INF + 1, second = INF + 1, total = 0, shared_max = 0;
                 bool infinite = false, any_dep = false, all_dep = true;
                 int64_t group_max[N];
-                bool group_used[N] = {};
+                Bits group_used;  // (a set: clearing an array of N flags each round cost 1 %)
                 int used_groups[N], n_groups = 0;
                 // the children's entries are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
@@ -1960,8 +2037,8 @@ struct UnboundedSearch : Search {
                             shared_max = std::max(shared_max, large);
                         else
                             total += large;
-                    } else if (!group_used[g]) {
-                        group_used[g] = true;
+                    } else if (!group_used.has(g)) {
+                        group_used.set(g);
                         group_max[g] = large;
                         used_groups[n_groups++] = g;
                     } else {
