@@ -118,6 +118,26 @@ def test_generated_questions_with_both_hands(encoding, solver, plies):
     check_agreement(qs, solver, encoding, timeout=20, max_unknown_share=0.1)
 
 
+#: the folds' larger sweep: per ply count, how many questions on which boards (9x9: the
+#: native core lists the folded plies there)
+FOLD_SWEEP = {3: (120, ((3, 3), (4, 4), (5, 5), (9, 9))),
+              5: (120, ((3, 3), (4, 4), (5, 5), (9, 9))),
+              7: (40, ((3, 3), (4, 4)))}
+
+
+@pytest.mark.slow
+@needs_solvers
+@pytest.mark.parametrize("encoding", ["dag-fold", "dag-fold-reduced"])
+@pytest.mark.parametrize("solver", ["depqbf", "caqe", "rareqs"])
+@pytest.mark.parametrize("plies", sorted(FOLD_SWEEP))
+def test_many_generated_questions_with_both_hands_certified(encoding, solver, plies):
+    # the folded plies are where the two differ from dag and from each other: up to 7
+    # plies, each decided verdict's whole strategy checked by the rules
+    count, sizes = FOLD_SWEEP[plies]
+    qs = question_set(170 + plies, count, sizes=sizes, plies=(plies,), **HANDS)
+    check_agreement(qs, solver, encoding, timeout=20, max_unknown_share=0.1, certify=True)
+
+
 @needs_solvers
 @pytest.mark.parametrize("encoding", ["dag", "dag-fold", "dag-fold-reduced"])
 def test_verdicts_are_certified(encoding):
