@@ -220,10 +220,11 @@ def test_an_unknown_or_misplaced_solver_is_one_line_exit_2(tmp_path, capsys, eng
 
 LIMITED = {
     "mate": (["mate", FIG5, "-n", "1"], ["--timeout", "--memory-mb", "--max-nodes",
-                                         "--certify-timeout", "--cpu-limit", "--jobs"]),
+                                         "--certify-timeout", "--certify-nodes", "--cpu-limit",
+                                         "--jobs"]),
     "batch": (["batch", "cases.jsonl", "-o", "-"], ["--timeout", "--memory-mb", "--max-nodes",
                                                      "--certify-timeout", "--jobs",
-                                                     "--cpu-limit"]),
+                                                     "--certify-nodes", "--cpu-limit"]),
     "encode": (["encode", FIG5, "-n", "1", "-o", "-"], ["--timeout", "--memory-mb"]),
     "check-formula": (["check-formula", "f.qdimacs"], ["--timeout", "--max-nodes",
                                                         "--max-lines"]),
@@ -241,6 +242,17 @@ def test_a_limit_of_0_or_less_is_refused_in_one_line(capsys, command, value):
         assert code == 2 and out == ""
         lines = err.strip().splitlines()
         assert len(lines) == 1 and f"argument {option}" in lines[0], (option, err)
+
+
+def test_certify_nodes_caps_the_certification_and_needs_certify(capsys):
+    mate = ["mate", FIG5, "--zone", 2, "-n", 3, "--engine", "qbf", "--quiet"]
+    code, out, err = run(capsys, *mate, "--certify-nodes", 5)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "--certify-nodes" in err and "--certify" in err
+    code, out, _ = run(capsys, *mate, "--certify", "--certify-nodes", 1)
+    assert code == 0 and "not certified: too large (more than 1 strategy nodes)" in out
+    code, out, _ = run(capsys, *mate, "--certify", "--certify-nodes", 1000)
+    assert code == 0 and "certified: 2 strategy nodes" in out
 
 
 def test_shorten_nodes_0_is_a_choice_not_a_limit(capsys):

@@ -95,7 +95,7 @@ def _engine_options(args) -> dict:
 
     given = {**QbfOptions.given(args), **PortfolioOptions.given(args), **MateOptions.given(args)}
     options = {name: value for name, value in given.items()
-               if value not in (None, False) and name != "certify_timeout"}
+               if value not in (None, False) and name not in ("certify_timeout", "certify_max_nodes")}
     if "solver" in options:
         options["solver"] = _check_solver(args.engine, options["solver"])
     if getattr(args, "max_nodes", None):
@@ -125,6 +125,10 @@ def _engine_options(args) -> dict:
                              f"QBF engine")
         if given.get("certify_timeout") is not None:
             options["certify_timeout"] = given["certify_timeout"]
+        if given.get("certify_max_nodes") is not None:
+            options["certify_max_nodes"] = given["certify_max_nodes"]
+    elif given.get("certify_max_nodes") is not None:
+        raise TsumeError("--certify-nodes caps what --certify checks; give it with --certify")
     if args.engine == "portfolio":  # a member that cannot run is bad input, said up front
         from .solvers.portfolio import checked
         from .solvers.runner import SolverError

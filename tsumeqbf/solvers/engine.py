@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
-from ..arguments import positive_float
+from ..arguments import positive_float, positive_int
 from ..encoder.registry import EncodingOptions, encode
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits as bounded
@@ -64,7 +64,10 @@ class CertifyOptions(Settings):
     certify_timeout: float | None = setting(
         None, "seconds for the certification (default: the question's --timeout again; "
               "none without one)", type=positive_float)
-    certify_max_nodes: int | None = None  # strategy nodes checked at most (None: the default)
+    certify_max_nodes: int | None = setting(
+        None, f"strategy nodes the certification checks at most (default {DEFAULT_MAX_NODES:,}); "
+              "a larger strategy is reported not certified", flag="--certify-nodes",
+        type=positive_int, metavar="N")
     strategy: str | None = None  # a file for the checked strategy tree (mate --strategy)
 
 
