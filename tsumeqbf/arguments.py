@@ -12,6 +12,9 @@ argparse.ArgumentTypeError: must be above 0 (leave the option out for no limit),
 >>> positive_int("-3")
 Traceback (most recent call last):
 argparse.ArgumentTypeError: must be above 0 (leave the option out for no limit), got -3
+>>> positive_int_or_default("0")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: must be above 0 (leave the option out for its default), got 0
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ import sys
 STDOUT = "-"
 
 
-def _number(kind: type, zero_allowed: bool):
-    """An argparse type: ``kind`` read from the text, finite, above 0 (or 0 or more)."""
+def _number(kind: type, zero_allowed: bool, omitted: str = "no limit"):
+    """An argparse type: ``kind`` read from the text, finite, above 0 (or 0 or more);
+    ``omitted`` says what leaving the option out means."""
     def parse(text: str):
         try:
             value = kind(text)
@@ -37,7 +41,7 @@ def _number(kind: type, zero_allowed: bool):
             raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
         if not zero_allowed and (value <= 0 or not math.isfinite(value)):
             raise argparse.ArgumentTypeError(
-                f"must be above 0 (leave the option out for no limit), got {text}")
+                f"must be above 0 (leave the option out for {omitted}), got {text}")
         return value
     parse.__name__ = kind.__name__  # argparse names the type in its messages
     return parse
@@ -46,6 +50,9 @@ def _number(kind: type, zero_allowed: bool):
 #: seconds, nodes, MB, jobs: above 0
 positive_float = _number(float, zero_allowed=False)
 positive_int = _number(int, zero_allowed=False)
+#: the same where leaving the option out means a default, not no limit (``--certify-nodes``)
+positive_int_or_default = _number(int, zero_allowed=False, omitted="its default")
+positive_float_or_default = _number(float, zero_allowed=False, omitted="its default")
 #: a count where 0 means "none" (``solve --shorten-nodes 0``)
 non_negative_int = _number(int, zero_allowed=True)
 

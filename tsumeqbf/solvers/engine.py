@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 
 from ..encoder.formula import qdimacs_pieces
-from ..arguments import positive_float, positive_int
+from ..arguments import positive_float_or_default, positive_int_or_default
 from ..encoder.registry import EncodingOptions, encode
 from ..encoder.size import check_plies
 from ..limits import LimitReached, check_budget, limits as bounded
@@ -63,11 +63,11 @@ class CertifyOptions(Settings):
     # seconds for the certification (None: the question's timeout again)
     certify_timeout: float | None = setting(
         None, "seconds for the certification (default: the question's --timeout again; "
-              "none without one)", type=positive_float)
+              "none without one)", type=positive_float_or_default)
     certify_max_nodes: int | None = setting(
         None, f"strategy nodes the certification checks at most (default {DEFAULT_MAX_NODES:,}); "
               "a larger strategy is reported not certified", flag="--certify-nodes",
-        type=positive_int, metavar="N")
+        type=positive_int_or_default, metavar="N")
     strategy: str | None = None  # a file for the checked strategy tree (mate --strategy)
 
 
