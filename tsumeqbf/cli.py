@@ -94,8 +94,11 @@ def _engine_options(args) -> dict:
     from .solvers.portfolio import PortfolioOptions
 
     given = {**QbfOptions.given(args), **PortfolioOptions.given(args), **MateOptions.given(args)}
+    # the certification's own limits, taken only with --certify
+    certify_limits = {name: given[name] for name in ("certify_timeout", "certify_max_nodes")
+                      if given.get(name) is not None}
     options = {name: value for name, value in given.items()
-               if value not in (None, False) and name not in ("certify_timeout", "certify_max_nodes")}
+               if value not in (None, False) and name not in certify_limits}
     if "solver" in options:
         options["solver"] = _check_solver(args.engine, options["solver"])
     if getattr(args, "max_nodes", None):
@@ -123,11 +126,8 @@ def _engine_options(args) -> dict:
         if not is_qbf_engine(args.engine):
             raise TsumeError(f"--certify checks a QBF verdict; engine {args.engine!r} is not a "
                              f"QBF engine")
-        if given.get("certify_timeout") is not None:
-            options["certify_timeout"] = given["certify_timeout"]
-        if given.get("certify_max_nodes") is not None:
-            options["certify_max_nodes"] = given["certify_max_nodes"]
-    elif given.get("certify_max_nodes") is not None:
+        options.update(certify_limits)
+    elif "certify_max_nodes" in certify_limits:
         raise TsumeError("--certify-nodes caps what --certify checks; give it with --certify")
     if args.engine == "portfolio":  # a member that cannot run is bad input, said up front
         from .solvers.portfolio import checked
