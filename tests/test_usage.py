@@ -38,7 +38,7 @@ def test_cpu_limit_stops_the_block_and_is_undone():
         with cpu_limited(0.3):
             assert 0 < cpu_left() <= 0.3 and child_cpu_limit() == 1
             _spin(30)
-    assert 0.25 <= time.process_time() - start < 5  # the timer counts in ticks
+    assert 0.3 <= time.process_time() - start < 5  # by the precise clock, not the ticks
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGPROF) == before and cpu_left() is None
     with cpu_limited(None):  # no limit: nothing set

@@ -159,7 +159,10 @@ def cpu_limited(seconds: float | None):
     """Within the block, this process stops (LimitReached) once it has used ``seconds``
     more CPU seconds, and children get what is left. The kernel counts them (a profiling
     timer, ``ITIMER_PROF``: user and system time of the process), in the main thread only
-    (the signal goes to the process); elsewhere only the children are limited.
+    (the signal goes to the process); elsewhere only the children are limited. The timer
+    counts whole scheduler ticks, which can run ahead of the time actually used, so a signal
+    before ``time.process_time`` (the clock rows are measured by) has reached the limit
+    waits for the next one.
 
     The timer signals again every :data:`RETRY_S` once the limit is reached, because Python
     drops an exception raised while a gc callback runs (it goes to ``sys.unraisablehook``):
@@ -169,7 +172,8 @@ def cpu_limited(seconds: float | None):
     if not seconds:
         yield
         return
-    token = _cpu_end.set(_process_cpu() + seconds)
+    end = _process_cpu() + seconds
+    token = _cpu_end.set(end)
     here = threading.current_thread() is threading.main_thread()
     old_handler = old_timer = old_hook = None
     raised = {"at": None, "lost": False}
@@ -177,6 +181,8 @@ def cpu_limited(seconds: float | None):
         if here:
             def stop(signum, frame):
                 now = _process_cpu()
+                if now < end:  # the timer's ticks ran ahead of the precise clock rows use
+                    return
                 if raised["at"] is not None and not raised["lost"] and now - raised["at"] < AGAIN_S:
                     return
                 raised.update(at=now, lost=False)
