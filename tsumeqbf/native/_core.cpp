@@ -1676,9 +1676,8 @@ struct UnboundedSearch : Search {
         return d;
     }
 
-    // the position key and dominance after move m of the side to move (`here`: the
-    // position's dominance), as push() would leave them, without playing it
-    // (the board's key after m alone: the child's table line)
+    // the board's key after move m of the side to move, as push() would leave it, without
+    // playing it (the child's table line)
     static uint64_t board_after(const Position& pos, int m) {
         int to = move_to(m), frm = move_from(m);
         uint64_t bkey = pos.bkey ^ T->zturn;
@@ -1692,31 +1691,26 @@ struct UnboundedSearch : Search {
         static_cast<const UnboundedSearch*>(search)->table.prefetch(board_after(pos, m));
     }
 
+    // the position key and dominance after move m (`here`: the position's dominance), as
+    // push() would leave them: the board's key from board_after, the hands from the move
     uint64_t key_after(int m, const Dom& here, Dom& out) const {
         int to = move_to(m), frm = move_from(m), c = pos.turn;
-        uint64_t bkey = pos.bkey ^ T->zturn, hkey = pos.hkey;
+        uint64_t hkey = pos.hkey;
         out = here;
+        out.board = board_after(pos, m);
         uint8_t* hand = c == attacker ? out.att.n : out.dfn.n;
         if (frm >= DROP_BASE) {
             int kind = frm - DROP_BASE;
             hkey -= T->zh[c][kind];
             hand[kind - 1] -= 1;
-            bkey ^= T->zb[code_of(kind, c)][to];
-        } else {
-            int code = pos.board[frm], captured = pos.board[to];
-            bkey ^= T->zb[code][frm];
-            if (captured) {
-                bkey ^= T->zb[captured][to];
-                int kind = Position::base_kind(captured);
-                if (kind != KING) {
-                    hkey += T->zh[c][kind];
-                    hand[kind - 1] += 1;
-                }
+        } else if (int captured = pos.board[to]) {
+            int kind = Position::base_kind(captured);
+            if (kind != KING) {
+                hkey += T->zh[c][kind];
+                hand[kind - 1] += 1;
             }
-            bkey ^= T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
         }
-        out.board = bkey;
-        return bkey ^ hkey;
+        return out.board ^ hkey;
     }
 
     // -- what the table holds --------------------------------------------------------------
