@@ -1788,13 +1788,16 @@ struct UnboundedSearch : Search {
     // (and `seen`, the unsolved entry's least distance from the root, when that is read).
     // One pass over the board's entries: a proof, else a disproof, else a twin entry, else
     // the child's own numbers.
-    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen) {
+    // (`board_held`, when given: whether the table holds any entry of the child's board)
+    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen,
+                bool* board_held = nullptr) {
         if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
         uint64_t att = hand_bits(c.dom.att), dfn = hand_bits(c.dom.dfn);
         uint64_t own = att | (uint64_t)BoardTable::UNSOLVED << 56;
-        bool proven = false, disproven = false;
+        bool proven = false, disproven = false, held = false;
         const Entry* numbers = nullptr;
         table.scan(c.dom.board, [&](const Entry& e) {
+            held = true;
             switch (e.kind()) {
             case BoardTable::PROOF:
                 proven = at_least(att, e.att()) && at_least(e.s.dfn, dfn);
@@ -1807,6 +1810,7 @@ struct UnboundedSearch : Search {
                 return false;
             }
         });
+        if (board_held) *board_held = held;
         if (proven) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
         if (disproven) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
         if (!twins.empty() && twins.contains(c.key, path)) {
@@ -1993,8 +1997,8 @@ struct UnboundedSearch : Search {
             c.repeated = on_path.contains(c.key);
             c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1;
             int64_t cpn, cdn;
-            bool dep;
-            if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
+            bool dep, board_held = true;
+            if (lookup(c, own_path, cpn, cdn, dep, c.seen, &board_held)) {
                 c.pn = cpn; c.dn = cdn; c.dep = dep;
             } else {
                 if (is_or && mobility) {
@@ -2011,7 +2015,8 @@ struct UnboundedSearch : Search {
                     if (replies) c.pn = replies;
                     else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
                 }
-                if (inherit && c.pn) inherited(c.dom, c.pn, c.dn);
+                // (a board the lookup found no entry of has none to inherit from)
+                if (inherit && c.pn && board_held) inherited(c.dom, c.pn, c.dn);
             }
             if (is_or) continue;
             int m = moves[i];
