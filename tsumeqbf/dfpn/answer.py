@@ -253,7 +253,7 @@ def _expand(search, game, key, parents, is_or, waiting, mated, known=None) -> li
 
 
 def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
-            rank_limit: int = 500_000):
+            rank_limit: int = 500_000, part_limit: int = 2_000_000):
     """Look for shorter mates after a proof. The candidates are the checks that are
     neither proven nor disproven at the attacker nodes of the main line (every ply
     counted) and, ``reach`` levels deep, of the main lines of its proven side checks
@@ -266,7 +266,8 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     proven part is past ``rank_limit`` nodes, each round's proofs are ranked into the
     last ranking (:func:`_rank_update`); when it is past the limit right after the proof
     (zukou-001, 071), the ranking starts from the proofs' own part (``rank_proven`` with
-    ``known``). Returns (rank or None, nodes spent, the first rank or None); a rank
+    ``known``; at most ``part_limit`` nodes: zukou-001's has 526,846, the part the
+    answer reads anyway). Returns (rank or None, nodes spent, the first rank or None); a rank
     orders :func:`principal_variation`. The first rank, of the proof alone, is returned
     too (None when it is only the proofs' part: their order then reads the same line):
     a rank counts every ply, and a line read along a later one can be longer by the
@@ -278,7 +279,7 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     rank = first = rank_proven(search, game, rank_limit)
     whole = rank is not None  # False once the whole proven part has outgrown rank_limit
     if not whole:
-        rank = rank_proven(search, game, rank_limit, known={})
+        rank = rank_proven(search, game, part_limit, known={})
         if rank is not None and game.key() not in rank:
             rank = None
 
