@@ -210,7 +210,8 @@ def start(*argv) -> subprocess.Popen:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_stopped_mate_leaves_no_solver(tmp_path, signum):
     exe, pids = sleeping_solver(tmp_path)
-    proc = start("mate", FIG5, "--zone", "2", "-n", "3", "--engine", "qbf", "--solver", exe)
+    proc = start("mate", FIG5, "--zone", "2", "-n", "3", "--engine", "qbf", "--solver", exe,
+                 "--quiet")  # a loaded machine may name the encoding phase first
     solvers = wait_for_pids(proc, pids, 1)
     proc.send_signal(signum)
     assert proc.wait(timeout=30) == 128 + signum

@@ -1344,6 +1344,10 @@ struct BoardTable {
     Entry* slots = nullptr;  // 2 * buckets entries
     std::vector<uint8_t> passed;  // per bucket: entries stored beyond it from before it
     size_t size = 0, used = 0, unsolved = 0, limit = 2000000;
+    uint64_t rebuilds = 0;  // entries move only when the table is rebuilt
+    // where a node's own unsolved entry was last put: read again only after a rebuild
+    // (or when another entry has taken the slot)
+    struct OwnSlot { Entry* entry = nullptr; uint64_t rebuilds = 0; };
 
     // when each board was last written, for a reader that looked it up before: the writes
     // are numbered, and a small array (hot in the cache, where the entries are not) keeps
@@ -1423,48 +1427,58 @@ struct BoardTable {
     static uint32_t saturated(int64_t work) { return (uint32_t)std::min<int64_t>(work, UINT32_MAX); }
     // an unsolved position's numbers, `work` added to what it had and `seen` (its
     // distance from the root) kept least
-    void put(uint64_t board, uint64_t att, int64_t pn, int64_t dn, int64_t work, int seen) {
-        uint16_t at = (uint16_t)std::min(seen, MAX_SEEN);
+    // (`at`: where the caller last found this entry, with the table's `rebuilds` then;
+    // read first, and set to where it is now)
+    void put(uint64_t board, uint64_t att, int64_t pn, int64_t dn, int64_t work, int seen,
+             OwnSlot* at = nullptr) {
+        uint16_t least = (uint16_t)std::min(seen, MAX_SEEN);
+        uint64_t word = att | (uint64_t)UNSOLVED << 56;
         touch(board);
-        if (Entry* e = find_unsolved(board, att)) {
+        Entry* e = at && at->entry && at->rebuilds == rebuilds && at->entry->board == board &&
+                   at->entry->word == word ? at->entry : find_unsolved(board, att);
+        if (e) {
             e->u.pn = (uint32_t)pn;
             e->u.dn = (uint32_t)dn;
             e->u.work = saturated(e->u.work + work);
-            e->u.seen = std::min(e->u.seen, at);
-            return;
+            e->u.seen = std::min(e->u.seen, least);
+        } else {
+            if (unsolved >= limit) drop_least_work();
+            Entry fresh_entry{};
+            fresh_entry.board = board;
+            fresh_entry.word = word;
+            fresh_entry.u.pn = (uint32_t)pn;
+            fresh_entry.u.dn = (uint32_t)dn;
+            fresh_entry.u.work = saturated(work);
+            fresh_entry.u.seen = least;
+            e = insert(fresh_entry);
         }
-        if (unsolved >= limit) drop_least_work();
-        Entry e{};
-        e.board = board;
-        e.word = att | (uint64_t)UNSOLVED << 56;
-        e.u.pn = (uint32_t)pn;
-        e.u.dn = (uint32_t)dn;
-        e.u.work = saturated(work);
-        e.u.seen = at;
-        insert(e);
+        if (at) { at->entry = e; at->rebuilds = rebuilds; }
     }
     // grown at half load up to BIG entries (a gigabyte), at three quarters beyond: a
     // long search's table (zukou-008: over 35 million entries) then stays within 2 GB
     // where doubling again would take 4 GB, and 6 GB while it is rebuilt; the fuller
     // table costs some speed, not nodes (what is stored does not depend on the layout)
     static constexpr size_t BIG = (size_t)1 << 25;
-    void insert(const Entry& e) {
+    Entry* insert(const Entry& e) {
         touch(e.board);
         if (size < BIG ? 2 * (used + 1) > size : 4 * (used + 1) > 3 * size)
             rebuild(size * 2, -1);
-        place(e);
+        return place(e);
     }
-    void place(const Entry& e) {
+    Entry* place(const Entry& e) {
+        Entry* at;
         for (size_t b = home(e.board);; b = (b + 1) & mask()) {
             Entry* s = &slots[2 * b];
             if (!s[0].word || !s[1].word) {
-                s[s[0].word ? 1 : 0] = e;
+                at = &s[s[0].word ? 1 : 0];
+                *at = e;
                 break;
             }
             if (passed[b] < SATURATED) ++passed[b];
         }
         ++used;
         unsolved += e.kind() == UNSOLVED;
+        return at;
     }
     void erase(Entry* e) {
         touch(e->board);
@@ -1482,6 +1496,7 @@ struct BoardTable {
         size_t old_size = size;
         std::vector<uint8_t> counts(n / 2);
         slots = fresh(n);  // the table stays as it was if this throws
+        ++rebuilds;
         passed.swap(counts);
         size = n;
         used = unsolved = 0;
@@ -1596,6 +1611,35 @@ struct PathSet {
     }
 };
 
+// the path-dependent disproofs, (position key, path key) pairs: a PairSet behind a bit per
+// value of the key's top bits (2 KB), so that a child whose key has no twin entry, nearly
+// every one, is told so without hashing its path and probing the set (the set is only
+// ever cleared as a whole, so a bit is never taken back alone)
+struct TwinSet {
+    static constexpr int BITS = 14;
+    PairSet set;
+    std::vector<uint64_t> keys = std::vector<uint64_t>(size_t(1) << (BITS - 6));
+    static size_t slot(uint64_t key) { return (size_t)(key >> (64 - BITS)); }
+    bool may_hold(uint64_t key) const { return keys[slot(key) >> 6] >> (slot(key) & 63) & 1; }
+    size_t size() const { return set.size(); }
+    bool empty() const { return set.empty(); }
+    void prefetch(uint64_t key, uint64_t path) const {
+        if (may_hold(key)) set.prefetch(key, path);
+    }
+    bool contains(uint64_t key, uint64_t path) const {
+        return may_hold(key) && set.contains(key, path);
+    }
+    void insert(uint64_t key, uint64_t path) {
+        keys[slot(key) >> 6] |= uint64_t(1) << (slot(key) & 63);
+        set.insert(key, path);
+    }
+    void clear() {
+        set.clear();
+        std::fill(keys.begin(), keys.end(), 0);
+    }
+    template <class F> void each(F&& f) const { set.each(f); }
+};
+
 // new checks' reply counts by position key, a slot per value of the key's low bits (the
 // key's other bits and the count in it, 0: none): an OR node searched again counts again
 // the replies of the checks nothing was stored for (a quarter of the counts on the Edo
@@ -1633,7 +1677,7 @@ inline uint64_t path_step(uint64_t path, uint64_t key) {
 struct UnboundedSearch : Search {
     using Entry = BoardTable::Entry;
     BoardTable table;  // proofs, path-independent disproofs and unsolved numbers, by board
-    PairSet twins;    // path-dependent disproofs: (position key, path key)
+    TwinSet twins;    // path-dependent disproofs: (position key, path key)
     PathSet on_path;  // the positions from the root to the node searched
     ReplyCounts reply_counts;  // (under this search's grouping options)
     size_t twin_limit = 1000000;
@@ -1676,9 +1720,8 @@ struct UnboundedSearch : Search {
         return d;
     }
 
-    // the position key and dominance after move m of the side to move (`here`: the
-    // position's dominance), as push() would leave them, without playing it
-    // (the board's key after m alone: the child's table line)
+    // the board's key after move m of the side to move, as push() would leave it, without
+    // playing it (the child's table line)
     static uint64_t board_after(const Position& pos, int m) {
         int to = move_to(m), frm = move_from(m);
         uint64_t bkey = pos.bkey ^ T->zturn;
@@ -1692,31 +1735,26 @@ struct UnboundedSearch : Search {
         static_cast<const UnboundedSearch*>(search)->table.prefetch(board_after(pos, m));
     }
 
+    // the position key and dominance after move m (`here`: the position's dominance), as
+    // push() would leave them: the board's key from board_after, the hands from the move
     uint64_t key_after(int m, const Dom& here, Dom& out) const {
         int to = move_to(m), frm = move_from(m), c = pos.turn;
-        uint64_t bkey = pos.bkey ^ T->zturn, hkey = pos.hkey;
+        uint64_t hkey = pos.hkey;
         out = here;
+        out.board = board_after(pos, m);
         uint8_t* hand = c == attacker ? out.att.n : out.dfn.n;
         if (frm >= DROP_BASE) {
             int kind = frm - DROP_BASE;
             hkey -= T->zh[c][kind];
             hand[kind - 1] -= 1;
-            bkey ^= T->zb[code_of(kind, c)][to];
-        } else {
-            int code = pos.board[frm], captured = pos.board[to];
-            bkey ^= T->zb[code][frm];
-            if (captured) {
-                bkey ^= T->zb[captured][to];
-                int kind = Position::base_kind(captured);
-                if (kind != KING) {
-                    hkey += T->zh[c][kind];
-                    hand[kind - 1] += 1;
-                }
+        } else if (int captured = pos.board[to]) {
+            int kind = Position::base_kind(captured);
+            if (kind != KING) {
+                hkey += T->zh[c][kind];
+                hand[kind - 1] += 1;
             }
-            bkey ^= T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
         }
-        out.board = bkey;
-        return bkey ^ hkey;
+        return out.board ^ hkey;
     }
 
     // -- what the table holds --------------------------------------------------------------
@@ -1750,13 +1788,16 @@ struct UnboundedSearch : Search {
     // (and `seen`, the unsolved entry's least distance from the root, when that is read).
     // One pass over the board's entries: a proof, else a disproof, else a twin entry, else
     // the child's own numbers.
-    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen) {
+    // (`board_held`, when given: whether the table holds any entry of the child's board)
+    bool lookup(const Child& c, uint64_t path, int64_t& pn, int64_t& dn, bool& dep, int& seen,
+                bool* board_held = nullptr) {
         if (c.repeated) { pn = INF; dn = 0; dep = true; return true; }
         uint64_t att = hand_bits(c.dom.att), dfn = hand_bits(c.dom.dfn);
         uint64_t own = att | (uint64_t)BoardTable::UNSOLVED << 56;
-        bool proven = false, disproven = false;
+        bool proven = false, disproven = false, held = false;
         const Entry* numbers = nullptr;
         table.scan(c.dom.board, [&](const Entry& e) {
+            held = true;
             switch (e.kind()) {
             case BoardTable::PROOF:
                 proven = at_least(att, e.att()) && at_least(e.s.dfn, dfn);
@@ -1769,6 +1810,7 @@ struct UnboundedSearch : Search {
                 return false;
             }
         });
+        if (board_held) *board_held = held;
         if (proven) { ++tt_hits; pn = 0; dn = INF; dep = false; return true; }
         if (disproven) { ++tt_hits; pn = INF; dn = 0; dep = false; return true; }
         if (!twins.empty() && twins.contains(c.key, path)) {
@@ -1955,8 +1997,8 @@ struct UnboundedSearch : Search {
             c.repeated = on_path.contains(c.key);
             c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1;
             int64_t cpn, cdn;
-            bool dep;
-            if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
+            bool dep, board_held = true;
+            if (lookup(c, own_path, cpn, cdn, dep, c.seen, &board_held)) {
                 c.pn = cpn; c.dn = cdn; c.dep = dep;
             } else {
                 if (is_or && mobility) {
@@ -1973,7 +2015,8 @@ struct UnboundedSearch : Search {
                     if (replies) c.pn = replies;
                     else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
                 }
-                if (inherit && c.pn) inherited(c.dom, c.pn, c.dn);
+                // (a board the lookup found no entry of has none to inherit from)
+                if (inherit && c.pn && board_held) inherited(c.dom, c.pn, c.dn);
             }
             if (is_or) continue;
             int m = moves[i];
@@ -1989,6 +2032,7 @@ struct UnboundedSearch : Search {
         // up again; the child last searched always is (its numbers came back from it)
         uint64_t looked_at = table.writes;
         int searched = -1;
+        BoardTable::OwnSlot own_slot;
         on_path.insert(key);
         int64_t nodes_before = nodes;
         try {
@@ -2053,12 +2097,12 @@ struct UnboundedSearch : Search {
                 bool dep = dn == 0 && (is_or ? any_dep : all_dep);
                 if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) {
                     store_result(key, here, is_or, path, depth, pn, dn, dep, children,
-                                 best_i, nodes - nodes_before + 1);
+                                 best_i, nodes - nodes_before + 1, &own_slot);
                     on_path.erase(key);
                     out_pn = pn; out_dn = dn; out_dep = dep;
                     return;
                 }
-                table.put(here.board, hand_bits(here.att), pn, dn, 0, depth);
+                table.put(here.board, hand_bits(here.att), pn, dn, 0, depth, &own_slot);
                 Child& c = children[best_i];
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
@@ -2080,7 +2124,7 @@ struct UnboundedSearch : Search {
 
     void store_result(uint64_t key, const Dom& here, bool is_or, uint64_t path, int depth,
                       int64_t pn, int64_t dn, bool dep, const std::vector<Child>& children,
-                      int best_i, int64_t work) {
+                      int best_i, int64_t work, BoardTable::OwnSlot* own_slot) {
         std::vector<const Dom*> used;
         if (pn == 0) {
             if (is_or) used.push_back(&children[best_i].dom);
@@ -2099,7 +2143,7 @@ struct UnboundedSearch : Search {
             }
             store_disproof(key, here, path, dep, is_or, used, pieces);
         } else {
-            table.put(here.board, hand_bits(here.att), pn, dn, work, depth);
+            table.put(here.board, hand_bits(here.att), pn, dn, work, depth, own_slot);
         }
     }
 
