@@ -10,7 +10,7 @@ import pytest
 
 from tsumeqbf.cli import main
 from tsumeqbf.data import read_rows
-from tsumeqbf.dfpn.answer import principal_variation, rank_proven
+from tsumeqbf.dfpn.answer import principal_variation, rank_proven, shorten
 from tsumeqbf.dfpn.core import INF
 from tsumeqbf.dfpn.game import Game, GraphGame, TsumeGame
 from tsumeqbf.dfpn.solve import replay_answer, solve_tsume
@@ -201,10 +201,10 @@ def test_shortening_keeps_its_last_ranking_when_the_next_is_too_large(monkeypatc
     pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
     real, shorter_seen = answer.rank_proven, []
 
-    def rank_until_shorter(search, game, limit=500_000):
+    def rank_until_shorter(search, game, limit=500_000, known=None):
         if shorter_seen:
             return None  # as if the proven part had outgrown the limit
-        rank = real(search, game, limit)
+        rank = real(search, game, limit, known)
         if rank is not None and rank.get(game.key(), 17) < 17:
             shorter_seen.append(rank[game.key()])
         return rank
@@ -224,18 +224,65 @@ def test_shortening_goes_on_when_the_whole_proven_part_is_too_large_to_rank(monk
     pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
     real, root = answer.rank_proven, []
 
-    def whole_part_too_large(search, game, limit=500_000):
+    def whole_part_too_large(search, game, limit=500_000, known=None):
         if not root:
             root.append(game.key())
-        elif game.key() == root[0]:
+        elif game.key() == root[0] and known is None:
             return None  # the root's proven part, after the first proof, is "too large"
-        return real(search, game, limit)
+        return real(search, game, limit, known)
 
     monkeypatch.setattr(answer, "rank_proven", whole_part_too_large)
     out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=60_000, shortest_up_to=0)
     assert out["first_plies"] == 17
     assert minimal_mate_length(pos, 17) <= out["plies"] < 17
     assert replay_ok(pos, out["pv"]) == "ok"
+
+
+def test_shortening_starts_from_the_proofs_part_when_the_whole_is_too_large(monkeypatch):
+    # zukou-001 and 071 with the native core: the proven part reachable from the root is
+    # past the ranking limit right after the proof, and the shortening did not start
+    import tsumeqbf.dfpn.answer as answer
+
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    real, whole_asked = answer.rank_proven, []
+
+    def root_part_too_large(search, game, limit=500_000, known=None):
+        if known is None:
+            whole_asked.append(game.key())
+            return None  # every whole proven part "too large"
+        return real(search, game, limit, known)
+
+    monkeypatch.setattr(answer, "rank_proven", root_part_too_large)
+    out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=60_000, shortest_up_to=0)
+    assert whole_asked and out["first_plies"] == 17 and out["shorten_nodes"] > 0
+    assert minimal_mate_length(pos, 17) <= out["plies"] < 17
+    assert replay_ok(pos, out["pv"]) == "ok"
+
+
+def test_a_ranking_below_known_distances_ranks_only_the_rest_and_never_nearer():
+    # what a round of the shortening adds to its ranking: the walk stops at the ranked
+    # nodes and follows the proofs' own order elsewhere, so its distances are those of a
+    # part of the proven part: never nearer to mate than the whole part's
+    pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
+    game = TsumeGame(pos.copy())
+    search = TsumeSearch(game)
+    assert search.solve().proven
+    shorten(search, game, 20_000)
+    whole = rank_proven(search, game)
+    line = principal_variation(search, game, rank=whole)
+    for m in line[:4]:
+        game.play(m)
+    below = rank_proven(search, game, known={})  # the proofs' part below the line's 4th ply
+    for _ in line[:4]:
+        game.undo()
+    assert below and all(d >= whole[key] for key, d in below.items())
+    part = rank_proven(search, game, known=below)
+    assert part and game.key() in part and not part.keys() & below.keys()
+    merged = {**below, **part}
+    assert all(d >= whole[key] for key, d in merged.items())
+    assert merged[game.key()] >= whole[game.key()]
+    merged_line = principal_variation(search, game, rank=merged)
+    assert replay_ok(pos, [pos.usi(m) for m in merged_line]) == "ok"
 
 
 def test_a_shorter_exact_mate_becomes_the_answer():

@@ -152,21 +152,31 @@ def _capture_length(game, m, order, memo):
     return best
 
 
-def rank_proven(search, game, limit: int = 500_000) -> dict | None:
+def rank_proven(search, game, limit: int = 500_000, known: dict | None = None) -> dict | None:
     """Distance to mate (every ply counted) of each node of the proven part of the tables
     reachable from the current node, by retrograde analysis: an AND node without reply
     is 0, an OR node 1 + its nearest proven check, an AND node 1 + its farthest reply once
     every reply has a distance. Nodes on cycles only never get one, so the order is
     well-founded and a line along it never repeats a position. Unlike the proofs'
     sequence numbers it lets the answer use checks proven after their parent (by
-    :func:`shorten`, say). None when more than ``limit`` nodes are reachable."""
+    :func:`shorten`, say). None when more than ``limit`` nodes are reachable.
+
+    With ``known`` (distances already given, such as a ranking's) the walk stops at the
+    nodes in it, each a leaf at its distance, and follows at an OR node only the checks
+    proven before it (the proofs' own order, as :func:`principal_variation` reads without
+    a rank): the part below a check :func:`shorten` has just proven, or the proofs' part
+    when the whole proven part is too large (zukou-019: more than 5M positions). Only the
+    nodes not in ``known`` are returned; each is farther from mate than the children it
+    is ranked by, so the two rankings together stay well-founded."""
     parents: dict = {}
     is_or: dict = {}
     waiting: dict = {}  # AND node -> replies without a distance yet
     mated = []
     root = game.key()
+    if known is not None and root in known:
+        return {}
     is_or[root] = game.is_or()
-    stack = [_expand(search, game, root, parents, is_or, waiting, mated)]
+    stack = [_expand(search, game, root, parents, is_or, waiting, mated, known)]
     while stack:
         todo = stack[-1]
         if not todo:
@@ -186,38 +196,49 @@ def rank_proven(search, game, limit: int = 500_000) -> dict | None:
             game.undo()
             return None
         is_or[key] = game.is_or()
-        stack.append(_expand(search, game, key, parents, is_or, waiting, mated))
+        stack.append(_expand(search, game, key, parents, is_or, waiting, mated, known))
+    # distances enter in non-decreasing order: one bucket a distance, the mated first
+    # and the known leaves at theirs
+    buckets: dict = {0: list(mated)}
+    for key in parents.keys() - is_or.keys():  # the known leaves reached
+        buckets.setdefault(known[key], []).append(key)
     dist = {key: 0 for key in mated}
-    queue = list(mated)
-    for key in queue:  # distances enter in non-decreasing order (unit steps, FIFO)
-        d = dist[key] + 1
-        for p in parents.get(key, ()):
-            if p in dist:
-                continue
-            if not is_or[p]:
-                waiting[p] -= 1
-                if waiting[p]:
+    d = 0
+    while buckets:
+        for key in buckets.pop(d, ()):
+            for p in parents.get(key, ()):
+                if p in dist:
                     continue
-            dist[p] = d
-            queue.append(p)
+                if not is_or[p]:
+                    waiting[p] -= 1
+                    if waiting[p]:
+                        continue
+                dist[p] = d + 1
+                buckets.setdefault(d + 1, []).append(p)
+        d += 1
     return dist
 
 
-def _expand(search, game, key, parents, is_or, waiting, mated) -> list:
-    """The moves to follow from the current node (proven children only), recording the
-    parent links; an AND node with an unproven reply gets no links (it can never get a
-    distance)."""
+def _expand(search, game, key, parents, is_or, waiting, mated, known=None) -> list:
+    """The moves to follow from the current node (proven children only, with ``known``
+    those of an OR node proven before it), recording the parent links (a child in
+    ``known`` gets its link and is not followed); an AND node with an unproven reply
+    gets no links (it can never get a distance)."""
     moves = game.moves()
     if not moves:
         if not is_or[key]:
             mated.append(key)
         return []
+    here = None if known is None or not is_or[key] else search.proof_seq(game.dominance())
     follow, children = [], []
     for m in moves:
         with game.played(m):
-            proven = search.proof_seq(game.dominance()) is not None
             child = game.key()
-        if proven:
+            if known is not None and child in known:
+                children.append(child)
+                continue
+            seq = search.proof_seq(game.dominance())
+        if seq is not None and (here is None or seq < here):
             follow.append(m)
             children.append(child)
         elif not is_or[key]:
@@ -232,7 +253,7 @@ def _expand(search, game, key, parents, is_or, waiting, mated) -> list:
 
 
 def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
-            rank_limit: int = 500_000):
+            rank_limit: int = 500_000, part_limit: int = 2_000_000):
     """Look for shorter mates after a proof. The candidates are the checks that are
     neither proven nor disproven at the attacker nodes of the main line (every ply
     counted) and, ``reach`` levels deep, of the main lines of its proven side checks
@@ -241,22 +262,31 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     (cheap, and a shorter mate deep shortens every line above it); then the proven nodes
     are ranked again. When the main line gets shorter, the small budget starts again;
     when every candidate has had the current budget, it grows fourfold. This goes on
-    until ``budget`` nodes are spent, the search's time runs out or the proven part grows
-    past ``rank_limit`` nodes (the last ranking is kept). Returns (rank or None, nodes
-    spent, the first rank or None); a rank orders :func:`principal_variation`. The
-    first rank, of the proof alone, is returned too: a rank counts every ply, and a
-    line read along a later one can be longer by the convention than along the first
-    (zukou-065 with the native core: 35 against 31), so the answer reads both."""
+    until ``budget`` nodes are spent or the search's time runs out. Once the whole
+    proven part is past ``rank_limit`` nodes, each round's proofs are ranked into the
+    last ranking (:func:`_rank_update`); when it is past the limit right after the proof
+    (zukou-001, 071), the ranking starts from the proofs' own part (``rank_proven`` with
+    ``known``; at most ``part_limit`` nodes: zukou-001's has 526,846, the part the
+    answer reads anyway). Returns (rank or None, nodes spent, the first rank or None); a rank
+    orders :func:`principal_variation`. The first rank, of the proof alone, is returned
+    too (None when it is only the proofs' part: their order then reads the same line):
+    a rank counts every ply, and a line read along a later one can be longer by the
+    convention than along the first (zukou-065 with the native core: 35 against 31),
+    so the answer reads both."""
     start = search.nodes
     tried: dict = {}  # child key -> the largest budget it has had
     level = per_check
     rank = first = rank_proven(search, game, rank_limit)
+    whole = rank is not None  # False once the whole proven part has outgrown rank_limit
+    if not whole:
+        rank = rank_proven(search, game, part_limit, known={})
+        if rank is not None and game.key() not in rank:
+            rank = None
 
     def out_of_budget() -> bool:
         return (search.nodes - start >= budget
                 or bool(search.deadline and time.monotonic() > search.deadline))
 
-    whole = True  # False once the whole proven part has outgrown rank_limit
     while rank is not None and not out_of_budget():
         todo = [t for t in _candidates(search, game, rank, reach) if tried.get(t[0], 0) < level]
         if not todo:
@@ -287,21 +317,21 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
 
 def _rank_update(search, game, rank, targets, limit) -> dict:
     """``rank`` with the proven part below each of ``targets`` (moves from the current
-    node) ranked and each node above on the target's line ranked again from its children.
-    A distance depends only on the proven part below its node, so rankings of parts
-    merge; keeping the smaller of two distances, and ranking a node only from its
-    children's, keeps every ranked node farther from mate than the children it is
-    ranked by, so the order stays well-founded."""
+    node) not ranked yet ranked (``rank_proven`` with ``known``: each target's walk
+    stops at the ranked nodes, so a round costs the part it added, not the whole part
+    below its targets, which made zukou-020's shortening 201.5 CPU s) and each node
+    above on the target's line ranked again from its children. A distance depends only
+    on the proven part below its node, so rankings of parts merge; keeping the smaller
+    of two distances, and ranking a node only from its children's, keeps every ranked
+    node farther from mate than the children it is ranked by, so the order stays
+    well-founded."""
     rank = dict(rank)
     for path in targets:
         for m in path:
             game.play(m)
         try:
             if search.proof_seq(game.dominance()) is not None:
-                below = rank_proven(search, game, limit)
-                for key, d in (below or {}).items():
-                    if d < rank.get(key, d + 1):
-                        rank[key] = d
+                rank.update(rank_proven(search, game, limit, known=rank) or {})
         finally:
             for _ in path:
                 game.undo()

@@ -207,9 +207,10 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
                   else TsumeGame(pos.copy()))
     line = principal_variation(search, reader, rank=rank)
     raw = principal_variation(search, reader, muda=False, rank=rank)
-    if first_rank is not None and first_rank is not rank:
-        # the proof's own ranking still holds (proofs are never dropped) and its line
-        # can be the shorter by the convention (:func:`.answer.shorten`)
+    if rank is not None and first_rank is not rank:
+        # the proof's own ranking (None: the proofs' order) still holds (proofs are
+        # never dropped) and its line can be the shorter by the convention
+        # (:func:`.answer.shorten`)
         alone = principal_variation(search, reader, rank=first_rank)
         if len(alone) < len(line):
             line, raw = alone, principal_variation(search, reader, muda=False, rank=first_rank)
