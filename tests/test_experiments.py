@@ -825,7 +825,7 @@ def test_report_under_a_cpu_limit_counts_cpu_seconds(tmp_path):
     (tmp_path / "results").mkdir()
     rows = []
     for k in (1, 2):
-        rows += [_row("a", "brute", True, time_s=4.0 * k, cpu_s=1.0 * k, cpu_limit=3.0, repeat=k,
+        rows += [_row("a", "brute", True, time_s=4.0 * k * k, cpu_s=1.0 * k, cpu_limit=3.0, repeat=k,
                       measured_by="rusage"),
                  _row("b", "brute", None, time_s=9.0, cpu_s=3.0, cpu_limit=3.0, repeat=k,
                       measured_by="rusage")]
@@ -841,6 +841,9 @@ def test_report_under_a_cpu_limit_counts_cpu_seconds(tmp_path):
     assert "the Repeats section count CPU\nseconds (`cpu_s`), and PAR-2 twice the CPU limit" in md
     assert "Seconds are wall-clock" not in md
     assert "- limits: CPU 3 s, wall 30 s" in md
+    # a's spread over the repeats: CPU (2 - 1) / 1.5 leads, wall (16 - 4) / 10 beside it
+    assert ("the median spread of their CPU seconds, (max - min) /\nmedian, is 67%; the largest "
+            "67% (their wall seconds: median 120%, largest 120%).") in md
 
 
 def test_paper_tables_report_puts_the_paper_beside(tmp_path):

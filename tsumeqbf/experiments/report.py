@@ -165,16 +165,20 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
             times = [r[key] for r in group if verdict_of(r) is not None and r.get(key)]
             if len(times) == len(group) > 1:
                 out.append((max(times) - min(times)) / statistics.median(times))
+    # under a CPU limit the CPU seconds lead: the machine's load moves the wall seconds
+    lead, other = (cpu_spreads, spreads) if unit == "CPU s" else (spreads, cpu_spreads)
     return {"count": count, "cells": len(by_cell(rows)),
             "decided_header": ["engine", *(f"repeat {k}" for k in rounds), "min / median / max"],
             "decided": decided,
             "timing_header": ["plies", *(f"{fmt(label)} {unit}" for label in labels)],
             "timing": timing,
             "borderline": border,
-            "spread": f"{statistics.median(spreads):.0%}" if spreads else "",
-            "spread_max": f"{max(spreads):.0%}" if spreads else "",
-            "cpu_spread": (f"median {statistics.median(cpu_spreads):.0%}, largest {max(cpu_spreads):.0%}"
-                           if cpu_spreads else "")}
+            "seconds": "CPU seconds" if unit == "CPU s" else "seconds",
+            "spread": f"{statistics.median(lead):.0%}" if lead else "",
+            "spread_max": f"{max(lead):.0%}" if lead else "",
+            "other": "wall seconds" if unit == "CPU s" else "CPU seconds",
+            "other_spread": (f"median {statistics.median(other):.0%}, largest {max(other):.0%}"
+                             if other else "")}
 
 
 def report_command(exp: Experiment) -> str:
