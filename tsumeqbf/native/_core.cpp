@@ -110,6 +110,7 @@ struct Bits {
     Bits operator&(const Bits& o) const { Bits b; b.lo = lo & o.lo; b.hi = hi & o.hi; return b; }
     Bits operator|(const Bits& o) const { Bits b; b.lo = lo | o.lo; b.hi = hi | o.hi; return b; }
     Bits& operator|=(const Bits& o) { lo |= o.lo; hi |= o.hi; return *this; }
+    Bits& operator^=(const Bits& o) { lo ^= o.lo; hi ^= o.hi; return *this; }
     void remove(const Bits& o) { lo &= ~o.lo; hi &= ~o.hi; }
     bool empty() const { return !(lo | hi); }
     int pop_lowest();  // the lowest square, taken out; -1 when empty
@@ -185,6 +186,13 @@ struct Tables {
     // step_bits[code][s]: the squares `code` on s attacks by a step; near_king[k]: the
     // squares from which some step reaches a neighbour of k (two files, three ranks away)
     Bits step_bits[32][N], near_king[N];
+    // slide_near[c][k][i]: the squares from which c's sliders of attack group G_ROOK + i
+    // attack some neighbour of k on an empty board (a king's escapes are tested only
+    // against those sliders)
+    Bits slide_near[2][N][3];
+    // slide_mask[code]: its ray directions as bits; toward[p][k]: the directions from p
+    // whose rays meet a neighbour of k
+    uint8_t slide_mask[32] = {}, toward[N][N] = {};
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
@@ -283,6 +291,16 @@ struct Tables {
             join(BISHOP, G_BISHOP); join(HORSE, G_BISHOP);
             join(LANCE, G_LANCE);
         }
+        for (int code = 0; code < 32; ++code)
+            for (int d : slide_dirs[code]) slide_mask[code] |= (uint8_t)(1 << d);
+        for (int p = 0; p < N; ++p)
+            for (int k = 0; k < N; ++k)
+                for (int d = 0; d < 8; ++d)
+                    if (!(ray_bits[p][d] & step_bits[code_of(KING, 0)][k]).empty()) toward[p][k] |= (uint8_t)(1 << d);
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < N; ++k)
+                for (int t : steps[code_of(KING, 0)][k])
+                    for (int i = 0; i < 3; ++i) slide_near[c][k][i] |= attack_from[c][t].set[G_ROOK + i];
         for (int code = 0; code < 32; ++code) {
             group1[code] = group2[code] = G_NONE;
             for (int g = 0; g < 8; ++g)
@@ -350,25 +368,74 @@ struct Position {
     }
 
     // (a piece already on s is taken off first)
+    // (the tables read into locals first: the stores below could alias them for the
+    // compiler, which would read them again after each)
     void place(int s, int code) {
         if (board[s]) lift(s);
+        const Bits b = T->square[s];
+        int c = color_of(code), g1 = T->group1[code], g2 = T->group2[code];
         board[s] = (uint8_t)code;
-        const Bits& b = T->square[s];
-        int c = color_of(code);
         occ |= b;
         by_colour[c] |= b;
-        groups[c][T->group1[code]] |= b;
-        groups[c][T->group2[code]] |= b;
+        groups[c][g1] |= b;
+        groups[c][g2] |= b;
     }
     void lift(int s) {
         int code = board[s];
+        const Bits b = T->square[s];
+        int c = color_of(code), g1 = T->group1[code], g2 = T->group2[code];
         board[s] = 0;
-        const Bits& b = T->square[s];
-        int c = color_of(code);
         occ.remove(b);
         by_colour[c].remove(b);
-        groups[c][T->group1[code]].remove(b);
-        groups[c][T->group2[code]].remove(b);
+        groups[c][g1].remove(b);
+        groups[c][g2].remove(b);
+    }
+
+    // c's piece `code` from frm to `to`, where it becomes `moved`, taking `captured` (0:
+    // none) off: lift(frm) and place(to, moved) in fewer steps (the search plays and takes
+    // back a move for every node and every reply count)
+    void shift(int frm, int to, int code, int moved, int captured) {
+        const Bits f = T->square[frm], t = T->square[to];
+        int c = color_of(code), g1 = T->group1[code], g2 = T->group2[code];
+        int m1 = T->group1[moved], m2 = T->group2[moved];
+        board[frm] = 0;
+        board[to] = (uint8_t)moved;
+        if (captured) {
+            int x1 = T->group1[captured], x2 = T->group2[captured];
+            occ.remove(f);
+            by_colour[c ^ 1].remove(t);
+            groups[c ^ 1][x1].remove(t);
+            groups[c ^ 1][x2].remove(t);
+        } else {
+            occ ^= f | t;
+        }
+        by_colour[c] ^= f | t;
+        groups[c][g1].remove(f);
+        groups[c][g2].remove(f);
+        groups[c][m1] |= t;
+        groups[c][m2] |= t;
+    }
+    // shift() taken back
+    void unshift(int frm, int to, int code, int moved, int captured) {
+        const Bits f = T->square[frm], t = T->square[to];
+        int c = color_of(code), g1 = T->group1[code], g2 = T->group2[code];
+        int m1 = T->group1[moved], m2 = T->group2[moved];
+        board[frm] = (uint8_t)code;
+        board[to] = (uint8_t)captured;
+        groups[c][m1].remove(t);
+        groups[c][m2].remove(t);
+        groups[c][g1] |= f;
+        groups[c][g2] |= f;
+        by_colour[c] ^= f | t;
+        if (captured) {
+            int x1 = T->group1[captured], x2 = T->group2[captured];
+            occ |= f;
+            by_colour[c ^ 1] |= t;
+            groups[c ^ 1][x1] |= t;
+            groups[c ^ 1][x2] |= t;
+        } else {
+            occ ^= f | t;
+        }
     }
 
     uint64_t key() const { return bkey ^ hkey; }
@@ -419,9 +486,7 @@ struct Position {
                 if (hk == KING) kings[c ^ 1] = -1;
                 else hands[c][hk] += 1;
             }
-            if (is_promotion(m)) code = T->promote_code[code];
-            lift(frm);
-            place(to, code);  // (the captured piece off first)
+            shift(frm, to, code, is_promotion(m) ? T->promote_code[code] : code, captured);
             if (kind_of(code) == KING) kings[c] = to;
         }
         turn = c ^ 1;
@@ -436,12 +501,10 @@ struct Position {
             hands[c][frm - DROP_BASE] += 1;
             lift(to);
         } else {
-            int code = board[to];
-            if (is_promotion(m)) code = code_of(base_kind(code), c);
-            place(frm, code);
-            lift(to);
+            int moved = board[to];
+            int code = is_promotion(m) ? code_of(base_kind(moved), c) : moved;
+            unshift(frm, to, code, moved, captured);
             if (captured) {
-                place(to, captured);
                 int hk = base_kind(captured);
                 if (hk == KING) kings[c ^ 1] = to;
                 else hands[c][hk] -= 1;
@@ -572,13 +635,10 @@ struct Position {
         int frm = move_from(m), to = move_to(m);
         int code = board[frm], captured = board[to];
         int moved = is_promotion(m) ? T->promote_code[code] : code;
-        place(to, moved);
-        lift(frm);
+        shift(frm, to, code, moved, captured);
         int k = kind_of(code) == KING ? to : kings[c];
         bool safe = k < 0 || !attacked(k, c ^ 1);
-        place(frm, code);
-        lift(to);
-        if (captured) place(to, captured);
+        unshift(frm, to, code, moved, captured);
         return safe;
     }
 
@@ -609,6 +669,25 @@ struct Position {
                 }
                 out[n++] = t;
             }
+        return n;
+    }
+
+    // targets() within `within`, in the same order (a ray that meets none of it skipped)
+    int targets_in(int frm, int code, int c, const Bits& within, int* out) const {
+        int n = 0;
+        for (int t : T->steps[code][frm])
+            if (within.has(t) && (!board[t] || color_of(board[t]) != c)) out[n++] = t;
+        for (int d : T->slide_dirs[code]) {
+            if ((T->ray_bits[frm][d] & within).empty()) continue;
+            for (int t : T->ray[frm][d]) {
+                int x = board[t];
+                if (x) {
+                    if (color_of(x) != c && within.has(t)) out[n++] = t;
+                    break;
+                }
+                if (within.has(t)) out[n++] = t;
+            }
+        }
         return n;
     }
 
@@ -668,7 +747,10 @@ struct Position {
                     if (!test || safe_after(cands[j], c)) listed(out, cands[j]);
             }
         }
-        add_drops(out, c, false, nullptr);
+        Bits empty = occ;
+        empty.lo = ~empty.lo;
+        empty.hi = ~empty.hi & ((uint64_t(1) << (N - 64)) - 1);
+        add_drops(out, c, empty);
     }
 
     // the legal moves of the side to move, in check by `nchecks` pieces (`checker` the
@@ -678,9 +760,7 @@ struct Position {
         const SqList* blocks =
             evasion_board_moves([this, &out](int m) { listed(out, m); }, nchecks, checker);
         if (!blocks || blocks->empty()) return;
-        bool allowed[N] = {};
-        for (int t : *blocks) allowed[t] = true;
-        add_drops(out, turn, true, allowed);
+        add_drops(out, turn, T->between_bits[kings[turn]][checker]);
     }
 
     // emit(m) for every legal board move of the side to move, in check: its king's moves,
@@ -698,18 +778,34 @@ struct Position {
         // does not stand between t and an attacker); a count needs no order
         Bits to = T->step_bits[king][k];
         to.remove(by_colour[c]);
-        Bits near = by_colour[c ^ 1] & T->near_king[k];
+        // (the attacker's step pieces: a rook, a bishop or a lance has no steps)
+        const Bits* att = groups[c ^ 1];
+        Bits near = (att[G_PAWN] | att[G_KNIGHT] | att[G_SILVER] | att[G_GOLD] | att[G_KING]) &
+                    T->near_king[k];
         for (int p = near.pop_lowest(); p >= 0 && !to.empty(); p = near.pop_lowest())
             to.remove(T->step_bits[board[p]][p]);
+        // then the squares the attacker's sliders reach, each slider that could reach a
+        // neighbour of the king at all taken along those of its rays that meet the squares
+        // left, up to the first piece (as slid_onto(t, c ^ 1) for each t, in fewer steps)
+        const Bits* reach = T->slide_near[c ^ 1][k];
+        Bits sliders = (att[G_ROOK] & reach[0]) | (att[G_BISHOP] & reach[1]) | (att[G_LANCE] & reach[2]);
         occ.clear(k);
+        for (int p = sliders.pop_lowest(); p >= 0 && !to.empty(); p = sliders.pop_lowest())
+            for (unsigned dirs = T->slide_mask[board[p]] & T->toward[p][k]; dirs; dirs &= dirs - 1) {
+                int d = ctz64(dirs);
+                Bits ray = T->ray_bits[p][d];
+                if ((ray & to).empty()) continue;
+                Bits stop = ray & occ;
+                if (!stop.empty()) ray.remove(T->ray_bits[RAY_UP[d] ? lowest(stop) : highest(stop)][d]);
+                to.remove(ray);
+            }
+        occ.set(k);
         if (in_order) {
             for (int t : T->steps[king][k])
-                if (to.has(t) && !slid_onto(t, c ^ 1)) emit(t | k << 7);
+                if (to.has(t)) emit(t | k << 7);
         } else {
-            for (int t = to.pop_lowest(); t >= 0; t = to.pop_lowest())
-                if (!slid_onto(t, c ^ 1)) emit(t | k << 7);
+            for (int t = to.pop_lowest(); t >= 0; t = to.pop_lowest()) emit(t | k << 7);
         }
-        occ.set(k);
         if (nchecks != 1) return nullptr;
         const auto& blocks = T->between[k][checker];
         int froms[16], cands[2];
@@ -729,13 +825,14 @@ struct Position {
         return &blocks;
     }
 
-    // legal drops; in check only onto `allowed` squares (a drop never captures the checker,
-    // so it is legal exactly when it blocks the only checker's line)
-    void add_drops(std::vector<int>& out, int c, bool check, const bool* allowed) {
+    // legal drops onto the empty squares of `onto`, in square order (in check, the squares
+    // between the king and the only checker: a drop never captures the checker, so it is
+    // legal exactly when it blocks that line)
+    void add_drops(std::vector<int>& out, int c, Bits onto) {
         bool files[W];
         if (!can_drop(c, files)) return;
-        for (int to = 0; to < N; ++to) {
-            if (board[to] || (check && !allowed[to])) continue;
+        for (int to = onto.pop_lowest(); to >= 0; to = onto.pop_lowest()) {
+            if (board[to]) continue;
             for (int kind = PAWN; kind <= ROOK; ++kind) {
                 if (!hands[c][kind] || !drop_allowed(kind, to, c, files)) continue;
                 if (kind == PAWN && is_uchifuzume(to, c)) continue;
@@ -771,10 +868,9 @@ struct Position {
             // the squares it or its promoted self would check from (every square when it
             // may uncover a line)
             Bits from = T->check_bits[ek][code] | T->check_bits[ek][T->promote_code[code]];
-            int nt = targets(frm, code, c, tg);
+            int nt = discover ? targets(frm, code, c, tg) : targets_in(frm, code, c, from, tg);
             for (int i = 0; i < nt; ++i) {
                 int t = tg[i];
-                if (!discover && !from.has(t)) continue;
                 int nc = board_moves(cands, frm, t, code, c);
                 for (int j = 0; j < nc; ++j) {
                     int m = cands[j];
@@ -791,16 +887,13 @@ struct Position {
                         if (between.empty()) listed(out, m);
                         continue;
                     }
-                    place(t, moved);
-                    lift(frm);
+                    shift(frm, t, code, moved, captured);
                     int own = kind_of(code) == KING ? t : k;
                     // the defender is not in check at an OR node, so without a line to
                     // uncover only the moved piece can check: from t, over empty squares
                     bool ok = discover ? attacked(ek, c) : line_clear(ek, t);
                     ok = ok && (own < 0 || !attacked(own, opp));
-                    place(frm, code);
-                    lift(t);
-                    if (captured) place(t, captured);
+                    unshift(frm, t, code, moved, captured);
                     if (ok) listed(out, m);
                 }
             }
@@ -808,21 +901,22 @@ struct Position {
         bool files[W];
         if (!can_drop(c, files)) return;
         // the empty squares some piece in hand would check from, in square order
-        Bits squares;
+        // (the kinds held listed once, in order, with the squares each checks from)
+        Bits squares, from[7];
+        int held[7], n_held = 0;
         for (int kind = PAWN; kind <= ROOK; ++kind)
             if (hands[c][kind]) {
-                const Bits& b = T->check_bits[ek][code_of(kind, c)];
-                squares.lo |= b.lo;
-                squares.hi |= b.hi;
+                from[n_held] = T->check_bits[ek][code_of(kind, c)];
+                squares |= from[n_held];
+                held[n_held++] = kind;
             }
-        squares.lo &= ~occ.lo;
-        squares.hi &= ~occ.hi;
+        squares.remove(occ);
         for (int to = squares.pop_lowest(); to >= 0; to = squares.pop_lowest()) {
-            for (int kind = PAWN; kind <= ROOK; ++kind) {
-                int code = code_of(kind, c);
-                if (!hands[c][kind] || !T->check_bits[ek][code].has(to)) continue;
+            if (!line_clear(ek, to)) continue;  // (whatever is dropped)
+            for (int i = 0; i < n_held; ++i) {
+                int kind = held[i], code = code_of(kind, c);
+                if (!from[i].has(to)) continue;
                 if (!drop_allowed(kind, to, c, files)) continue;
-                if (!line_clear(ek, to)) continue;
                 if (check) {
                     place(to, code);
                     bool safe = !attacked(k, opp);
@@ -853,8 +947,14 @@ struct Position {
             }
             return n;
         }
-        int n = 0;
-        const SqList* blocks = evasion_board_moves<false>([&n](int) { ++n; }, nchecks, checkers[0]);
+        return evasion_count(nchecks, checkers[0]);
+    }
+
+    // grouped_reply_count(true) of the side to move, in check by `nchecks` pieces
+    // (`checker` the only one when there is one)
+    int evasion_count(int nchecks, int checker) {
+        int c = turn, n = 0;
+        const SqList* blocks = evasion_board_moves<false>([&n](int) { ++n; }, nchecks, checker);
         if (!blocks || blocks->empty()) return n;
         bool files[W];
         if (!can_drop(c, files)) return n;
@@ -866,6 +966,25 @@ struct Position {
                 break;
             }
         return n;
+    }
+
+    // grouped_reply_count(true) after the attacker's check m, just played from a position
+    // where the defender (now to move) was not in check: the checkers are the piece m
+    // moved and a slider it uncovered on the line from the king through m's origin
+    int reply_count_after_check(int m) {
+        int k = kings[turn], to = move_to(m), frm = move_from(m), by = turn ^ 1;
+        if (k < 0) return grouped_reply_count(true);
+        int nchecks = 0, checker = -1;
+        if (T->check_bits[k][board[to]].has(to) && line_clear(k, to)) { ++nchecks; checker = to; }
+        if (frm < DROP_BASE) {
+            int d = T->line[k][frm];
+            int p = d >= 0 ? nearest(k, d) : -1;
+            // (a slider of the attacker's nearest the king on that line, other than the
+            // piece moved, checks from beyond frm: it did not check before the move)
+            if (p >= 0 && p != to && (T->far_mask[by][d] >> board[p] & 1)) { ++nchecks; checker = p; }
+        }
+        if (!nchecks) return grouped_reply_count(true);  // (not a check: counted in full)
+        return evasion_count(nchecks, checker);
     }
 
     // the replies of the side to move, every interposition (a reply that is neither a king
@@ -1344,6 +1463,7 @@ struct BoardTable {
     Entry* slots = nullptr;  // 2 * buckets entries
     std::vector<uint8_t> passed;  // per bucket: entries stored beyond it from before it
     size_t size = 0, used = 0, unsolved = 0, limit = 2000000;
+    size_t buckets_mask = 0;  // size / 2 - 1, kept (the scans' loops read it every step)
     uint64_t rebuilds = 0;  // entries move only when the table is rebuilt
     // where a node's own unsolved entry was last put: read again only after a rebuild
     // (or when another entry has taken the slot)
@@ -1364,7 +1484,7 @@ struct BoardTable {
         return wiped > since || stamps[board >> (64 - STAMP_BITS)] > since;
     }
 
-    BoardTable() : slots(fresh(1 << 12)), passed(1 << 11), size(1 << 12) {}
+    BoardTable() : slots(fresh(1 << 12)), passed(1 << 11), size(1 << 12), buckets_mask((1 << 11) - 1) {}
     ~BoardTable() { std::free(slots); }
     BoardTable(const BoardTable&) = delete;
     BoardTable& operator=(const BoardTable&) = delete;
@@ -1386,18 +1506,24 @@ struct BoardTable {
         return e;
     }
 
-    size_t mask() const { return size / 2 - 1; }
-    size_t home(uint64_t board) const { return mix(board) & mask(); }
-    void prefetch(uint64_t board) const {
-        size_t b = home(board);
+    size_t mask() const { return buckets_mask; }
+    // a board's hash: its home bucket's number in its low bits at any size (a search
+    // keeps it with each child rather than mixing the key again for every read)
+    static uint64_t hash(uint64_t board) { return mix(board); }
+    size_t home(uint64_t board) const { return hash(board) & mask(); }
+    void prefetch(uint64_t board) const { prefetch_hashed(hash(board)); }
+    void prefetch_hashed(uint64_t h) const {
+        size_t b = h & mask();
         PREFETCH(&slots[2 * b]);
         PREFETCH(&passed[b]);
     }
 
     // f(entry) for each of the board's entries, until f returns true
-    template <class F> void scan(uint64_t board, F&& f) const {
-        size_t b = home(board);
-        for (size_t left = size / 2; left; --left, b = (b + 1) & mask()) {
+    template <class F> void scan(uint64_t board, F&& f) const { scan_hashed(board, hash(board), f); }
+    // (`h`: hash(board))
+    template <class F> void scan_hashed(uint64_t board, uint64_t h, F&& f) const {
+        size_t mask = buckets_mask, b = h & mask;
+        for (size_t left = mask + 1; left; --left, b = (b + 1) & mask) {
             const Entry* e = &slots[2 * b];
             if (e[0].board == board && e[0].word && f(e[0])) return;
             if (e[1].board == board && e[1].word && f(e[1])) return;
@@ -1499,6 +1625,7 @@ struct BoardTable {
         ++rebuilds;
         passed.swap(counts);
         size = n;
+        buckets_mask = n / 2 - 1;
         used = unsolved = 0;
         for (size_t i = 0; i < old_size; ++i) {
             const Entry& e = old[i];
@@ -1662,6 +1789,7 @@ struct ReplyCounts {
 
 struct Child {
     uint64_t key;
+    uint64_t hash;  // BoardTable::hash(dom.board)
     Dom dom;
     bool repeated;
     bool stale;      // looked up again this round: the last searched, or its board written
@@ -1694,9 +1822,9 @@ struct UnboundedSearch : Search {
     // round, that disproof number (on one board the defender's hand is the rest of the
     // attacker's, see BoardTable, so the attacker's hands alone are compared). Positions on
     // the path are left out (their numbers would feed back).
-    void inherited(const Dom& d, int64_t& pn, int64_t& dn) const {
+    void inherited(const Dom& d, uint64_t hash, int64_t& pn, int64_t& dn) const {
         uint64_t att = hand_bits(d.att);
-        table.scan(d.board, [&](const Entry& e) {
+        table.scan_hashed(d.board, hash, [&](const Entry& e) {
             if (e.kind() != BoardTable::UNSOLVED) return false;
             bool floor_pn = e.u.pn > pn && at_least(e.att(), att);
             bool floor_dn = e.u.dn > dn && at_least(att, e.att());
@@ -1796,7 +1924,7 @@ struct UnboundedSearch : Search {
         uint64_t own = att | (uint64_t)BoardTable::UNSOLVED << 56;
         bool proven = false, disproven = false, held = false;
         const Entry* numbers = nullptr;
-        table.scan(c.dom.board, [&](const Entry& e) {
+        table.scan_hashed(c.dom.board, c.hash, [&](const Entry& e) {
             held = true;
             switch (e.kind()) {
             case BoardTable::PROOF:
@@ -1985,7 +2113,8 @@ struct UnboundedSearch : Search {
         for (size_t i = 0; i < n; ++i) {  // the keys first, their boards' entries fetched
             Child& c = children[i];
             c.key = key_after(moves[i], here, c.dom);
-            table.prefetch(c.dom.board);
+            c.hash = BoardTable::hash(c.dom.board);
+            table.prefetch_hashed(c.hash);
             if (is_or && mobility) reply_counts.prefetch(c.key);
         }
         uint64_t own_path = path_step(path, key);
@@ -2008,7 +2137,8 @@ struct UnboundedSearch : Search {
                     if (replies < 0) {
                         int captured = pos.play(moves[i]);
                         replies = group_interpositions ? pos.interposition_grouped_count()
-                                                       : pos.grouped_reply_count(group_drops);
+                                  : group_drops ? pos.reply_count_after_check(moves[i])
+                                                : pos.grouped_reply_count(false);
                         pos.unplay(moves[i], captured);
                         reply_counts.put(c.key, replies);
                     }
@@ -2016,7 +2146,7 @@ struct UnboundedSearch : Search {
                     else { store_proof(c.dom, false, {}); c.pn = 0; c.dn = INF; }
                 }
                 // (a board the lookup found no entry of has none to inherit from)
-                if (inherit && c.pn && board_held) inherited(c.dom, c.pn, c.dn);
+                if (inherit && c.pn && board_held) inherited(c.dom, c.hash, c.pn, c.dn);
             }
             if (is_or) continue;
             int m = moves[i];
@@ -2052,7 +2182,7 @@ struct UnboundedSearch : Search {
                     c.stale = !(c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) &&
                               ((int)i == searched || table.written_since(c.dom.board, looked_at));
                     if (!c.stale) continue;
-                    table.prefetch(c.dom.board);
+                    table.prefetch_hashed(c.hash);
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
                 for (size_t i = 0; i < n; ++i) {
