@@ -1796,6 +1796,7 @@ struct Child {
     int64_t pn, dn;  // the last known numbers
     bool dep;        // a path-dependent disproof
     int seen;        // its unsolved entry's least distance from the root; -1: none read
+    int group;       // the reply group it counts in (AND nodes), -1: none
 };
 
 inline uint64_t path_step(uint64_t path, uint64_t key) {
@@ -2070,7 +2071,7 @@ struct UnboundedSearch : Search {
     // the lists of a node, kept per distance from the root and reused: their allocations
     // were a twentieth of the search's time
     struct Frame {
-        std::vector<int> moves, groups;
+        std::vector<int> moves;
         std::vector<Child> children;
     };
     std::vector<std::unique_ptr<Frame>> frames;
@@ -2107,9 +2108,7 @@ struct UnboundedSearch : Search {
         }
         size_t n = moves.size();
         std::vector<Child>& children = f.children;
-        std::vector<int>& groups = f.groups;
         children.resize(n);
-        groups.assign(n, -1);
         for (size_t i = 0; i < n; ++i) {  // the keys first, their boards' entries fetched
             Child& c = children[i];
             c.key = key_after(moves[i], here, c.dom);
@@ -2124,7 +2123,7 @@ struct UnboundedSearch : Search {
         for (size_t i = 0; i < n; ++i) {
             Child& c = children[i];
             c.repeated = on_path.contains(c.key);
-            c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1;
+            c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1; c.group = -1;
             int64_t cpn, cdn;
             bool dep, board_held = true;
             if (lookup(c, own_path, cpn, cdn, dep, c.seen, &board_held)) {
@@ -2151,9 +2150,9 @@ struct UnboundedSearch : Search {
             if (is_or) continue;
             int m = moves[i];
             if (group_interpositions) {  // one group: neither a capture nor a king move
-                if (!pos.board[move_to(m)] && move_from(m) != pos.kings[pos.turn]) groups[i] = 0;
+                if (!pos.board[move_to(m)] && move_from(m) != pos.kings[pos.turn]) c.group = 0;
             } else if (group_drops && is_drop(m)) {
-                groups[i] = move_to(m);
+                c.group = move_to(m);
             }
         }
         bool looked_up = true;  // the children's numbers are fresh from the tables
@@ -2203,7 +2202,7 @@ struct UnboundedSearch : Search {
                     if (c.dn == 0) { any_dep = any_dep || c.dep; all_dep = all_dep && c.dep; }
                     if (large == 0) continue;
                     if (large >= INF) infinite = true;
-                    int g = groups[i];
+                    int g = c.group;
                     if (g < 0) {
                         // a child first reached nearer the root is shared with another
                         // path (a DAG merge): counted once, with max (TsumeSearch's dag)
