@@ -799,8 +799,10 @@ def test_report_of_repeats_gives_the_spread_and_the_borderline_cells(tmp_path):
     (tmp_path / "results").mkdir()
     rows = []
     for k, (ta, tb, b_mate) in enumerate([(1.0, 2.0, True), (3.0, 9.0, None), (2.0, 4.0, True)], 1):
-        rows += [_row("a", "brute", True, time_s=ta, repeat=k, cpu_s=ta / 2),
-                 _row("b", "brute", b_mate, time_s=tb, repeat=k, cpu_s=tb / 2)]
+        rows += [_row("a", "brute", True, time_s=ta, repeat=k, cpu_s=ta / 2, load=float(k),
+                      measured_by="rusage"),
+                 _row("b", "brute", b_mate, time_s=tb, repeat=k, cpu_s=tb / 2, load=float(k),
+                      measured_by="rusage")]
         for row in rows[-2:]:
             row["key"] += f"#{k}" if k > 1 else ""
     write_csv(tmp_path / "results" / "x.csv", rows)
@@ -816,6 +818,8 @@ def test_report_of_repeats_gives_the_spread_and_the_borderline_cells(tmp_path):
     assert "median, is 100%; the largest 100% (their CPU seconds: median 100%, largest 100%)." in md
     # the tables above take each cell's median repeat: a at 2.0 s, b at 4.0 s (decided)
     assert "| brute | 2 | 2 | 0 | 0 | 0 |" in md
+    # Provenance covers every repeat's rows, not the median ones alone (both of repeat 3)
+    assert "- load (1-minute average as a cell ended): 1-3" in md
 
 
 def test_report_under_a_cpu_limit_counts_cpu_seconds(tmp_path):

@@ -383,7 +383,11 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
     shrunk_path = results / f"{exp.name}-shrunk.csv"
     shrunk = read_csv(shrunk_path, SHRUNK_COLUMNS) if shrunk_path.exists() else []
     ctx = build_context(exp, rows, shrunk)
-    ctx.update(mix=mix, repeats=repeats_context(every, ctx["labels"]))
+    # what made the rows and where they ran: of every repeat, not the median ones alone
+    ctx.update(mix=mix, repeats=repeats_context(every, ctx["labels"]),
+               code_versions=sorted({r["code_version"] for r in every if r.get("code_version")}),
+               machines=sorted({r["machine"] for r in every if r.get("machine")}),
+               measurement=measurement(every))
     if mix:
         ctx["report_command"] += " --mixed"  # the command that renders it again
     md_path = results / f"{exp.name}.md"
