@@ -56,9 +56,7 @@ def common_context(exp: Experiment, rows: list[dict], labels: list[str]) -> dict
         "status_header": ["engine", "cells", *(status.word for status in Status)],
         "status_rows": [[fmt(s["label"]), s["cells"], *(s[status.word] for status in Status)]
                         for s in status],
-        "code_versions": sorted({r["code_version"] for r in rows if r.get("code_version")}),
-        "machines": sorted({r["machine"] for r in rows if r.get("machine")}),
-        "mix": "", "repeats": None, "measurement": measurement(rows),
+        "mix": "", "repeats": None,
         "cpu_limited": any(r.get("cpu_limit") for r in rows),
         "plots": [{"file": f"{exp.name}-{axis}.png", "axis": axis, "x": x} for axis, x in PLOTS],
         "report_command": report_command(exp),
@@ -86,6 +84,14 @@ def mix_text(rows: list[dict]) -> str:
            else f"encoder version {encoders[0]}")
     parts = "; ".join(f"{c} at encoder {e}: {n} cells" for (c, e), n in mix)
     return f"{len(commits)} commit{'s' * (len(commits) > 1)}, {enc} ({parts})"
+
+
+def provenance_context(rows: list[dict]) -> dict:
+    """What made the rows and where they ran, for the Provenance section: of every row,
+    every repeat's, not of the median repeats the tables show."""
+    return {"code_versions": sorted({r["code_version"] for r in rows if r.get("code_version")}),
+            "machines": sorted({r["machine"] for r in rows if r.get("machine")}),
+            "measurement": measurement(rows)}
 
 
 def measurement(rows: list[dict]) -> list[str]:
@@ -166,17 +172,18 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
             if len(times) == len(group) > 1:
                 out.append((max(times) - min(times)) / statistics.median(times))
     # under a CPU limit the CPU seconds lead: the machine's load moves the wall seconds
-    lead, other = (cpu_spreads, spreads) if unit == "CPU s" else (spreads, cpu_spreads)
+    cpu = unit == "CPU s"
+    lead, other = (cpu_spreads, spreads) if cpu else (spreads, cpu_spreads)
     return {"count": count, "cells": len(by_cell(rows)),
             "decided_header": ["engine", *(f"repeat {k}" for k in rounds), "min / median / max"],
             "decided": decided,
             "timing_header": ["plies", *(f"{fmt(label)} {unit}" for label in labels)],
             "timing": timing,
             "borderline": border,
-            "seconds": "CPU seconds" if unit == "CPU s" else "seconds",
+            "seconds": "CPU seconds" if cpu else "seconds",
             "spread": f"{statistics.median(lead):.0%}" if lead else "",
             "spread_max": f"{max(lead):.0%}" if lead else "",
-            "other": "wall seconds" if unit == "CPU s" else "CPU seconds",
+            "other": "wall seconds" if cpu else "CPU seconds",
             "other_spread": (f"median {statistics.median(other):.0%}, largest {max(other):.0%}"
                              if other else "")}
 
@@ -383,11 +390,7 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
     shrunk_path = results / f"{exp.name}-shrunk.csv"
     shrunk = read_csv(shrunk_path, SHRUNK_COLUMNS) if shrunk_path.exists() else []
     ctx = build_context(exp, rows, shrunk)
-    # what made the rows and where they ran: of every repeat, not the median ones alone
-    ctx.update(mix=mix, repeats=repeats_context(every, ctx["labels"]),
-               code_versions=sorted({r["code_version"] for r in every if r.get("code_version")}),
-               machines=sorted({r["machine"] for r in every if r.get("machine")}),
-               measurement=measurement(every))
+    ctx.update(mix=mix, repeats=repeats_context(every, ctx["labels"]), **provenance_context(every))
     if mix:
         ctx["report_command"] += " --mixed"  # the command that renders it again
     md_path = results / f"{exp.name}.md"
