@@ -1,10 +1,10 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck,native-ab} [options]``."""
 
 import importlib
 import sys
 
 BENCHMARKS = ("movegen", "qbf", "dfpn", "answers", "lengths", "along", "certify", "bloqqer",
-              "undecided", "formulacheck")
+              "undecided", "formulacheck", "native-ab")
 
 
 def main(argv: list[str]) -> int:
@@ -12,7 +12,7 @@ def main(argv: list[str]) -> int:
         print(f"usage: python -m tsumeqbf.bench {{{','.join(BENCHMARKS)}}} [options]", file=sys.stderr)
         return 2
     try:
-        module = importlib.import_module(f"tsumeqbf.bench.{argv[0]}")
+        module = importlib.import_module(f"tsumeqbf.bench.{argv[0].replace('-', '_')}")
     except ModuleNotFoundError as exc:
         print(f"tsumeqbf.bench: benchmark {argv[0]!r} is not available ({exc})", file=sys.stderr)
         return 2
