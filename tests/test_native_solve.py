@@ -259,3 +259,49 @@ def test_shortened_native_answers_are_no_longer_than_the_proofs_nor_the_python_s
     assert alone["status"] == ours["status"] == theirs["status"] == "mate"
     assert ours["length"] <= alone["length"] and ours["length"] <= theirs["length"]
     assert replay_answer(pos, ours["pv"]).startswith("ok")
+
+
+class _PythonWalks:
+    """A native search seen without its own walks: the answer code's Python walks run on
+    its tables."""
+
+    def __init__(self, search):
+        self._search = search
+
+    def __getattr__(self, name):
+        if name in ("rank_proven", "principal_variation"):
+            raise AttributeError(name)
+        return getattr(self._search, name)
+
+
+@pytest.mark.parametrize("problem", ["zukou-020", "musou-066"])
+def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem):
+    # the shortening's rankings and answers read by the core (the Python walks were
+    # nearly all its time) are the Python walks' own, on the proof and after rounds of
+    # shortening: with and without a rank, with and without useless interpositions, the
+    # part below a node with a ranking given, and past the rank limit
+    from tsumeqbf.dfpn.answer import _rank_line, principal_variation, rank_proven, shorten
+
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == problem))
+    game = NativeGame(pos.copy())
+    search = NativeSearch(game)
+    python = _PythonWalks(search)
+    assert search.solve().proven
+    for _ in range(2):
+        rank = search.rank_proven(game, 500_000)
+        assert rank and rank == rank_proven(python, game)
+        assert search.rank_proven(game, len(rank) - 1) is rank_proven(python, game, len(rank) - 1) is None
+        assert search.rank_proven(game, 500_000, {}) == rank_proven(python, game, known={})
+        known = dict(list(rank.items())[: len(rank) // 3])
+        line = _rank_line(game, rank)[:3]
+        for m in line:
+            game.play(m)
+        assert search.rank_proven(game, 500_000, known) == rank_proven(python, game, known=known)
+        for _ in line:
+            game.undo()
+        for order in (None, rank):
+            for muda in (True, False):
+                assert (search.principal_variation(game, muda, order)
+                        == principal_variation(python, game, muda, order))
+        shorten(search, game, 30_000)

@@ -44,6 +44,9 @@ def principal_variation(search, game, muda: bool = True, rank: dict | None = Non
     ``muda=False`` counts every interposition (the raw number of plies). ``rank`` (from
     :func:`rank_proven`) orders the proven nodes by their distance to mate, so every
     proven check can be used; without it the proofs' sequence numbers order them."""
+    read = getattr(search, "principal_variation", None)
+    if read is not None:  # the search's own reading of its tables (the native core's)
+        return read(game, muda, rank)
     if rank is None:
         order = lambda: search.proof_seq(game.dominance())  # noqa: E731
     else:
@@ -168,6 +171,9 @@ def rank_proven(search, game, limit: int = 500_000, known: dict | None = None) -
     when the whole proven part is too large (zukou-019: more than 5M positions). Only the
     nodes not in ``known`` are returned; each is farther from mate than the children it
     is ranked by, so the two rankings together stay well-founded."""
+    walk = getattr(search, "rank_proven", None)
+    if walk is not None:  # the search's own walk of its tables (the native core's)
+        return walk(game, limit, known)
     parents: dict = {}
     is_or: dict = {}
     waiting: dict = {}  # AND node -> replies without a distance yet

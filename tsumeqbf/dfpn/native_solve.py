@@ -220,6 +220,21 @@ class NativeSearch:
             raise TsumeError(f"seed {path} was written with another hashing")
         return add_native_proofs(self._core, path)
 
+    def rank_proven(self, game: NativeGame, limit: int, known: dict | None = None) -> dict | None:
+        """:func:`.answer.rank_proven` walked by the core (the same ranking; in Python the
+        walk was nearly all of the search for shorter lines)."""
+        return self._core.rank_proven(game._core, limit, known)
+
+    def principal_variation(self, game: NativeGame, muda: bool = True,
+                            rank: dict | None = None) -> list:
+        """:func:`.answer.principal_variation` read by the core (the same line)."""
+        from .answer import AnswerError
+
+        try:
+            return self._core.principal_variation(game._core, muda, rank)
+        except LookupError as exc:
+            raise AnswerError(str(exc)) from None
+
     # -- the search ----------------------------------------------------------------------
     def solve(self) -> TsumeResult:
         """Prove or disprove the root without a depth bound."""

@@ -37,6 +37,9 @@ else:
         _why_missing = (f"the built core is version {getattr(_core, 'VERSION', 1)}, its source "
                         f"{CORE_VERSION}: build it again")
         _core = None
+    elif not hasattr(_core.Tsume, "principal_variation"):  # a build of the same VERSION's older source
+        _why_missing = "the built core lacks the answer's walks: build it again"
+        _core = None
 
 
 def available() -> bool:
