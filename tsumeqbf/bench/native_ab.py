@@ -168,10 +168,13 @@ def built(spec: str, work: Path, extra: str = "") -> Path:
         if native._core is None:
             raise BuildError("'installed': the package's core is not built (pip install .)")
         return Path(native._core.__file__)
-    if spec.endswith(".so"):
+    if spec.endswith((".so", ".pyd", sysconfig.get_config_var("EXT_SUFFIX") or ".so")):
         if not Path(spec).is_file():
             raise BuildError(f"{spec}: no such built core")
         return Path(spec)
+    if os.name == "nt":  # (the flags below are a POSIX compiler's)
+        raise BuildError(f"{spec}: compiling a source needs a POSIX compiler here; give "
+                         f"built cores")
     return compile_core(source_of(spec, work / "src"), work, extra)
 
 
@@ -237,6 +240,14 @@ def problems(ids: str) -> list[dict]:
     return [by_id[i] for i in wanted]
 
 
+def loads() -> tuple:
+    """The 1, 5 and 15-minute load averages, or NaNs where the system gives none."""
+    try:
+        return os.getloadavg()
+    except (AttributeError, OSError):  # (Windows has none)
+        return (float("nan"),) * 3
+
+
 def rate(nodes: float, seconds: float) -> float:
     return nodes / seconds if seconds > 0 else 0.0
 
@@ -244,7 +255,7 @@ def rate(nodes: float, seconds: float) -> float:
 def run_rounds(engines: list[Engine], rows: list[dict], rounds: int, max_nodes: int,
                cshogi, writer) -> list[float]:
     """Every problem searched by every engine, ``rounds`` times; the 1-minute loads seen."""
-    loads = [os.getloadavg()[0]]
+    seen = [loads()[0]]
     for rd in range(rounds):
         order = engines if rd % 2 == 0 else engines[::-1]
         for r in rows:
@@ -262,11 +273,11 @@ def run_rounds(engines: list[Engine], rows: list[dict], rounds: int, max_nodes: 
                     writer.writerow({"round": rd + 1, "id": r["id"], "engine": e.name,
                                      "nodes": nodes, "cpu_s": round(cpu, 6),
                                      "proven": proven})
-        loads.append(os.getloadavg()[0])
+        seen.append(loads()[0])
         print(f"round {rd + 1}: " + ", ".join(
             f"{e.name} {rate(e.total_nodes, e.cpu_s):,.0f}" for e in engines)
-            + f" nodes per CPU s; load {loads[-1]:.2f}", flush=True)
-    return loads
+            + f" nodes per CPU s; load {seen[-1]:.2f}", flush=True)
+    return seen
 
 
 def summary(engines: list[Engine]) -> list[str]:
@@ -419,7 +430,7 @@ def timed(args, names: list[str], sos: list[Path], rows: list[dict], cshogi) -> 
     if cshogi:
         engines.append(Engine("cshogi"))
     print(f"{len(rows)} problems, {args.max_nodes:,} nodes each, {args.rounds} round(s); "
-          f"load {' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1 / 5 / 15 min)", flush=True)
+          f"load {' / '.join(f'{x:.2f}' for x in loads())} (1 / 5 / 15 min)", flush=True)
     try:
         sink = open(args.csv, "w", newline="", encoding="utf-8") if args.csv else None
     except OSError as exc:
@@ -430,12 +441,12 @@ def timed(args, names: list[str], sos: list[Path], rows: list[dict], cshogi) -> 
                                                   "proven"])
         writer.writeheader()
     try:
-        loads = run_rounds(engines, rows, args.rounds, args.max_nodes, cshogi, writer)
+        seen = run_rounds(engines, rows, args.rounds, args.max_nodes, cshogi, writer)
     finally:
         if sink:
             sink.close()
     for line in summary(engines):
         print(line)
-    print(f"load (1 min) {min(loads):.2f}-{max(loads):.2f} over the run; "
-          f"15 min {os.getloadavg()[2]:.2f} at the end")
+    print(f"load (1 min) {min(seen):.2f}-{max(seen):.2f} over the run; "
+          f"15 min {loads()[2]:.2f} at the end")
     return 0
