@@ -117,6 +117,24 @@ def certificate_errors(rows: list[dict]) -> list[dict]:
             and str(reason_of(r)).startswith(("disagreement", "certificate failed"))]
 
 
+def certify_reason_kind(reason: str) -> str:
+    """Why a verdict was not certified, in a word: ``too large``, ``timeout`` (the wall
+    clock or the CPU limit) or ``solver error``.
+
+    >>> certify_reason_kind("CPU time limit in the solver (10 s) at 3c2b 1a2b")
+    'timeout'
+    >>> certify_reason_kind("timeout after 10.0 s at the root")
+    'timeout'
+    >>> certify_reason_kind("too large (more than 100000 strategy nodes)")
+    'too large'
+    >>> certify_reason_kind("qute died with SIGSEGV at 2b3c")
+    'solver error'
+    """
+    if reason.startswith("too large"):
+        return "too large"
+    return "timeout" if "timeout" in reason or "time limit" in reason else "solver error"
+
+
 def certification_counts(rows: list[dict], labels: list[str]) -> list[dict]:
     """Per engine whose cells were certified: decided verdicts, and how many of the mates
     and of the no-mates were certified (keyed by status); failed certificates; why others
@@ -135,8 +153,7 @@ def certification_counts(rows: list[dict], labels: list[str]) -> list[dict]:
         reasons: dict[str, int] = {}
         for r in mine:
             if not r["certified"] and r.get("certify_reason"):
-                why = "too large" if r["certify_reason"].startswith("too large") else (
-                    "timeout" if "timeout" in r["certify_reason"] else "solver error")
+                why = certify_reason_kind(r["certify_reason"])
                 reasons[why] = reasons.get(why, 0) + 1
         counts["not_certified"] = reasons
         out.append(counts)
