@@ -305,17 +305,3 @@ def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem
                 assert (search.principal_variation(game, muda, order)
                         == principal_variation(python, game, muda, order))
         shorten(search, game, 30_000)
-
-
-def test_the_search_for_shorter_lines_goes_below_the_captures_of_interpositions():
-    # musou-066: the core's proof reads 33 through the horse's check 2e3e after 7c6b; the
-    # other check 2e2f reads 16 plies there, as the core's tables hold only a long line
-    # below 2f5c, the capture of the interposition P*5c (6b6a then mates in 7). The
-    # shortening walks the lines below the captures of interposed pieces along the
-    # answer's side checks and finds the Python search's 29 (it read 33 without them)
-    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
-                                  if r["id"] == "musou-066"))
-    out = solve_tsume(pos, backend="native", max_nodes=10_000_000, shortest_up_to=0,
-                      shorten_nodes=1_000_000)
-    assert out["status"] == "mate" and out["length"] <= 29
-    assert replay_answer(pos, out["pv"]).startswith("ok")

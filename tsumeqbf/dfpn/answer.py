@@ -31,10 +31,6 @@ from __future__ import annotations
 
 import time
 
-#: the share of the shortening's nodes the candidates below side checks and captures
-#: (:func:`_candidates`'s ``late``) may have
-LATE_SHARE = 1 / 8
-
 from ..rules.moves import move_to
 from .core import deep_recursion
 
@@ -271,11 +267,7 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     shortened). Each candidate is searched with ``per_check`` nodes, the deepest first
     (cheap, and a shorter mate deep shortens every line above it); then the proven nodes
     are ranked again. When the main line gets shorter, the small budget starts again;
-    when every candidate has had the current budget, it grows fourfold. The candidates
-    below the answer's side checks and the captures of interposed pieces
-    (:func:`_candidates`'s ``late``) have the last ``LATE_SHARE`` of the budget (tried
-    among the others, they took the budget the others needed: zukou-044 25 against 19,
-    zukou-001 71 against 69, mate7-6 7 against 5). This goes on
+    when every candidate has had the current budget, it grows fourfold. This goes on
     until ``budget`` nodes are spent or the search's time runs out. Once the whole
     proven part is past ``rank_limit`` nodes, each round's proofs are ranked into the
     last ranking (:func:`_rank_update`); when it is past the limit right after the proof
@@ -301,26 +293,14 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
         return (search.nodes - start >= budget
                 or bool(search.deadline and time.monotonic() > search.deadline))
 
-    # the candidates below side checks and captures (:func:`_candidates`'s ``late``) have
-    # the last share of the budget, first in each round then: tried among the others from
-    # the start, they took the budget the others needed (zukou-044 25 against 19)
-    main = budget - int(budget * LATE_SHARE)
     while rank is not None and not out_of_budget():
-        wide = search.nodes - start >= main  # a round begun before goes on past it
-        # their walks also rank what each round proves below them (musou-066 33 against
-        # 29 without), but under a deadline they take time the searches need (mate7-6
-        # 7 against 5), so then they are made for the last share only
-        late: list | None = [] if wide or not search.deadline else None
-        todo = [t for t in _candidates(search, game, rank, reach, late)
-                if tried.get(t[0], 0) < level]
-        late = [t for t in late or () if tried.get(t[0], 0) < level]
-        tries = late + todo if wide else todo
-        if not tries:
+        todo = [t for t in _candidates(search, game, rank, reach) if tried.get(t[0], 0) < level]
+        if not todo:
             if level >= budget:
                 break
             level *= 4
             continue
-        for child, target in reversed(tries):
+        for child, target in reversed(todo):
             if tried.get(child, 0) >= level:
                 continue  # reached by two lines
             tried[child] = level
@@ -332,11 +312,9 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
         if fresh is None:
             # too large to rank again (zukou-019: past 5M proven positions after one
             # round): the last ranking, whose proofs still hold, with this round's proofs
-            # ranked below their checks and carried up the checks' lines (every
-            # candidate's: the round's searches prove some not tried, musou-066 33
-            # against 29 without them)
+            # ranked below their checks and carried up the checks' lines
             whole = False
-            fresh = _rank_update(search, game, rank, [t for _, t in todo + late], rank_limit)
+            fresh = _rank_update(search, game, rank, [t for _, t in todo], rank_limit)
         rank = fresh
         if rank.get(game.key(), before) < before:
             level = per_check
@@ -405,80 +383,39 @@ def _rank_line(game, rank) -> list:
     return line
 
 
-def _candidates(search, game, rank, reach: int, late: list | None = None) -> list:
-    """(child key, moves from the root) of the open checks :func:`shorten` tries (with
-    ``late``, a list, those below the answer's proven side checks and below captures
-    too, into it): along
+def _candidates(search, game, rank, reach: int) -> list:
+    """(child key, moves from the root) of the open checks :func:`shorten` tries: along
     the line by distance (every ply counted) and along the answer's line by the
     convention. The two part where a defender's interposition counts in one and not in
     the other: zukou-020's answer is 41 with the core's proof because after 8i7i S*6h
     7i6h the proof's line is 32 plies, though a check with the silver (open in the core's
     tables) mates in 8; the line by distance never passes there, as other replies are
-    as far from mate, every ply counted.
-
-    Along the answer's line, the proven side checks' lines are walked too, and at each
-    defender's node on these lines the attacker's captures of each interposed piece: a
-    capture's own line is walked (or the capture is a candidate when open). An
-    interposition counts unless the capture mates soon enough, and a side check can be
-    the better one once its interpositions are shortened: musou-066's answer is 33 with
-    the core's proof because after 7c6b the horse's check 2e2f counts 16 plies (P*5c
-    2f5c 6b6a mates in 7 more, but the core's tables have only a longer line below the
-    capture), against the Python search's 29 through 2e2f; neither line by itself
-    passes below those captures."""
+    as far from mate, every ply counted."""
     out: list = []
     seen: set = set()  # the keys the line by distance gave, for the second walk
 
-    below: list = []  # the candidates below captures, tried after the others
-
-    def offer(path, reach_left, captures, into=out):
-        """The node ``path`` leads to (played): a candidate when open, else walked on
-        ``reach_left`` levels deep."""
-        key, dom = game.key(), game.dominance()
-        if search.proof_seq(dom) is None:
-            if not search.is_disproven(dom) and key not in seen:
-                into.append((key, path))
-        elif reach_left >= 0 and key in rank:
-            walk(path, reach_left, captures=captures, into=below if captures else into)
-
-    def walk(prefix, reach_left, line=None, captures=False, into=out):
+    def walk(prefix, reach_left, line=None):
         line = _rank_line(game, rank) if line is None else line
         for i, step in enumerate(line):
             if game.is_or():
                 for m in game.moves():
-                    if m != step:
-                        with game.played(m):
-                            offer(prefix + line[:i] + [m], reach_left - 1, captures, into)
-            elif captures:
-                after = line[i + 1] if i + 1 < len(line) else None
-                for r, c in _interposition_captures(game):
-                    if (r, c) != (step, after):
-                        with game.played(r), game.played(c):
-                            offer(prefix + line[:i] + [r, c], 0, False, below)
+                    if m == step:
+                        continue
+                    with game.played(m):
+                        key, dom = game.key(), game.dominance()
+                        if search.proof_seq(dom) is None:
+                            if not search.is_disproven(dom) and key not in seen:
+                                out.append((key, prefix + line[:i] + [m]))
+                        elif reach_left and key in rank:
+                            walk(prefix + line[:i] + [m], reach_left - 1)
             game.play(step)
         for _ in line:
             game.undo()
 
     walk([], reach)
     seen.update(key for key, _ in out)
-    walk([], 0 if late is None else 1, principal_variation(search, game, rank=rank),
-         captures=late is not None)
-    if late is not None:
-        late += below
+    walk([], 0, principal_variation(search, game, rank=rank))
     return out
-
-
-def _interposition_captures(game) -> list:
-    """(interposition, capture) pairs at the current defender's node: each reply that
-    interposes (next to the king too: it always counts, so its line's length does), with
-    each check that takes the piece."""
-    pairs = []
-    for r in game.moves():
-        to = move_to(r)
-        if not game.is_interposition(r):
-            continue
-        with game.played(r):
-            pairs += [(r, c) for c in game.moves() if move_to(c) == to]
-    return pairs
 
 
 def _without_useless_interpositions(game, scored, capture_length):
