@@ -24,7 +24,7 @@ from ..settings import TABLE_ENTRIES
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
-CORE_VERSION = 9
+CORE_VERSION = 10
 
 try:
     from . import _core
@@ -36,9 +36,6 @@ else:
     if getattr(_core, "VERSION", 1) != CORE_VERSION:
         _why_missing = (f"the built core is version {getattr(_core, 'VERSION', 1)}, its source "
                         f"{CORE_VERSION}: build it again")
-        _core = None
-    elif not hasattr(_core.Tsume, "principal_variation"):  # a build of the same VERSION's older source
-        _why_missing = "the built core lacks the answer's walks: build it again"
         _core = None
 
 

@@ -2544,7 +2544,7 @@ struct UnboundedSearch : Search {
 // the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
 // source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
 // name it too
-constexpr uint32_t CORE_VERSION = 9;
+constexpr uint32_t CORE_VERSION = 10;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
@@ -2985,6 +2985,26 @@ PyObject* tsume_is_disproven(TsumeObject* self, PyObject* arg) {
     return PyBool_FromLong(self->search->disproof_covering(d) != nullptr);
 }
 
+// a proof's sequence number at p (negative for a seed's), NO_PROOF when p is not proven
+constexpr int64_t NO_PROOF = INT64_MIN;
+int64_t proof_seq_at(const UnboundedSearch& s, const Position& p, int attacker) {
+    const BoardTable::Entry* e = s.proof_covering(dominance_of(p, attacker));
+    return e ? e->s.seq : NO_PROOF;
+}
+
+// the search is not running (a RuntimeError set when it is)
+bool idle(const TsumeObject* self) {
+    if (self->busy) PyErr_SetString(PyExc_RuntimeError, "the search is running");
+    return !self->busy;
+}
+
+// o is a dict or None (a TypeError naming `what` set when not)
+bool dict_or_none(PyObject* o, const char* what) {
+    if (o == Py_None || PyDict_Check(o)) return true;
+    PyErr_Format(PyExc_TypeError, "%s must be a dict or None", what);
+    return false;
+}
+
 // rank_proven(game, limit, known=None): tsumeqbf.dfpn.answer.rank_proven walked here, the
 // same ranking (see its docstring): each node of the proven part reachable from the game's
 // position gets its distance to mate, every ply counted, by retrograde analysis; with
@@ -3031,12 +3051,8 @@ struct RankWalk {
         return d == -1 && PyErr_Occurred() ? -1 : 1;
     }
 
-    // a proof's sequence number (negative for a seed's), NONE: not proven
-    static constexpr int64_t NONE = INT64_MIN;
-    int64_t proof_seq(const Position& p) const {
-        const BoardTable::Entry* e = s.proof_covering(dominance_of(p, attacker));
-        return e ? e->s.seq : NONE;
-    }
+    static constexpr int64_t NONE = NO_PROOF;
+    int64_t proof_seq(const Position& p) const { return proof_seq_at(s, p, attacker); }
 
     // the moves to follow from node `here` at p, its links recorded (as answer._expand);
     // false on a Python error
@@ -3150,14 +3166,7 @@ PyObject* tsume_rank_proven(TsumeObject* self, PyObject* args) {
     PyObject *game, *known = Py_None;
     long long limit;
     if (!PyArg_ParseTuple(args, "O!L|O", &GAME_TYPE, &game, &limit, &known)) return nullptr;
-    if (known != Py_None && !PyDict_Check(known)) {
-        PyErr_SetString(PyExc_TypeError, "known must be a dict or None");
-        return nullptr;
-    }
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "the search is running");
-        return nullptr;
-    }
+    if (!dict_or_none(known, "known") || !idle(self)) return nullptr;
     GameObject* g = (GameObject*)game;
     RankWalk w(*self->search, g->attacker, known == Py_None ? nullptr : known);
     Position p = *g->pos;
@@ -3238,12 +3247,9 @@ struct ValueWalk {
 
     // the current node's place in the order (a seed's proofs have negative sequence
     // numbers), NONE: not proven
-    static constexpr int64_t NONE = INT64_MIN;
+    static constexpr int64_t NONE = NO_PROOF;
     int64_t order() {
-        if (!rank) {
-            const BoardTable::Entry* e = s.proof_covering(dominance_of(p, attacker));
-            return e ? e->s.seq : NONE;
-        }
+        if (!rank) return proof_seq_at(s, p, attacker);
         uint64_t key = p.key(), i = mix(key) & mask;
         while (slots[i].d >= 0) {
             if (slots[i].key == key) return slots[i].d;
@@ -3402,14 +3408,7 @@ PyObject* tsume_principal_variation(TsumeObject* self, PyObject* args) {
     PyObject *game, *rank = Py_None;
     int muda = 1;
     if (!PyArg_ParseTuple(args, "O!|pO", &GAME_TYPE, &game, &muda, &rank)) return nullptr;
-    if (rank != Py_None && !PyDict_Check(rank)) {
-        PyErr_SetString(PyExc_TypeError, "rank must be a dict or None");
-        return nullptr;
-    }
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "the search is running");
-        return nullptr;
-    }
+    if (!dict_or_none(rank, "rank") || !idle(self)) return nullptr;
     GameObject* g = (GameObject*)game;
     ValueWalk w(*self->search, g->attacker, rank == Py_None ? nullptr : rank, *g->pos);
     if (rank != Py_None && !w.load_rank()) return nullptr;
@@ -3428,10 +3427,7 @@ PyObject* tsume_principal_variation(TsumeObject* self, PyObject* args) {
 }
 
 PyObject* tsume_line(TsumeObject* self, PyObject*) {
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "the search is running");
-        return nullptr;
-    }
+    if (!idle(self)) return nullptr;
     return move_list(self->search->line());
 }
 
@@ -3544,9 +3540,8 @@ PyObject* tsume_load(TsumeObject* self, PyObject* args) {
 PyObject* tsume_add_proofs(TsumeObject* self, PyObject* args) {
     PyObject* path;
     if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return nullptr;
-    if (self->busy) {
+    if (!idle(self)) {
         Py_DECREF(path);
-        PyErr_SetString(PyExc_RuntimeError, "the search is running");
         return nullptr;
     }
     FILE* f = open_tables(path);
