@@ -52,6 +52,7 @@ from pathlib import Path
 from ..data import read_rows
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
+from .dfpn import cshogi_dfpn
 
 #: the Edo problems the native core's speed is measured on (docs/dfpn-notebook.md, issue
 #: 45's eleventh to fourteenth sessions): 27 the core solves within 300,000 nodes, 7 it
@@ -218,16 +219,6 @@ def search_all(so: str, ids: str, max_nodes: int) -> int:
     return sum(search(module, r["sfen"], max_nodes)[0] for r in problems(ids))
 
 
-def cshogi_search(cshogi, sfen: str, max_nodes: int) -> tuple[int, float, object]:
-    """(nodes, CPU seconds, verdict) of cshogi's DfPn with the same node budget."""
-    board = cshogi.Board(sfen)
-    dfpn = cshogi.DfPn()
-    dfpn.set_max_search_node(max_nodes)
-    start = time.process_time()
-    proven = dfpn.search(board)
-    return dfpn.searched_node, time.process_time() - start, proven
-
-
 def problems(ids: str) -> list[dict]:
     """The Edo problems named in ``ids`` (comma-separated), in order; BuildError naming
     the unknown ones."""
@@ -261,7 +252,7 @@ def run_rounds(engines: list[Engine], rows: list[dict], rounds: int, max_nodes: 
         for r in rows:
             for e in order:
                 if e.module is None:
-                    nodes, cpu, proven = cshogi_search(cshogi, r["sfen"], max_nodes)
+                    proven, nodes, _, cpu = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
                 else:
                     try:
                         nodes, cpu, proven = search(e.module, r["sfen"], max_nodes)
