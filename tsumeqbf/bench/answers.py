@@ -36,7 +36,7 @@ def problems(yaneuraou: bool, ids: str | None) -> list[dict]:
                   "stated_length": r["stated_length"]}
                  for r in read_rows("yaneuraou_mate_samples.csv")]
     if ids:
-        rows += pick_edo(read_rows("open_tsume_zukou_musou.csv"), 0, ids)
+        rows += pick_edo(read_rows("open_tsume_zukou_musou.csv"), 0, ids, "bench answers")
     return rows
 
 

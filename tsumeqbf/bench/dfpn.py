@@ -280,8 +280,30 @@ def repeat_lines(rows: list[dict]) -> list[str]:
     return [line] + ([f"solved in some repeats only: {', '.join(borderline)}"] if borderline else [])
 
 
-def pick_edo(rows: list[dict], first: int, ids: str | None) -> list[dict]:
-    """The first ``first`` problems, or those named in ``ids`` (comma-separated), in order.
+def by_ids(rows: list[dict], ids: str) -> list[dict]:
+    """The rows named in ``ids`` (comma-separated), in order; ValueError naming the unknown
+    ones, or saying none was given.
+
+    >>> rows = [{"id": "zukou-001"}, {"id": "musou-001"}]
+    >>> [r["id"] for r in by_ids(rows, "musou-001, zukou-001")]
+    ['musou-001', 'zukou-001']
+    >>> by_ids(rows, "zukou-201")
+    Traceback (most recent call last):
+    ValueError: unknown problem id(s) zukou-201 (ids look like zukou-001 or musou-100)
+    """
+    wanted = [i.strip() for i in ids.split(",") if i.strip()]
+    by_id = {r["id"]: r for r in rows}
+    unknown = [i for i in wanted if i not in by_id]
+    if unknown or not wanted:
+        raise ValueError(f"unknown problem id(s) {', '.join(unknown) or '(none given)'} "
+                         f"(ids look like zukou-001 or musou-100)")
+    return [by_id[i] for i in wanted]
+
+
+def pick_edo(rows: list[dict], first: int, ids: str | None,
+             program: str = "bench dfpn") -> list[dict]:
+    """The first ``first`` problems, or those named in ``ids`` (comma-separated), in order;
+    an unknown id ends ``program`` with one line.
 
     >>> rows = [{"id": "zukou-001"}, {"id": "zukou-002"}, {"id": "musou-001"}]
     >>> [r["id"] for r in pick_edo(rows, 2, None)], [r["id"] for r in pick_edo(rows, 0, "musou-001")]
@@ -289,13 +311,10 @@ def pick_edo(rows: list[dict], first: int, ids: str | None) -> list[dict]:
     """
     if not ids:
         return rows[:first]
-    wanted = [i.strip() for i in ids.split(",") if i.strip()]
-    by_id = {r["id"]: r for r in rows}
-    unknown = [i for i in wanted if i not in by_id]
-    if unknown:
-        raise SystemExit(f"bench dfpn: unknown problem id(s) {', '.join(unknown)} "
-                         f"(ids look like zukou-001 or musou-100)")
-    return [by_id[i] for i in wanted]
+    try:
+        return by_ids(rows, ids)
+    except ValueError as exc:
+        raise SystemExit(f"{program}: {exc}") from None
 
 
 def _native(args, cshogi) -> int:
@@ -426,10 +445,10 @@ def main(argv: list[str]) -> int:
         cshogi_only(pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids),
                     args.max_nodes, cshogi, args.csv, args.resume, args.repeat)
         return 0
+    rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
     if not args.no_bounded:
         bounded(read_rows("yaneuraou_mate_samples.csv"), args.max_nodes, cshogi)
     if args.edo or args.ids:
-        rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids)
         unbounded(rows, args.max_nodes, options, cshogi, args.csv, args.resume, args.repeat)
     if args.plot:
         draw(args.csv, args.plot, args.max_nodes, summed=bool(args.edo or args.ids),

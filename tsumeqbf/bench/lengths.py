@@ -111,7 +111,7 @@ def main(argv: list[str]) -> int:
     if missing:
         raise SystemExit(f"bench lengths: no such rows file: {', '.join(missing)}")
     rows = differing(files)
-    problems = pick_edo(read_rows("open_tsume_zukou_musou.csv"), 200, args.ids)
+    problems = pick_edo(read_rows("open_tsume_zukou_musou.csv"), 200, args.ids, "bench lengths")
     todo = [p for p in problems if p["id"] in rows]
     if args.resume and not args.csv:
         raise SystemExit("bench lengths: --resume needs --csv")

@@ -52,7 +52,7 @@ from pathlib import Path
 from ..data import read_rows
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
-from .dfpn import cshogi_dfpn
+from .dfpn import by_ids, cshogi_dfpn
 
 #: the Edo problems the native core's speed is measured on (docs/dfpn-notebook.md, issue
 #: 45's eleventh to fourteenth sessions): 27 the core solves within 300,000 nodes, 7 it
@@ -222,13 +222,10 @@ def search_all(so: str, ids: str, max_nodes: int) -> int:
 def problems(ids: str) -> list[dict]:
     """The Edo problems named in ``ids`` (comma-separated), in order; BuildError naming
     the unknown ones."""
-    by_id = {r["id"]: r for r in read_rows("open_tsume_zukou_musou.csv")}
-    wanted = [i.strip() for i in ids.split(",") if i.strip()]
-    unknown = [i for i in wanted if i not in by_id]
-    if unknown or not wanted:
-        raise BuildError(f"unknown problem id(s) {', '.join(unknown) or '(none given)'} "
-                         f"(ids look like zukou-001 or musou-100)")
-    return [by_id[i] for i in wanted]
+    try:
+        return by_ids(read_rows("open_tsume_zukou_musou.csv"), ids)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
 
 
 def loads() -> tuple:
