@@ -339,6 +339,13 @@ struct Tables {
 
 const Tables* T = nullptr;
 
+// the tables' hash of a key
+inline uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    return x ^ (x >> 33);
+}
+
 struct Undo {
     int move, captured;
     uint64_t bkey, hkey;
@@ -359,14 +366,31 @@ struct Position {
     // s" by a few ANDs
     Bits by_colour[2], groups[2][G_NONE + 1];  // (G_NONE: a slot no test reads)
     std::vector<Undo> stack;
-    // when set, told of each move checks() and legal_moves() list as they find it, the
-    // position as it stands (the search fetches the move's child's table line while the
-    // rest of the list is made)
-    void (*on_listed)(void* to, const Position& pos, int m) = nullptr;
-    void* listener = nullptr;
+    // when set, the search's table (its 64-byte lines, a count a line, the lines' mask):
+    // each move checks() and legal_moves() list has its child's line and count fetched as
+    // it is found, while the rest of the list is made (inline here: a call through a
+    // pointer for each move cost more than the fetch's own instructions)
+    const char* fetch_lines = nullptr;
+    const uint8_t* fetch_counts = nullptr;
+    size_t fetch_mask = 0;
     void listed(std::vector<int>& out, int m) {
         out.push_back(m);
-        if (on_listed) on_listed(listener, *this, m);
+        if (fetch_lines) {
+            size_t b = mix(board_after(m)) & fetch_mask;
+            PREFETCH(fetch_lines + 64 * b);
+            PREFETCH(fetch_counts + b);
+        }
+    }
+    // the board's key after move m of the side to move, as push() would leave it, without
+    // playing it
+    uint64_t board_after(int m) const {
+        int to = move_to(m), frm = move_from(m);
+        uint64_t key = bkey ^ T->zturn;
+        if (frm >= DROP_BASE) return key ^ T->zb[code_of(frm - DROP_BASE, turn)][to];
+        int code = board[frm], captured = board[to];
+        key ^= T->zb[code][frm];
+        if (captured) key ^= T->zb[captured][to];
+        return key ^ T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
     }
 
     // (a piece already on s is taken off first)
@@ -1037,11 +1061,6 @@ inline int64_t share(int64_t th, int64_t total, int64_t child) {
 
 // Open-addressing hash tables (linear probing, power-of-two sizes, grown at half load):
 // std::unordered_map's node per entry cost a quarter of the search's time.
-inline uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xFF51AFD7ED558CCDull;
-    return x ^ (x >> 33);
-}
 
 // position key -> smallest depth proven, largest depth disproven
 struct SolvedTable {
@@ -1191,9 +1210,15 @@ struct Search {
     int64_t nodes = 0, tt_hits = 0;
     std::chrono::steady_clock::time_point deadline;
 
+    // the next node count at which a limit, the clock, signals or the tick may be due
+    // (every search starts the clock, after its limits and tick are set): the nodes
+    // between pass one comparison
+    int64_t check_at = 0;
+
     void start_clock() {
         deadline = std::chrono::steady_clock::now() +
                    std::chrono::microseconds((int64_t)(std::max(seconds, 0.0) * 1e6));
+        check_at = 0;
     }
 
     // called every `tick_every` nodes (Python: progress, memory limits); a string it
@@ -1202,7 +1227,11 @@ struct Search {
     int64_t tick_every = 4096;
 
     void count_node() {
-        ++nodes;
+        if (++nodes >= check_at) checks_due();
+    }
+    // (what count_node() tests at the nodes it may be due)
+    void checks_due() {
+        check_at = next_check();
         if (max_nodes >= 0 && nodes > max_nodes)
             throw Aborted{"node limit " + std::to_string(max_nodes) + " reached", false};
         if ((nodes & 255) == 0 && seconds >= 0 && std::chrono::steady_clock::now() > deadline)
@@ -1220,6 +1249,13 @@ struct Search {
             }
             Py_DECREF(r);
         }
+    }
+    int64_t next_check() const {
+        int64_t next = (nodes | 4095) + 1;
+        if (max_nodes >= 0) next = std::min(next, std::max(max_nodes + 1, nodes + 1));
+        if (seconds >= 0) next = std::min(next, (nodes | 255) + 1);
+        if (tick) next = std::min(next, (nodes / tick_every + 1) * tick_every);
+        return next;
     }
 
     // the thresholds a node gives its most promising child (the 1+ε trick)
@@ -1514,6 +1550,14 @@ struct BoardTable {
     static uint64_t hash(uint64_t board) { return mix(board); }
     size_t home(uint64_t board) const { return hash(board) & mask(); }
     void prefetch(uint64_t board) const { prefetch_hashed(hash(board)); }
+    // (the lines fetched as prefetch_hashed() fetches them; the table must not move while
+    // `pos` lists)
+    void listing_fetches(Position& pos) const {
+        static_assert(sizeof(Entry) * 2 == 64, "a bucket a line");
+        pos.fetch_lines = reinterpret_cast<const char*>(slots);
+        pos.fetch_counts = passed.data();
+        pos.fetch_mask = mask();
+    }
     void prefetch_hashed(uint64_t h) const {
         size_t b = h & mask();
         PREFETCH(&slots[2 * b]);
@@ -1629,7 +1673,10 @@ struct BoardTable {
         size = n;
         buckets_mask = n / 2 - 1;
         used = unsolved = 0;
+        // (each entry's new line fetched some entries ahead: the new table is cold)
+        constexpr size_t AHEAD = 16;
         for (size_t i = 0; i < old_size; ++i) {
+            if (i + AHEAD < old_size && old[i + AHEAD].word) prefetch(old[i + AHEAD].board);
             const Entry& e = old[i];
             if (!e.word) continue;
             if (cut >= 0 && e.kind() == UNSOLVED) {
@@ -1798,6 +1845,7 @@ struct Child {
     int64_t pn, dn;  // the last known numbers
     bool dep;        // a path-dependent disproof
     int seen;        // its unsolved entry's least distance from the root; -1: none read
+    bool shared;     // that distance nearer the root than its parent's child (a DAG merge)
     int group;       // the reply group it counts in (AND nodes), -1: none
 };
 
@@ -1851,28 +1899,15 @@ struct UnboundedSearch : Search {
         return d;
     }
 
-    // the board's key after move m of the side to move, as push() would leave it, without
-    // playing it (the child's table line)
-    static uint64_t board_after(const Position& pos, int m) {
-        int to = move_to(m), frm = move_from(m);
-        uint64_t bkey = pos.bkey ^ T->zturn;
-        if (frm >= DROP_BASE) return bkey ^ T->zb[code_of(frm - DROP_BASE, pos.turn)][to];
-        int code = pos.board[frm], captured = pos.board[to];
-        bkey ^= T->zb[code][frm];
-        if (captured) bkey ^= T->zb[captured][to];
-        return bkey ^ T->zb[is_promotion(m) ? T->promote_code[code] : code][to];
-    }
-    static void prefetch_child(void* search, const Position& pos, int m) {
-        static_cast<const UnboundedSearch*>(search)->table.prefetch(board_after(pos, m));
-    }
 
     // the position key and dominance after move m (`here`: the position's dominance), as
-    // push() would leave them: the board's key from board_after, the hands from the move
+    // push() would leave them: the board's key from Position::board_after, the hands from
+    // the move
     uint64_t key_after(int m, const Dom& here, Dom& out) const {
         int to = move_to(m), frm = move_from(m), c = pos.turn;
         uint64_t hkey = pos.hkey;
         out = here;
-        out.board = board_after(pos, m);
+        out.board = pos.board_after(m);
         uint8_t* hand = c == attacker ? out.att.n : out.dfn.n;
         if (frm >= DROP_BASE) {
             int kind = frm - DROP_BASE;
@@ -2082,6 +2117,9 @@ struct UnboundedSearch : Search {
         return *frames[depth];
     }
 
+    // (`is_or`: the attacker to move; a node's children are of the other kind, so each
+    // kind's node loop is compiled without the other's tests)
+    template <bool is_or>
     void mid(uint64_t path, int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn,
              int64_t& out_dn, bool& out_dep) {
         count_node();
@@ -2089,13 +2127,11 @@ struct UnboundedSearch : Search {
         // the node's own entries, stored into after its children are looked up
         table.prefetch(pos.bkey);
         Dom here = dom();
-        bool is_or = pos.turn == attacker;
         Frame& f = frame(depth);
         std::vector<int>& moves = f.moves;
-        pos.on_listed = prefetch_child;
-        pos.listener = this;
+        table.listing_fetches(pos);
         if (is_or) pos.checks(moves); else pos.legal_moves(moves);
-        pos.on_listed = nullptr;
+        pos.fetch_lines = nullptr;
         out_dep = false;
         if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
             std::vector<const Dom*> none;
@@ -2149,6 +2185,7 @@ struct UnboundedSearch : Search {
                 // (a board the lookup found no entry of has none to inherit from)
                 if (inherit && c.pn && board_held) inherited(c.dom, c.hash, c.pn, c.dn);
             }
+            c.shared = dag && c.seen >= 0 && c.seen < depth + 1;
             if (is_or) continue;
             int m = moves[i];
             if (group_interpositions) {  // one group: neither a capture nor a king move
@@ -2197,6 +2234,7 @@ struct UnboundedSearch : Search {
                         if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
                             c.pn = cpn; c.dn = cdn; c.dep = dep;
                         }
+                        c.shared = dag && c.seen >= 0 && c.seen < depth + 1;
                     }
                     int64_t small = is_or ? c.pn : c.dn, large = is_or ? c.dn : c.pn;
                     if (small < best) { best_i = (int)i; second = best; best = small; }
@@ -2204,11 +2242,11 @@ struct UnboundedSearch : Search {
                     if (c.dn == 0) { any_dep = any_dep || c.dep; all_dep = all_dep && c.dep; }
                     if (large == 0) continue;
                     if (large >= INF) infinite = true;
-                    int g = c.group;
+                    int g = is_or ? -1 : c.group;  // (an OR node's children have none)
                     if (g < 0) {
                         // a child first reached nearer the root is shared with another
                         // path (a DAG merge): counted once, with max (TsumeSearch's dag)
-                        if (dag && large < INF && c.seen >= 0 && c.seen < depth + 1)
+                        if (c.shared && large < INF)
                             shared_max = std::max(shared_max, large);
                         else
                             total += large;
@@ -2240,7 +2278,7 @@ struct UnboundedSearch : Search {
                 searched = best_i;
                 pos.push(moves[best_i]);
                 try {
-                    mid(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
+                    mid<!is_or>(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
                 } catch (...) {
                     pos.pop();
                     throw;
@@ -2289,7 +2327,8 @@ struct UnboundedSearch : Search {
             return 0;
         int64_t pn, dn;
         bool dep;
-        mid(path, depth, INF, INF, pn, dn, dep);
+        if (pos.turn == attacker) mid<true>(path, depth, INF, INF, pn, dn, dep);
+        else mid<false>(path, depth, INF, INF, pn, dn, dep);
         if (pn == 0 || dn == 0) return pn == 0;
         // with no thresholds only a solved node returns
         throw Aborted{"search returned unsolved", false};
