@@ -305,3 +305,46 @@ def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem
                 assert (search.principal_variation(game, muda, order)
                         == principal_variation(python, game, muda, order))
         shorten(search, game, 30_000)
+
+
+def test_the_search_for_shorter_lines_goes_below_the_captures_of_interpositions():
+    # musou-066: the core's proof reads 33 through the horse's check 2e3e after 7c6b; the
+    # other check 2e2f reads 16 plies there, as the core's tables hold only a long line
+    # below 2f5c, the capture of the interposition P*5c (6b6a then mates in 7). The
+    # shortening walks the lines below the captures of interposed pieces along the
+    # answer's side checks and finds the Python search's 29 (it read 33 without them)
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == "musou-066"))
+    out = solve_tsume(pos, backend="native", max_nodes=10_000_000, shortest_up_to=0,
+                      shorten_nodes=1_000_000)
+    assert out["status"] == "mate" and out["length"] <= 29
+    assert replay_answer(pos, out["pv"]).startswith("ok")
+
+
+def test_the_candidates_given_again_where_side_checks_lines_meet_lead_to_open_nodes():
+    # zukou-044 after a little shortening: the lines below its answer's side checks meet,
+    # and a walk reaching a node another walk has passed gives that walk's candidates
+    # again from its own path, so one open node is offered by several paths; each path
+    # must still lead to the node its key names, and that node must be open
+    from tsumeqbf.dfpn.answer import _candidates, shorten
+
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == "zukou-044"))
+    game = NativeGame(pos.copy())
+    search = NativeSearch(game)
+    assert search.solve().proven
+    shorten(search, game, 30_000)
+    rank = search.rank_proven(game, 500_000)
+    late: list = []
+    found = _candidates(search, game, rank, 1, late) + late
+    paths: dict = {}
+    for key, path in found:
+        paths.setdefault(key, set()).add(tuple(path))
+        for m in path:
+            game.play(m)
+        assert game.key() == key
+        assert search.proof_seq(game.dominance()) is None
+        assert not search.is_disproven(game.dominance())
+        for _ in path:
+            game.undo()
+    assert max(len(p) for p in paths.values()) > 1

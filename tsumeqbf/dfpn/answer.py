@@ -31,6 +31,10 @@ from __future__ import annotations
 
 import time
 
+#: the share of the shortening's nodes the candidates below side checks and captures
+#: (:func:`_candidates`'s ``late``) may have
+LATE_SHARE = 1 / 8
+
 from ..rules.moves import move_to
 from .core import deep_recursion
 
@@ -267,7 +271,11 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     shortened). Each candidate is searched with ``per_check`` nodes, the deepest first
     (cheap, and a shorter mate deep shortens every line above it); then the proven nodes
     are ranked again. When the main line gets shorter, the small budget starts again;
-    when every candidate has had the current budget, it grows fourfold. This goes on
+    when every candidate has had the current budget, it grows fourfold. The candidates
+    below the answer's side checks and the captures of interposed pieces
+    (:func:`_candidates`'s ``late``) have the last ``LATE_SHARE`` of the budget (tried
+    among the others, they took the budget the others needed: zukou-044 25 against 19,
+    zukou-001 71 against 69, mate7-6 7 against 5). This goes on
     until ``budget`` nodes are spent or the search's time runs out. Once the whole
     proven part is past ``rank_limit`` nodes, each round's proofs are ranked into the
     last ranking (:func:`_rank_update`); when it is past the limit right after the proof
@@ -293,14 +301,30 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
         return (search.nodes - start >= budget
                 or bool(search.deadline and time.monotonic() > search.deadline))
 
+    # the candidates below side checks and captures (:func:`_candidates`'s ``late``) have
+    # the last share of the budget, first in each round then: tried among the others from
+    # the start, they took the budget the others needed (zukou-044 25 against 19)
+    main = budget - int(budget * LATE_SHARE)
+    doms: dict = {}  # a candidate's dominance by its key, to see it proven after a round
+    found = None  # (rank, nodes, candidates, late): the last walks, kept while no search ran
     while rank is not None and not out_of_budget():
-        todo = [t for t in _candidates(search, game, rank, reach) if tried.get(t[0], 0) < level]
-        if not todo:
+        wide = search.nodes - start >= main  # a round begun before goes on past it
+        if found is None or found[0] is not rank or found[1] != search.nodes:
+            # their walks also rank what each round proves below them (musou-066 33
+            # against 29 without), but under a deadline they take time the searches need
+            # (mate7-6 7 against 5), so then they are made for the last share only
+            late: list | None = [] if wide or not search.deadline else None
+            found = (rank, search.nodes, _candidates(search, game, rank, reach, late, doms),
+                     late or ())
+        todo = [t for t in found[2] if tried.get(t[0], 0) < level]
+        late = [t for t in found[3] if tried.get(t[0], 0) < level]
+        tries = late + todo if wide else todo
+        if not tries:
             if level >= budget:
                 break
             level *= 4
             continue
-        for child, target in reversed(todo):
+        for child, target in reversed(tries):
             if tried.get(child, 0) >= level:
                 continue  # reached by two lines
             tried[child] = level
@@ -312,9 +336,13 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
         if fresh is None:
             # too large to rank again (zukou-019: past 5M proven positions after one
             # round): the last ranking, whose proofs still hold, with this round's proofs
-            # ranked below their checks and carried up the checks' lines
+            # ranked below their checks and carried up the checks' lines (every
+            # candidate's the round proved: its searches prove some not tried, musou-066
+            # 33 against 29 without them; the others, still open, add nothing, and
+            # zukou-083 offers about 170,000 a round)
             whole = False
-            fresh = _rank_update(search, game, rank, [t for _, t in todo], rank_limit)
+            proved = [t for key, t in todo + late if search.proof_seq(doms[key]) is not None]
+            fresh = _rank_update(search, game, rank, proved, rank_limit)
         rank = fresh
         if rank.get(game.key(), before) < before:
             level = per_check
@@ -326,24 +354,42 @@ def _rank_update(search, game, rank, targets, limit) -> dict:
     node) not ranked yet ranked (``rank_proven`` with ``known``: each target's walk
     stops at the ranked nodes, so a round costs the part it added, not the whole part
     below its targets, which made zukou-020's shortening 201.5 CPU s) and each node
-    above on the target's line ranked again from its children. A distance depends only
+    above on the targets' lines ranked again from its children. A distance depends only
     on the proven part below its node, so rankings of parts merge; keeping the smaller
     of two distances, and ranking a node only from its children's, keeps every ranked
     node farther from mate than the children it is ranked by, so the order stays
-    well-founded."""
+    well-founded.
+
+    The targets' lines share most of their moves (the answer's line, a side check's), so
+    they are walked as one tree, each node ranked again once, after every target below
+    it: ranked again once per target, zukou-083's 269-ply answer with the candidates
+    below captures (tens of thousands a round) took 28M rankings from children in two
+    rounds and no answer within 300 CPU s. Distances only shrink, so a node ranked after
+    its children have their last values has the smallest it would get ranked after each."""
     rank = dict(rank)
+    tree: list = [{}, False]  # [children by move, a target ends here]
     for path in targets:
+        node = tree
         for m in path:
-            game.play(m)
-        try:
-            if search.proof_seq(game.dominance()) is not None:
-                rank.update(rank_proven(search, game, limit, known=rank) or {})
-        finally:
-            for _ in path:
-                game.undo()
-                d = _rank_from_children(game, rank)
-                if d is not None and d < rank.get(game.key(), d + 1):
-                    rank[game.key()] = d
+            node = node[0].setdefault(m, [{}, False])
+        node[1] = True
+    stack = [(tree, iter(tree[0].items()))]
+    while stack:
+        node, below = stack[-1]
+        step = next(below, None)
+        if step is not None:
+            game.play(step[0])
+            stack.append((step[1], iter(step[1][0].items())))
+            continue
+        stack.pop()
+        if node[1] and search.proof_seq(game.dominance()) is not None:
+            rank.update(rank_proven(search, game, limit, known=rank) or {})
+        if node[0]:
+            d = _rank_from_children(game, rank)
+            if d is not None and d < rank.get(game.key(), d + 1):
+                rank[game.key()] = d
+        if stack:
+            game.undo()
     return rank
 
 
@@ -383,39 +429,129 @@ def _rank_line(game, rank) -> list:
     return line
 
 
-def _candidates(search, game, rank, reach: int) -> list:
-    """(child key, moves from the root) of the open checks :func:`shorten` tries: along
+def _candidates(search, game, rank, reach: int, late: list | None = None,
+                doms: dict | None = None) -> list:
+    """(child key, moves from the root) of the open checks :func:`shorten` tries (with
+    ``late``, a list, those below the answer's proven side checks and below captures
+    too, into it; with ``doms``, a dict, each one's dominance by its key, into it): along
     the line by distance (every ply counted) and along the answer's line by the
     convention. The two part where a defender's interposition counts in one and not in
     the other: zukou-020's answer is 41 with the core's proof because after 8i7i S*6h
     7i6h the proof's line is 32 plies, though a check with the silver (open in the core's
     tables) mates in 8; the line by distance never passes there, as other replies are
-    as far from mate, every ply counted."""
+    as far from mate, every ply counted.
+
+    Along the answer's line, the proven side checks' lines are walked too, and at each
+    defender's node on these lines the attacker's captures of each interposed piece: a
+    capture's own line is walked (or the capture is a candidate when open). An
+    interposition counts unless the capture mates soon enough, and a side check can be
+    the better one once its interpositions are shortened: musou-066's answer is 33 with
+    the core's proof because after 7c6b the horse's check 2e2f counts 16 plies (P*5c
+    2f5c 6b6a mates in 7 more, but the core's tables have only a longer line below the
+    capture), against the Python search's 29 through 2e2f; neither line by itself
+    passes below those captures."""
     out: list = []
     seen: set = set()  # the keys the line by distance gave, for the second walk
 
-    def walk(prefix, reach_left, line=None):
-        line = _rank_line(game, rank) if line is None else line
+    below: list = []  # the candidates below captures, tried after the others
+    # The side checks' lines meet (zukou-083, a 269-ply answer: about 145,000 candidates a
+    # round, 12,000 of them distinct), and a line by distance and what a walk gives below
+    # it depend only on the node (and how deep, whether captures, into which list): so
+    # each node of a finished walk's line keeps what was given at it (moves from it) and
+    # the next node, and a walk reaching such a node gives the rest again from there.
+    # Only finished walks are kept: a line can meet one under way through a cycle. The
+    # paths are tuples, which the garbage collector stops tracking (of ints only), where
+    # as many lists are traversed by each full collection: zukou-083 24.7 CPU s with
+    # lists, 11.2 with tuples.
+    walked: dict = {}  # (key, reach_left, captures, id(into)) -> (given, step, next)
+    recording: list = []  # (given, moves before the node) of the walks' current nodes
+
+    def give(into, key, path):
+        into.append((key, path))
+        for given, depth in recording:
+            given.append((into, key, path[depth:]))
+
+    def offer(path, reach_left, captures, into=out):
+        """The node ``path`` leads to (played): a candidate when open, else walked on
+        ``reach_left`` levels deep."""
+        key, dom = game.key(), game.dominance()
+        if search.proof_seq(dom) is None:
+            if not search.is_disproven(dom) and key not in seen:
+                give(into, key, path)
+                if doms is not None:
+                    doms[key] = dom
+        elif reach_left >= 0 and key in rank:
+            walk(path, reach_left, captures=captures, into=below if captures else into,
+                 kept=True)
+
+    def again(base, at):
+        """What the kept walk from ``at`` gave, given again from ``base`` (its moves)."""
+        base = list(base)
+        while at is not None:
+            given, step, at = walked[at]
+            if given:
+                here = tuple(base)
+                for where, child, rest in given:
+                    give(where, child, here + rest)
+            base.append(step)
+
+    def walk(prefix, reach_left, line=None, captures=False, into=out, kept=False):
+        line = tuple(_rank_line(game, rank) if line is None else line)
+        nodes: list = []  # (its key in walked, given at it) along the line, when kept
+        played = 0
         for i, step in enumerate(line):
+            if kept:
+                at = (game.key(), reach_left, captures, id(into))
+                if at in walked:
+                    again(prefix + line[:i], at)
+                    nodes.append((at, None))
+                    break
+                given: list = []
+                nodes.append((at, given))
+                recording.append((given, len(prefix) + i))
             if game.is_or():
                 for m in game.moves():
-                    if m == step:
-                        continue
-                    with game.played(m):
-                        key, dom = game.key(), game.dominance()
-                        if search.proof_seq(dom) is None:
-                            if not search.is_disproven(dom) and key not in seen:
-                                out.append((key, prefix + line[:i] + [m]))
-                        elif reach_left and key in rank:
-                            walk(prefix + line[:i] + [m], reach_left - 1)
+                    if m != step:
+                        with game.played(m):
+                            offer(prefix + line[:i] + (m,), reach_left - 1, captures, into)
+            elif captures:
+                after = line[i + 1] if i + 1 < len(line) else None
+                for r, c in _interposition_captures(game):
+                    if (r, c) != (step, after):
+                        with game.played(r), game.played(c):
+                            offer(prefix + line[:i] + (r, c), 0, False, below)
+            if kept:
+                recording.pop()
             game.play(step)
-        for _ in line:
+            played += 1
+        for _ in range(played):
             game.undo()
+        for j, (at, given) in enumerate(nodes):
+            if given is not None:
+                walked[at] = (given, line[j], nodes[j + 1][0] if j + 1 < len(nodes) else None)
 
-    walk([], reach)
+    walk((), reach)
     seen.update(key for key, _ in out)
-    walk([], 0, principal_variation(search, game, rank=rank))
+    walk((), 0 if late is None else 1, principal_variation(search, game, rank=rank),
+         captures=late is not None)
+    walked.clear()  # the walks' functions refer to each other: a cycle to collect
+    if late is not None:
+        late += below
     return out
+
+
+def _interposition_captures(game) -> list:
+    """(interposition, capture) pairs at the current defender's node: each reply that
+    interposes (next to the king too: it always counts, so its line's length does), with
+    each check that takes the piece."""
+    pairs = []
+    for r in game.moves():
+        to = move_to(r)
+        if not game.is_interposition(r):
+            continue
+        with game.played(r):
+            pairs += [(r, c) for c in game.moves() if move_to(c) == to]
+    return pairs
 
 
 def _without_useless_interpositions(game, scored, capture_length):
