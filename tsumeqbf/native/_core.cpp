@@ -337,7 +337,11 @@ struct Tables {
     }
 };
 
-const Tables* T = nullptr;
+// made as the module is loaded, at an address fixed when it is linked: the code reads the
+// tables directly, where through a pointer it read the pointer again after each store to
+// the board (a byte store may alias it for the compiler)
+const Tables TABLES;
+constexpr const Tables* T = &TABLES;
 
 // the tables' hash of a key
 inline uint64_t mix(uint64_t x) {
@@ -815,17 +819,17 @@ struct Position {
         // left, up to the first piece (as slid_onto(t, c ^ 1) for each t, in fewer steps)
         const Bits* reach = T->slide_near[c ^ 1][k];
         Bits sliders = (att[G_ROOK] & reach[0]) | (att[G_BISHOP] & reach[1]) | (att[G_LANCE] & reach[2]);
-        occ.clear(k);
+        Bits open = occ;  // (the board without the king)
+        open.remove(T->square[k]);
         for (int p = sliders.pop_lowest(); p >= 0 && !to.empty(); p = sliders.pop_lowest())
             for (unsigned dirs = T->slide_mask[board[p]] & T->toward[p][k]; dirs; dirs &= dirs - 1) {
                 int d = ctz64(dirs);
                 Bits ray = T->ray_bits[p][d];
                 if ((ray & to).empty()) continue;
-                Bits stop = ray & occ;
+                Bits stop = ray & open;
                 if (!stop.empty()) ray.remove(T->ray_bits[RAY_UP[d] ? lowest(stop) : highest(stop)][d]);
                 to.remove(ray);
             }
-        occ.set(k);
         if (in_order) {
             for (int t : T->steps[king][k])
                 if (to.has(t)) emit(t | k << 7);
@@ -909,7 +913,7 @@ struct Position {
                         // no king of ours to expose and no line to uncover: the moved piece
                         // checks from t over empty squares, its own square then empty
                         Bits between = T->between_bits[ek][t] & occ;
-                        between.clear(frm);
+                        between.remove(T->square[frm]);
                         if (between.empty()) listed(out, m);
                         continue;
                     }
@@ -1824,8 +1828,9 @@ struct ReplyCounts {
     static constexpr int BITS = 14;
     static constexpr uint64_t COUNT = 0xFF;
     std::vector<uint64_t> slots = std::vector<uint64_t>(size_t(1) << BITS);
-    uint64_t& slot(uint64_t key) { return slots[key & (slots.size() - 1)]; }
-    void prefetch(uint64_t key) const { PREFETCH(&slots[key & (slots.size() - 1)]); }
+    static constexpr uint64_t MASK = (uint64_t(1) << BITS) - 1;
+    uint64_t& slot(uint64_t key) { return slots[key & MASK]; }
+    void prefetch(uint64_t key) const { PREFETCH(&slots[key & MASK]); }
     // the count stored for key, else -1
     int find(uint64_t key) {
         uint64_t s = slot(key);
@@ -2147,9 +2152,14 @@ struct UnboundedSearch : Search {
         size_t n = moves.size();
         std::vector<Child>& children = f.children;
         children.resize(n);
+        // the lists' arrays as locals: a byte stored to the board could alias a vector's
+        // own pointers for the compiler, which would read them again after each
+        // (neither list is resized while the node lives)
+        Child* const kids = children.data();
+        const int* const listed = moves.data();
         for (size_t i = 0; i < n; ++i) {  // the keys first, their boards' entries fetched
-            Child& c = children[i];
-            c.key = key_after(moves[i], here, c.dom);
+            Child& c = kids[i];
+            c.key = key_after(listed[i], here, c.dom);
             c.hash = BoardTable::hash(c.dom.board);
             table.prefetch_hashed(c.hash);
             if (is_or && mobility) reply_counts.prefetch(c.key);
@@ -2159,7 +2169,7 @@ struct UnboundedSearch : Search {
         // numbers; nothing is stored between this and the first round below (a mate stored
         // here is on its own board), so that round reads these numbers without a lookup
         for (size_t i = 0; i < n; ++i) {
-            Child& c = children[i];
+            Child& c = kids[i];
             c.repeated = on_path.contains(c.key);
             c.pn = 1; c.dn = 1; c.dep = false; c.seen = -1; c.group = -1;
             int64_t cpn, cdn;
@@ -2172,11 +2182,11 @@ struct UnboundedSearch : Search {
                     // one without reply is mate, proven at once
                     int replies = reply_counts.find(c.key);
                     if (replies < 0) {
-                        int captured = pos.play(moves[i]);
+                        int captured = pos.play(listed[i]);
                         replies = group_interpositions ? pos.interposition_grouped_count()
-                                  : group_drops ? pos.reply_count_after_check(moves[i])
+                                  : group_drops ? pos.reply_count_after_check(listed[i])
                                                 : pos.grouped_reply_count(false);
-                        pos.unplay(moves[i], captured);
+                        pos.unplay(listed[i], captured);
                         reply_counts.put(c.key, replies);
                     }
                     if (replies) c.pn = replies;
@@ -2187,7 +2197,7 @@ struct UnboundedSearch : Search {
             }
             c.shared = dag && c.seen >= 0 && c.seen < depth + 1;
             if (is_or) continue;
-            int m = moves[i];
+            int m = listed[i];
             if (group_interpositions) {  // one group: neither a capture nor a king move
                 if (!pos.board[move_to(m)] && move_from(m) != pos.kings[pos.turn]) c.group = 0;
             } else if (group_drops && is_drop(m)) {
@@ -2215,7 +2225,7 @@ struct UnboundedSearch : Search {
                 // the children's entries are fetched from memory together, not one
                 // cache miss after another (the lookups were a third of this function)
                 for (size_t i = 0; i < n && !looked_up; ++i) {
-                    Child& c = children[i];
+                    Child& c = kids[i];
                     // (a repetition's numbers are fixed)
                     c.stale = !(c.pn == 0 || (c.dn == 0 && !c.dep) || c.repeated) &&
                               ((int)i == searched || table.written_since(c.dom.board, looked_at));
@@ -2224,7 +2234,7 @@ struct UnboundedSearch : Search {
                     if (!twins.empty()) twins.prefetch(c.key, own_path);
                 }
                 for (size_t i = 0; i < n; ++i) {
-                    Child& c = children[i];
+                    Child& c = kids[i];
                     int64_t cpn, cdn;
                     bool dep;
                     // a proof or a path-independent disproof is never taken back: a child
@@ -2272,11 +2282,11 @@ struct UnboundedSearch : Search {
                     return;
                 }
                 table.put(here.board, hand_bits(here.att), pn, dn, 0, depth, &own_slot);
-                Child& c = children[best_i];
+                Child& c = kids[best_i];
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
                 searched = best_i;
-                pos.push(moves[best_i]);
+                pos.push(listed[best_i]);
                 try {
                     mid<!is_or>(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
                 } catch (...) {
@@ -3840,8 +3850,6 @@ PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
 }  // namespace
 
 PyMODINIT_FUNC PyInit__core(void) {
-    static Tables tables;
-    T = &tables;
     GAME_TYPE.tp_name = "tsumeqbf.native._core.Game";
     GAME_TYPE.tp_basicsize = sizeof(GameObject);
     GAME_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
