@@ -321,6 +321,23 @@ def test_the_search_for_shorter_lines_goes_below_the_captures_of_interpositions(
     assert replay_answer(pos, out["pv"]).startswith("ok")
 
 
+@pytest.mark.slow
+def test_the_search_for_shorter_lines_gives_the_answers_own_checks_a_larger_budget_early():
+    # zukou-053: the core's proof reads 37 through B*9e N*8f 9e8f at ply 13; the Python
+    # search's 35 plays B*8f there, an open check on the answer's line that needs about
+    # 6,400 nodes after the proof and 700 after 100,000 nodes of shortening, more than
+    # the rounds' 500 a candidate, and the rounds stay at 500 until past half the
+    # budget. Proven that late, the proven part below it is too large to rank whole and
+    # its line stays 36 plies below it. The shortening's pass along the answer's line
+    # after its first rounds proves it while the rounds after it can still shorten below
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == "zukou-053"))
+    out = solve_tsume(pos, backend="native", max_nodes=10_000_000, shortest_up_to=0,
+                      shorten_nodes=1_000_000)
+    assert out["status"] == "mate" and out["length"] <= 35
+    assert replay_answer(pos, out["pv"]).startswith("ok")
+
+
 def test_the_candidates_given_again_where_side_checks_lines_meet_lead_to_open_nodes():
     # zukou-044 after a little shortening: the lines below its answer's side checks meet,
     # and a walk reaching a node another walk has passed gives that walk's candidates

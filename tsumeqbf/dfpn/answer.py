@@ -34,6 +34,13 @@ import time
 #: the share of the shortening's nodes the candidates below side checks and captures
 #: (:func:`_candidates`'s ``late``) may have
 LATE_SHARE = 1 / 8
+#: the share of the shortening's nodes the pass along the answer's line may have
+#: (:func:`_line_pass`), each check's nodes in it as a multiple of the rounds' first
+#: nodes a candidate, and the rounds of the shortening before it (after the first round,
+#: zukou-059 35 against 33, musou-042 49 against 47, zukou-062 27 against 23)
+LINE_SHARE = 1 / 8
+LINE_FACTOR = 4
+LINE_AFTER = 2
 
 from ..rules.moves import move_to
 from .core import deep_recursion
@@ -275,7 +282,9 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     below the answer's side checks and the captures of interposed pieces
     (:func:`_candidates`'s ``late``) have the last ``LATE_SHARE`` of the budget (tried
     among the others, they took the budget the others needed: zukou-044 25 against 19,
-    zukou-001 71 against 69, mate7-6 7 against 5). This goes on
+    zukou-001 71 against 69, mate7-6 7 against 5). After ``LINE_AFTER`` rounds the open
+    checks of the answer's own line get ``LINE_FACTOR`` times ``per_check`` each, the
+    shallowest first, within ``LINE_SHARE`` of the budget (:func:`_line_pass`). This goes on
     until ``budget`` nodes are spent or the search's time runs out. Once the whole
     proven part is past ``rank_limit`` nodes, each round's proofs are ranked into the
     last ranking (:func:`_rank_update`); when it is past the limit right after the proof
@@ -306,6 +315,7 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
     # the start, they took the budget the others needed (zukou-044 25 against 19)
     main = budget - int(budget * LATE_SHARE)
     doms: dict = {}  # a candidate's dominance by its key, to see it proven after a round
+    rounds = 0  # the rounds that searched
     found = None  # (rank, nodes, candidates, late): the last walks, kept while no search ran
     while rank is not None and not out_of_budget():
         wide = search.nodes - start >= main  # a round begun before goes on past it
@@ -344,9 +354,56 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
             proved = [t for key, t in todo + late if search.proof_seq(doms[key]) is not None]
             fresh = _rank_update(search, game, rank, proved, rank_limit)
         rank = fresh
+        rounds += 1
+        if rounds == LINE_AFTER and not out_of_budget():
+            left = min(int(budget * LINE_SHARE), budget - (search.nodes - start))
+            proved = _line_pass(search, game, rank, tried, LINE_FACTOR * per_check, left)
+            if proved:
+                fresh = rank_proven(search, game, rank_limit) if whole else None
+                if fresh is None:
+                    whole = False
+                    fresh = _rank_update(search, game, rank, proved, rank_limit)
+                rank = fresh
         if rank.get(game.key(), before) < before:
             level = per_check
     return rank, search.nodes - start, first
+
+
+def _line_pass(search, game, rank, tried, each: int, total: int) -> list:
+    """The pass along the answer's line after :func:`shorten`'s first rounds: each open
+    check at the line's attacker nodes, the shallowest first, searched with ``each``
+    nodes (``tried`` records it), ``total`` nodes in all; returns the paths (moves from
+    the current node) of the checks it proved.
+
+    Why: a check of the answer's own line that needs more than the rounds' 500 nodes
+    waits for the level to grow, which it does only once a round brings no new
+    candidates, and by then (zukou-053: past 571,000 nodes) the proven part below it is
+    too large to rank whole and its line is not shortened in turn (B*8f at ply 13, the
+    Python search's 35, proven then in 592 nodes, still reads 36 plies below it, against
+    the 24 of the answer's B*9e). Proven early, the rounds after shorten below it too."""
+    start = search.nodes
+    line = principal_variation(search, game, rank=rank)
+    proved = []
+    for i in range(0, len(line), 2):  # the attacker's nodes
+        for m in line[:i]:
+            game.play(m)
+        opened = []
+        for m in game.moves():
+            if m != line[i]:
+                with game.played(m):
+                    dom = game.dominance()
+                    if search.proof_seq(dom) is None and not search.is_disproven(dom):
+                        opened.append((m, game.key()))
+        for _ in line[:i]:
+            game.undo()
+        for m, key in opened:
+            left = total - (search.nodes - start)
+            if left <= 0 or (search.deadline and time.monotonic() > search.deadline):
+                return proved
+            tried[key] = max(tried.get(key, 0), min(each, left))
+            if search.solve_below(list(line[:i]) + [m], min(each, left)) is True:
+                proved.append(tuple(line[:i]) + (m,))
+    return proved
 
 
 def _rank_update(search, game, rank, targets, limit) -> dict:
