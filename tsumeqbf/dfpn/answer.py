@@ -31,6 +31,9 @@ from __future__ import annotations
 
 import time
 
+from ..rules.moves import move_to
+from .core import deep_recursion
+
 #: the share of the shortening's nodes the candidates below side checks and captures
 #: (:func:`_candidates`'s ``late``) may have
 LATE_SHARE = 1 / 8
@@ -41,9 +44,6 @@ LATE_SHARE = 1 / 8
 LINE_SHARE = 1 / 8
 LINE_FACTOR = 4
 LINE_AFTER = 2
-
-from ..rules.moves import move_to
-from .core import deep_recursion
 
 
 class AnswerError(Exception):
