@@ -307,18 +307,24 @@ def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem
         shorten(search, game, 30_000)
 
 
+def goal_length(problem_id: str) -> int:
+    """The length of the core's answer to an Edo problem with the goal run's shortening
+    (``--shorten-nodes 1000000``), after checking it is a mate that replays."""
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == problem_id))
+    out = solve_tsume(pos, backend="native", max_nodes=10_000_000, shortest_up_to=0,
+                      shorten_nodes=1_000_000)
+    assert out["status"] == "mate" and replay_answer(pos, out["pv"]).startswith("ok")
+    return out["length"]
+
+
 def test_the_search_for_shorter_lines_goes_below_the_captures_of_interpositions():
     # musou-066: the core's proof reads 33 through the horse's check 2e3e after 7c6b; the
     # other check 2e2f reads 16 plies there, as the core's tables hold only a long line
     # below 2f5c, the capture of the interposition P*5c (6b6a then mates in 7). The
     # shortening walks the lines below the captures of interposed pieces along the
     # answer's side checks and finds the Python search's 29 (it read 33 without them)
-    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
-                                  if r["id"] == "musou-066"))
-    out = solve_tsume(pos, backend="native", max_nodes=10_000_000, shortest_up_to=0,
-                      shorten_nodes=1_000_000)
-    assert out["status"] == "mate" and out["length"] <= 29
-    assert replay_answer(pos, out["pv"]).startswith("ok")
+    assert goal_length("musou-066") <= 29
 
 
 @pytest.mark.slow
@@ -330,12 +336,7 @@ def test_the_search_for_shorter_lines_gives_the_answers_own_checks_a_larger_budg
     # budget. Proven that late, the proven part below it is too large to rank whole and
     # its line stays 36 plies below it. The shortening's pass along the answer's line
     # after its first rounds proves it while the rounds after it can still shorten below
-    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
-                                  if r["id"] == "zukou-053"))
-    out = solve_tsume(pos, backend="native", max_nodes=10_000_000, shortest_up_to=0,
-                      shorten_nodes=1_000_000)
-    assert out["status"] == "mate" and out["length"] <= 35
-    assert replay_answer(pos, out["pv"]).startswith("ok")
+    assert goal_length("zukou-053") <= 35
 
 
 def test_the_candidates_given_again_where_side_checks_lines_meet_lead_to_open_nodes():
