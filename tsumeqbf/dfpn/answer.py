@@ -310,10 +310,7 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
         return (search.nodes - start >= budget
                 or bool(search.deadline and time.monotonic() > search.deadline))
 
-    # the candidates below side checks and captures (:func:`_candidates`'s ``late``) have
-    # the last share of the budget, first in each round then: tried among the others from
-    # the start, they took the budget the others needed (zukou-044 25 against 19)
-    main = budget - int(budget * LATE_SHARE)
+    main = budget - int(budget * LATE_SHARE)  # then the late candidates come first
     doms: dict = {}  # a candidate's dominance by its key, to see it proven after a round
     rounds = 0  # the rounds that searched
     found = None  # (rank, nodes, candidates, late): the last walks, kept while no search ran
@@ -334,39 +331,48 @@ def shorten(search, game, budget: int, per_check: int = 500, reach: int = 1,
                 break
             level *= 4
             continue
-        for child, target in reversed(tries):
-            if tried.get(child, 0) >= level:
-                continue  # reached by two lines
-            tried[child] = level
-            search.solve_below(target, min(level, budget - (search.nodes - start)))
-            if out_of_budget():
-                break
+        _search_each(search, tries, tried, level, lambda: budget - (search.nodes - start),
+                     out_of_budget)
         before = rank.get(game.key())
-        fresh = rank_proven(search, game, rank_limit) if whole else None
-        if fresh is None:
-            # too large to rank again (zukou-019: past 5M proven positions after one
-            # round): the last ranking, whose proofs still hold, with this round's proofs
-            # ranked below their checks and carried up the checks' lines (every
-            # candidate's the round proved: its searches prove some not tried, musou-066
-            # 33 against 29 without them; the others, still open, add nothing, and
-            # zukou-083 offers about 170,000 a round)
-            whole = False
-            proved = [t for key, t in todo + late if search.proof_seq(doms[key]) is not None]
-            fresh = _rank_update(search, game, rank, proved, rank_limit)
-        rank = fresh
+        # every candidate the round proved: its searches prove some not tried (musou-066
+        # 33 against 29 without them); the others, still open, add nothing, and zukou-083
+        # offers about 170,000 a round
+        rank, whole = _ranked_again(search, game, rank, whole, rank_limit, lambda: [
+            t for key, t in todo + late if search.proof_seq(doms[key]) is not None])
         rounds += 1
         if rounds == LINE_AFTER and not out_of_budget():
             left = min(int(budget * LINE_SHARE), budget - (search.nodes - start))
             proved = _line_pass(search, game, rank, tried, LINE_FACTOR * per_check, left)
             if proved:
-                fresh = rank_proven(search, game, rank_limit) if whole else None
-                if fresh is None:
-                    whole = False
-                    fresh = _rank_update(search, game, rank, proved, rank_limit)
-                rank = fresh
+                rank, whole = _ranked_again(search, game, rank, whole, rank_limit,
+                                            lambda: proved)
         if rank.get(game.key(), before) < before:
             level = per_check
     return rank, search.nodes - start, first
+
+
+def _search_each(search, tries, tried, level: int, left, out_of_budget):
+    """Each of ``tries`` (child key, path), the deepest first, not tried with ``level``
+    nodes yet, searched with them (or the ``left()`` of the budget), until
+    ``out_of_budget()``; ``tried`` records it."""
+    for child, target in reversed(tries):
+        if tried.get(child, 0) >= level:
+            continue  # reached by two lines
+        tried[child] = level
+        search.solve_below(target, min(level, left()))
+        if out_of_budget():
+            break
+
+
+def _ranked_again(search, game, rank, whole: bool, limit: int, targets) -> tuple:
+    """(rank, whole) after a round: the whole proven part ranked again while it fits
+    ``limit``; past it (zukou-019: past 5M proven positions after one round), the last
+    ranking, whose proofs still hold, with the proofs below ``targets()`` (the round's
+    proven checks) ranked into it and carried up their lines (:func:`_rank_update`)."""
+    fresh = rank_proven(search, game, limit) if whole else None
+    if fresh is None:
+        return _rank_update(search, game, rank, targets(), limit), False
+    return fresh, whole
 
 
 def _line_pass(search, game, rank, tried, each: int, total: int) -> list:
@@ -507,94 +513,104 @@ def _candidates(search, game, rank, reach: int, late: list | None = None,
     2f5c 6b6a mates in 7 more, but the core's tables have only a longer line below the
     capture), against the Python search's 29 through 2e2f; neither line by itself
     passes below those captures."""
-    out: list = []
-    seen: set = set()  # the keys the line by distance gave, for the second walk
+    walks = _Walks(search, game, rank, doms)
+    walks.walk((), reach)
+    walks.seen.update(key for key, _ in walks.out)
+    walks.walk((), 0 if late is None else 1, principal_variation(search, game, rank=rank),
+               captures=late is not None)
+    if late is not None:
+        late += walks.below
+    return walks.out
 
-    below: list = []  # the candidates below captures, tried after the others
-    # The side checks' lines meet (zukou-083, a 269-ply answer: about 145,000 candidates a
-    # round, 12,000 of them distinct), and a line by distance and what a walk gives below
-    # it depend only on the node (and how deep, whether captures, into which list): so
-    # each node of a finished walk's line keeps what was given at it (moves from it) and
-    # the next node, and a walk reaching such a node gives the rest again from there.
-    # Only finished walks are kept: a line can meet one under way through a cycle. The
-    # paths are tuples, which the garbage collector stops tracking (of ints only), where
-    # as many lists are traversed by each full collection: zukou-083 24.7 CPU s with
-    # lists, 11.2 with tuples.
-    walked: dict = {}  # (key, reach_left, captures, id(into)) -> (given, step, next)
-    recording: list = []  # (given, moves before the node) of the walks' current nodes
 
-    def give(into, key, path):
+class _Walks:
+    """The walks of :func:`_candidates` and what they gave: ``out``, and ``below`` (the
+    candidates below captures, tried after the others).
+
+    The side checks' lines meet (zukou-083, a 269-ply answer: about 145,000 candidates a
+    round, 12,000 of them distinct), and a line by distance and what a walk gives below
+    it depend only on the node (and how deep, whether captures, into which list): so
+    each node of a finished walk's line keeps what was given at it (moves from it) and
+    the next node, and a walk reaching such a node gives the rest again from there.
+    Only finished walks are kept: a line can meet one under way through a cycle. The
+    paths are tuples, which the garbage collector stops tracking (of ints only), where
+    as many lists are traversed by each full collection: zukou-083 24.7 CPU s with
+    lists, 11.2 with tuples."""
+
+    def __init__(self, search, game, rank, doms: dict | None):
+        self.search, self.game, self.rank, self.doms = search, game, rank, doms
+        self.out: list = []
+        self.seen: set = set()  # the keys the line by distance gave, for the second walk
+        self.below: list = []
+        self.walked: dict = {}  # (key, reach_left, captures, id(into)) -> (given, step, next)
+        self.recording: list = []  # (given, moves before the node) of the current nodes
+
+    def give(self, into, key, path):
         into.append((key, path))
-        for given, depth in recording:
+        for given, depth in self.recording:
             given.append((into, key, path[depth:]))
 
-    def offer(path, reach_left, captures, into=out):
+    def offer(self, path, reach_left, captures, into):
         """The node ``path`` leads to (played): a candidate when open, else walked on
         ``reach_left`` levels deep."""
+        search, game = self.search, self.game
         key, dom = game.key(), game.dominance()
         if search.proof_seq(dom) is None:
-            if not search.is_disproven(dom) and key not in seen:
-                give(into, key, path)
-                if doms is not None:
-                    doms[key] = dom
-        elif reach_left >= 0 and key in rank:
-            walk(path, reach_left, captures=captures, into=below if captures else into,
-                 kept=True)
+            if not search.is_disproven(dom) and key not in self.seen:
+                self.give(into, key, path)
+                if self.doms is not None:
+                    self.doms[key] = dom
+        elif reach_left >= 0 and key in self.rank:
+            self.walk(path, reach_left, captures=captures,
+                      into=self.below if captures else into, kept=True)
 
-    def again(base, at):
+    def again(self, base, at):
         """What the kept walk from ``at`` gave, given again from ``base`` (its moves)."""
         base = list(base)
         while at is not None:
-            given, step, at = walked[at]
+            given, step, at = self.walked[at]
             if given:
                 here = tuple(base)
                 for where, child, rest in given:
-                    give(where, child, here + rest)
+                    self.give(where, child, here + rest)
             base.append(step)
 
-    def walk(prefix, reach_left, line=None, captures=False, into=out, kept=False):
-        line = tuple(_rank_line(game, rank) if line is None else line)
+    def walk(self, prefix, reach_left, line=None, captures=False, into=None, kept=False):
+        game, into = self.game, self.out if into is None else into
+        line = tuple(_rank_line(game, self.rank) if line is None else line)
         nodes: list = []  # (its key in walked, given at it) along the line, when kept
         played = 0
         for i, step in enumerate(line):
             if kept:
                 at = (game.key(), reach_left, captures, id(into))
-                if at in walked:
-                    again(prefix + line[:i], at)
+                if at in self.walked:
+                    self.again(prefix + line[:i], at)
                     nodes.append((at, None))
                     break
                 given: list = []
                 nodes.append((at, given))
-                recording.append((given, len(prefix) + i))
+                self.recording.append((given, len(prefix) + i))
             if game.is_or():
                 for m in game.moves():
                     if m != step:
                         with game.played(m):
-                            offer(prefix + line[:i] + (m,), reach_left - 1, captures, into)
+                            self.offer(prefix + line[:i] + (m,), reach_left - 1, captures, into)
             elif captures:
                 after = line[i + 1] if i + 1 < len(line) else None
                 for r, c in _interposition_captures(game):
                     if (r, c) != (step, after):
                         with game.played(r), game.played(c):
-                            offer(prefix + line[:i] + (r, c), 0, False, below)
+                            self.offer(prefix + line[:i] + (r, c), 0, False, self.below)
             if kept:
-                recording.pop()
+                self.recording.pop()
             game.play(step)
             played += 1
         for _ in range(played):
             game.undo()
         for j, (at, given) in enumerate(nodes):
             if given is not None:
-                walked[at] = (given, line[j], nodes[j + 1][0] if j + 1 < len(nodes) else None)
-
-    walk((), reach)
-    seen.update(key for key, _ in out)
-    walk((), 0 if late is None else 1, principal_variation(search, game, rank=rank),
-         captures=late is not None)
-    walked.clear()  # the walks' functions refer to each other: a cycle to collect
-    if late is not None:
-        late += below
-    return out
+                self.walked[at] = (given, line[j],
+                                   nodes[j + 1][0] if j + 1 < len(nodes) else None)
 
 
 def _interposition_captures(game) -> list:
