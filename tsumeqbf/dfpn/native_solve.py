@@ -33,6 +33,7 @@ import time
 
 from ..limits import memory_exceeded
 from ..rules import TsumeError
+from .answer import AnswerError
 from .checkpoint import (add_native_proofs, checkpoint_kind, load_native,
                          read_native_identity, save_native)
 from .game import Game, ShogiGame, TsumeGame
@@ -228,8 +229,6 @@ class NativeSearch:
     def principal_variation(self, game: NativeGame, muda: bool = True,
                             rank: dict | None = None) -> list:
         """:func:`.answer.principal_variation` read by the core (the same line)."""
-        from .answer import AnswerError
-
         try:
             return self._core.principal_variation(game._core, muda, rank)
         except LookupError as exc:
