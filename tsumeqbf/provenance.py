@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 import platform
 import subprocess
@@ -89,12 +90,18 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def load() -> float | None:
-    """The machine's 1-minute load average now."""
+def loads() -> tuple[float, float, float]:
+    """The machine's 1, 5 and 15-minute load averages now, NaNs where it gives none."""
     try:
-        return round(os.getloadavg()[0], 2)
-    except OSError:
-        return None
+        return os.getloadavg()
+    except (AttributeError, OSError):  # (Windows has none)
+        return (float("nan"),) * 3
+
+
+def load() -> float | None:
+    """The machine's 1-minute load average now, None where it gives none."""
+    one = loads()[0]
+    return None if math.isnan(one) else round(one, 2)
 
 
 def solver_of(engine: str, options: dict) -> str | None:

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..data import read_rows
+from ..provenance import loads
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from .dfpn import by_ids, cshogi_dfpn
@@ -226,14 +227,6 @@ def problems(ids: str) -> list[dict]:
         return by_ids(read_rows("open_tsume_zukou_musou.csv"), ids)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
-
-
-def loads() -> tuple:
-    """The 1, 5 and 15-minute load averages, or NaNs where the system gives none."""
-    try:
-        return os.getloadavg()
-    except (AttributeError, OSError):  # (Windows has none)
-        return (float("nan"),) * 3
 
 
 def rate(nodes: float, seconds: float) -> float:
