@@ -27,8 +27,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(address) __builtin_prefetch(address)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
 #else
 #define PREFETCH(address) ((void)0)
+#define ALWAYS_INLINE inline
 #endif
 
 namespace {
@@ -115,6 +117,14 @@ struct Bits {
     Bits& operator^=(const Bits& o) { lo ^= o.lo; hi ^= o.hi; return *this; }
     void remove(const Bits& o) { lo &= ~o.lo; hi &= ~o.hi; }
     bool empty() const { return !(lo | hi); }
+    // (a loop per square: the sets counted hold a few squares, and the build has no
+    // popcount instruction)
+    int count() const {
+        int n = 0;
+        for (uint64_t x = lo; x; x &= x - 1) ++n;
+        for (uint64_t x = hi; x; x &= x - 1) ++n;
+        return n;
+    }
     int pop_lowest();  // the lowest square, taken out; -1 when empty
 };
 
@@ -140,6 +150,7 @@ inline int Bits::pop_lowest() {
 // directions 2-5 (x or y growing, square numbers growing) meet their nearest square
 // lowest, the others highest
 constexpr bool RAY_UP[8] = {false, false, true, true, true, true, false, false};
+constexpr unsigned UP_DIRS = 0x3C;  // RAY_UP as bits
 // the square number's step along direction d (DY * 9 + DX)
 constexpr int RAY_STEP[8] = {-9, -8, 1, 10, 9, 8, -1, -10};
 constexpr bool steps_agree() {
@@ -196,6 +207,8 @@ struct Tables {
     // whose rays meet a neighbour of k
     uint8_t slide_mask[32] = {}, toward[N][N] = {};
     bool in_zone[2][N], last_rank[2][N], last_two[2][N];
+    Bits zone[2];  // in_zone as sets
+    Bits on_lines[N];  // the squares on a line (rank, file or diagonal) through s, s aside
     int promote_code[32];
     uint64_t zb[32][N], zh[2][8], zturn;
 
@@ -209,6 +222,8 @@ struct Tables {
             last_rank[WHITE][s] = y == H - 1;
             last_two[BLACK][s] = y <= 1;
             last_two[WHITE][s] = y >= H - 2;
+            for (int c = 0; c < 2; ++c)
+                if (in_zone[c][s]) zone[c].set(s);
         }
         for (int i = 0; i < 32; ++i) promote_code[i] = 0;
         for (int c = 0; c < 2; ++c) {
@@ -267,6 +282,7 @@ struct Tables {
                     line[a][r[i]] = d;
                     between[a][r[i]].assign(r.begin(), r.begin() + i);
                     ray_bits[a][d].set(r[i]);
+                    on_lines[a].set(r[i]);
                     for (size_t j = 0; j < i; ++j) between_bits[a][r[i]].set(r[j]);
                 }
             }
@@ -793,6 +809,62 @@ struct Position {
         add_drops(out, turn, T->between_bits[kings[turn]][checker]);
     }
 
+    // the squares the king of the side to move (in check) may move to: the squares next to
+    // it that are not its own pieces', less those the attacker's step pieces cover, taken
+    // out at once from its pieces near the king, and those its sliders reach with the king
+    // off the board (its square no longer blocks a line; what it captures on t does not
+    // stand between t and an attacker)
+    ALWAYS_INLINE Bits king_escapes() const {
+        int c = turn, k = kings[c];
+        Bits to = T->step_bits[board[k]][k];
+        to.remove(by_colour[c]);
+        // (the attacker's step pieces: a rook, a bishop or a lance has no steps)
+        const Bits* att = groups[c ^ 1];
+        Bits near = (att[G_PAWN] | att[G_KNIGHT] | att[G_SILVER] | att[G_GOLD] | att[G_KING]) &
+                    T->near_king[k];
+        // (each word on its own: no test of which word a square is in)
+        for (uint64_t x = near.lo; x; x &= x - 1) {
+            int p = ctz64(x);
+            to.remove(T->step_bits[board[p]][p]);
+        }
+        for (uint64_t x = near.hi; x; x &= x - 1) {
+            int p = 64 + ctz64(x);
+            to.remove(T->step_bits[board[p]][p]);
+        }
+        // then the squares the attacker's sliders reach, each slider that could reach a
+        // neighbour of the king at all taken along those of its rays that meet the squares
+        // left, up to the first piece (as slid_onto(t, c ^ 1) for each t, in fewer steps)
+        const Bits* reach = T->slide_near[c ^ 1][k];
+        Bits sliders = (att[G_ROOK] & reach[0]) | (att[G_BISHOP] & reach[1]) | (att[G_LANCE] & reach[2]);
+        Bits open = occ;  // (the board without the king)
+        open.remove(T->square[k]);
+        // (the squares past a ray's first piece cut off by arithmetic on the words, not
+        // by a table read that would wait for the bit scan)
+        for (int p = sliders.pop_lowest(); p >= 0 && !to.empty(); p = sliders.pop_lowest()) {
+            unsigned dirs = T->slide_mask[board[p]] & T->toward[p][k];
+            for (unsigned up = dirs & UP_DIRS; up; up &= up - 1) {
+                Bits ray = T->ray_bits[p][ctz64(up)];
+                if ((ray & to).empty()) continue;
+                Bits stop = ray & open;  // (the ray's squares growing: its first piece lowest)
+                uint64_t l = stop.lo & (0 - stop.lo), h = stop.hi & (0 - stop.hi);
+                ray.lo &= l ? (l << 1) - 1 : ~uint64_t(0);
+                ray.hi &= l ? 0 : (h << 1) - 1;
+                to.remove(ray);
+            }
+            for (unsigned down = dirs & ~UP_DIRS; down; down &= down - 1) {
+                Bits ray = T->ray_bits[p][ctz64(down)];
+                if ((ray & to).empty()) continue;
+                Bits stop = ray & open;  // (falling: its first piece highest)
+                uint64_t h = stop.hi ? uint64_t(1) << msb64(stop.hi) : 0;
+                uint64_t l = stop.lo ? uint64_t(1) << msb64(stop.lo) : 0;
+                ray.hi &= ~(h - 1) | (h ? 0 : ~uint64_t(0));
+                ray.lo &= h ? 0 : ~(l - 1) | (l ? 0 : ~uint64_t(0));
+                to.remove(ray);
+            }
+        }
+        return to;
+    }
+
     // emit(m) for every legal board move of the side to move, in check: its king's moves,
     // and the captures of the only checker and the blocks of its line (a piece off every
     // line through the king cannot be pinned, so only those on one are tested); returns
@@ -802,34 +874,7 @@ struct Position {
     template <bool in_order = true, class Emit>
     const SqList* evasion_board_moves(Emit&& emit, int nchecks, int checker) {
         int c = turn, k = kings[c], king = board[k];
-        // the king's moves: the squares the attacker's step pieces cover taken out at once,
-        // from its pieces near the king, its sliders tested on the squares left with the
-        // king off the board (its square no longer blocks a line; what it captures on t
-        // does not stand between t and an attacker); a count needs no order
-        Bits to = T->step_bits[king][k];
-        to.remove(by_colour[c]);
-        // (the attacker's step pieces: a rook, a bishop or a lance has no steps)
-        const Bits* att = groups[c ^ 1];
-        Bits near = (att[G_PAWN] | att[G_KNIGHT] | att[G_SILVER] | att[G_GOLD] | att[G_KING]) &
-                    T->near_king[k];
-        for (int p = near.pop_lowest(); p >= 0 && !to.empty(); p = near.pop_lowest())
-            to.remove(T->step_bits[board[p]][p]);
-        // then the squares the attacker's sliders reach, each slider that could reach a
-        // neighbour of the king at all taken along those of its rays that meet the squares
-        // left, up to the first piece (as slid_onto(t, c ^ 1) for each t, in fewer steps)
-        const Bits* reach = T->slide_near[c ^ 1][k];
-        Bits sliders = (att[G_ROOK] & reach[0]) | (att[G_BISHOP] & reach[1]) | (att[G_LANCE] & reach[2]);
-        Bits open = occ;  // (the board without the king)
-        open.remove(T->square[k]);
-        for (int p = sliders.pop_lowest(); p >= 0 && !to.empty(); p = sliders.pop_lowest())
-            for (unsigned dirs = T->slide_mask[board[p]] & T->toward[p][k]; dirs; dirs &= dirs - 1) {
-                int d = ctz64(dirs);
-                Bits ray = T->ray_bits[p][d];
-                if ((ray & to).empty()) continue;
-                Bits stop = ray & open;
-                if (!stop.empty()) ray.remove(T->ray_bits[RAY_UP[d] ? lowest(stop) : highest(stop)][d]);
-                to.remove(ray);
-            }
+        Bits to = king_escapes();
         if (in_order) {
             for (int t : T->steps[king][k])
                 if (to.has(t)) emit(t | k << 7);
@@ -981,16 +1026,105 @@ struct Position {
     }
 
     // grouped_reply_count(true) of the side to move, in check by `nchecks` pieces
-    // (`checker` the only one when there is one)
+    // (`checker` the only one when there is one), as evasions() would list them: the
+    // king's moves, the moves onto the checker's square and each square between, and the
+    // squares between some piece in hand may be dropped on
     int evasion_count(int nchecks, int checker) {
-        int c = turn, n = 0;
-        const SqList* blocks = evasion_board_moves<false>([&n](int) { ++n; }, nchecks, checker);
-        if (!blocks || blocks->empty()) return n;
+        int n = king_escapes().count();
+        if (nchecks != 1) return n;
+        int c = turn, k = kings[c];
+        // (the squares between as a set: reply_count_after_check() has just read that
+        // entry, where the lists of them are a table apart)
+        Bits blocks = T->between_bits[k][checker];
+        OntoCount onto;
+        n += moves_onto(checker, k, onto);
+        if (blocks.empty()) return n;
+        for (Bits b = blocks; !b.empty();) n += moves_onto(b.pop_lowest(), k, onto);
+        return n + drop_squares(blocks, c);
+    }
+
+    // what moves_onto() needs of c's pieces for an evasion count, worked out when a piece
+    // first attacks a square: those that may promote, the pawns and lances, the knights,
+    // and (when a piece on a line from the king first does) the pinned ones
+    struct OntoCount {
+        Bits promotable, short_range, knights, pinned;
+        bool kinds_known = false, pins_known = false;
+        void learn_kinds(const Position& pos, int c) {
+            const Bits* own = pos.groups[c];
+            Bits major = own[G_ROOK] | own[G_BISHOP];
+            major.remove(own[G_KING]);  // (a horse or a dragon has promoted)
+            short_range = own[G_PAWN] | own[G_LANCE];
+            knights = own[G_KNIGHT];
+            promotable = short_range | knights | own[G_SILVER] | major;
+            kinds_known = true;
+        }
+    };
+
+    // the number of c's board moves onto t other than its king's (c to move, its king k in
+    // check by one piece, t that piece's square or one between): a move for each piece that
+    // attacks t and is not pinned (a pinned piece leaves its line whether it captures the
+    // checker or blocks it: that line and the checker's meet only at the king; any other
+    // piece that does either leaves the king safe), a second for each that may promote
+    // there, less the moves without promotion the rules forbid (as board_moves() gives them)
+    int moves_onto(int t, int k, OntoCount& onto) const {
+        int c = turn;
+        const Bits* at = T->attack_from[c][t].set;
+        const Bits* own = groups[c];
+        Bits steps = (at[G_PAWN] & own[G_PAWN]) | (at[G_KNIGHT] & own[G_KNIGHT]) |
+                     (at[G_SILVER] & own[G_SILVER]) | (at[G_GOLD] & own[G_GOLD]) |
+                     (at[G_KING] & own[G_KING]);
+        Bits slides = (at[G_ROOK] & own[G_ROOK]) | (at[G_BISHOP] & own[G_BISHOP]) |
+                      (at[G_LANCE] & own[G_LANCE]);
+        slides.remove(steps);  // (a horse or a dragon next to t once)
+        for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
+            if (line_clear(t, p)) steps |= T->square[p];
+        steps.remove(T->square[k]);
+        if (steps.empty()) return 0;
+        if (!(steps & T->on_lines[k]).empty()) {  // (only a piece on a line from k is pinned)
+            if (!onto.pins_known) {
+                onto.pinned = pinned_pieces(c, k);
+                onto.pins_known = true;
+            }
+            steps.remove(onto.pinned);
+        }
+        if (!onto.kinds_known) onto.learn_kinds(*this, c);
+        Bits promoting = steps & onto.promotable;
+        if (!T->in_zone[c][t]) promoting = promoting & T->zone[c];
+        int n = steps.count() + promoting.count();
+        if (T->last_rank[c][t]) n -= (steps & onto.short_range).count();
+        if (T->last_two[c][t]) n -= (steps & onto.knights).count();
+        return n;
+    }
+
+    // c's pieces pinned to its king k: each the only piece between k and an opposing
+    // slider that attacks along that line (pinned() for all of them at once)
+    Bits pinned_pieces(int c, int k) const {
+        const Bits* at = T->attack_from[c ^ 1][k].set;
+        const Bits* of = groups[c ^ 1];
+        Bits sliders = (at[G_ROOK] & of[G_ROOK]) | (at[G_BISHOP] & of[G_BISHOP]) |
+                       (at[G_LANCE] & of[G_LANCE]);
+        Bits pinned;
+        for (int p = sliders.pop_lowest(); p >= 0; p = sliders.pop_lowest()) {
+            Bits between = T->between_bits[k][p] & occ;
+            if (between.count() == 1) pinned |= between & by_colour[c];
+        }
+        return pinned;
+    }
+
+    // the squares of `blocks` (empty: between c's king and the only checker) some piece c
+    // holds may be dropped on, each once (a drop there blocks the check): all of them when
+    // c holds a silver, a gold, a bishop or a rook, which may be dropped anywhere
+    int drop_squares(Bits blocks, int c) {
+        const int* h = hands[c];
+        if (!(h[PAWN] | h[LANCE] | h[KNIGHT] | h[SILVER] | h[GOLD] | h[BISHOP] | h[ROOK]))
+            return 0;
+        if (h[SILVER] | h[GOLD] | h[BISHOP] | h[ROOK]) return blocks.count();
         bool files[W];
-        if (!can_drop(c, files)) return n;
-        for (int t : *blocks)  // a square counts once whatever drops it takes
-            for (int kind = PAWN; kind <= ROOK; ++kind) {
-                if (!hands[c][kind] || !drop_allowed(kind, t, c, files)) continue;
+        can_drop(c, files);
+        int n = 0;
+        for (int t = blocks.pop_lowest(); t >= 0; t = blocks.pop_lowest())
+            for (int kind = PAWN; kind <= KNIGHT; ++kind) {
+                if (!h[kind] || !drop_allowed(kind, t, c, files)) continue;
                 if (kind == PAWN && is_uchifuzume(t, c)) continue;
                 ++n;
                 break;
