@@ -1975,6 +1975,51 @@ struct ReplyCounts {
     }
 };
 
+// the checks of OR nodes left unsolved, kept for when the search enters them again (df-pn
+// enters a node again as its thresholds change: a third of the OR nodes searched on the
+// Edo problems), so that such a node takes its list rather than making it again (the
+// checks are a sixth of the search's instructions; nine in ten nodes entered again find
+// their list here). A 64-byte slot per value of the position key's top bits (4 MB), the last
+// list put there kept, with the board's key and both hands (a list read for another
+// position would be a wrong verdict). The moves are kept in their listed order (the order
+// steers the search); a list longer than a slot holds (one in 200) is made each time. (The
+// AND nodes' replies, cheaper to list, did not pay for the fetches of every OR node's
+// children's slots.)
+struct MoveLists {
+    static constexpr int BITS = 16;
+    static constexpr int ROOM = 20;
+    struct alignas(64) Slot {
+        uint64_t board = 0;
+        uint64_t word = 0;  // the attacker's hand (bytes 0-6) and the number of moves (byte 7; 0: free)
+        uint64_t dfn = 0;   // the defender's hand
+        uint16_t moves[ROOM];
+    };
+    static_assert(sizeof(Slot) == 64, "a slot a line");
+    std::vector<Slot> slots = std::vector<Slot>(size_t(1) << BITS);
+    static size_t index(uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> (64 - BITS); }
+    void prefetch(uint64_t key) const { PREFETCH(&slots[index(key)]); }
+    // the moves kept for the position (key, d) into `out`; false when there are none
+    bool find(uint64_t key, const Dom& d, std::vector<int>& out) const {
+        const Slot& s = slots[index(key)];
+        size_t n = s.word >> 56;
+        if (!n || s.board != d.board || (s.word & BoardTable::HAND) != hand_bits(d.att) ||
+            s.dfn != hand_bits(d.dfn))
+            return false;
+        out.resize(n);
+        for (size_t i = 0; i < n; ++i) out[i] = s.moves[i];
+        return true;
+    }
+    void put(uint64_t key, const Dom& d, const std::vector<int>& moves) {
+        size_t n = moves.size();
+        if (!n || n > ROOM) return;
+        Slot& s = slots[index(key)];
+        s.board = d.board;
+        s.word = hand_bits(d.att) | (uint64_t)n << 56;
+        s.dfn = hand_bits(d.dfn);
+        for (size_t i = 0; i < n; ++i) s.moves[i] = (uint16_t)moves[i];
+    }
+};
+
 struct Child {
     uint64_t key;
     uint64_t hash;  // BoardTable::hash(dom.board)
@@ -1998,6 +2043,7 @@ struct UnboundedSearch : Search {
     TwinSet twins;    // path-dependent disproofs: (position key, path key)
     PathSet on_path;  // the positions from the root to the node searched
     ReplyCounts reply_counts;  // (under this search's grouping options)
+    MoveLists move_lists;
     size_t twin_limit = 1000000;
     bool dag = true;      // the double-count correction where paths merge (TsumeOptions.dag)
     bool inherit = true;  // new positions start from the same board's numbers (.inherit)
@@ -2256,6 +2302,21 @@ struct UnboundedSearch : Search {
         return *frames[depth];
     }
 
+    // the node's moves (key, here: its position): when `look` (an OR node entered again),
+    // the list kept if there is one (true), else a list made, each child's table line
+    // fetched as it is listed
+    template <bool is_or>
+    bool listing(bool look, uint64_t key, const Dom& here, std::vector<int>& moves) {
+        if (look && move_lists.find(key, here, moves)) return true;
+        table.listing_fetches(pos);
+        if (is_or) pos.checks(moves); else pos.legal_moves(moves);
+        pos.fetch_lines = nullptr;
+        return false;
+    }
+    // set by a parent for the child it searches next: whether it read the child's unsolved
+    // entry (a node entered before: only such a node looks for a kept list)
+    bool entering_again = false;
+
     // (`is_or`: the attacker to move; a node's children are of the other kind, so each
     // kind's node loop is compiled without the other's tests)
     template <bool is_or>
@@ -2268,9 +2329,8 @@ struct UnboundedSearch : Search {
         Dom here = dom();
         Frame& f = frame(depth);
         std::vector<int>& moves = f.moves;
-        table.listing_fetches(pos);
-        if (is_or) pos.checks(moves); else pos.legal_moves(moves);
-        pos.fetch_lines = nullptr;
+        bool kept = listing<is_or>(is_or && entering_again, key, here, moves);
+        entering_again = false;
         out_dep = false;
         if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
             std::vector<const Dom*> none;
@@ -2297,6 +2357,9 @@ struct UnboundedSearch : Search {
             c.hash = BoardTable::hash(c.dom.board);
             table.prefetch_hashed(c.hash);
             if (is_or && mobility) reply_counts.prefetch(c.key);
+            // (fetched long before the child is entered: fetched only as it was entered, the
+            // slot stalled the search more than the kept lists saved)
+            if (!is_or) move_lists.prefetch(c.key);
         }
         uint64_t own_path = path_step(path, key);
         // each child looked up once here: what the tables hold for it, else its starting
@@ -2409,6 +2472,7 @@ struct UnboundedSearch : Search {
                 int64_t pn = is_or ? best : total, dn = is_or ? total : best;
                 bool dep = dn == 0 && (is_or ? any_dep : all_dep);
                 if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) {
+                    if (is_or && pn && dn && !kept) move_lists.put(key, here, moves);  // (unsolved)
                     store_result(key, here, is_or, path, depth, pn, dn, dep, children,
                                  best_i, nodes - nodes_before + 1, &own_slot);
                     on_path.erase(key);
@@ -2420,6 +2484,7 @@ struct UnboundedSearch : Search {
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
                 searched = best_i;
+                entering_again = c.seen >= 0;
                 pos.push(listed[best_i]);
                 try {
                     mid<!is_or>(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
