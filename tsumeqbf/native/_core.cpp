@@ -2317,6 +2317,11 @@ struct UnboundedSearch : Search {
     // entry (a node entered before: only such a node looks for a kept list)
     bool entering_again = false;
 
+    // whether child c of a node `depth` plies from the root was first reached nearer the
+    // root (its unsolved entry's least distance, read by its lookup): a DAG merge, whose
+    // numbers the node counts once, with max (TsumeSearch's dag)
+    bool merges(const Child& c, int depth) const { return dag && c.seen >= 0 && c.seen < depth + 1; }
+
     // (`is_or`: the attacker to move; a node's children are of the other kind, so each
     // kind's node loop is compiled without the other's tests)
     template <bool is_or>
@@ -2392,7 +2397,7 @@ struct UnboundedSearch : Search {
                 // (a board the lookup found no entry of has none to inherit from)
                 if (inherit && c.pn && board_held) inherited(c.dom, c.hash, c.pn, c.dn);
             }
-            c.shared = dag && c.seen >= 0 && c.seen < depth + 1;
+            c.shared = merges(c, depth);
             if (is_or) continue;
             int m = listed[i];
             if (group_interpositions) {  // one group: neither a capture nor a king move
@@ -2441,7 +2446,7 @@ struct UnboundedSearch : Search {
                         if (lookup(c, own_path, cpn, cdn, dep, c.seen)) {
                             c.pn = cpn; c.dn = cdn; c.dep = dep;
                         }
-                        c.shared = dag && c.seen >= 0 && c.seen < depth + 1;
+                        c.shared = merges(c, depth);
                     }
                     int64_t small = is_or ? c.pn : c.dn, large = is_or ? c.dn : c.pn;
                     if (small < best) { best_i = (int)i; second = best; best = small; }
