@@ -1068,13 +1068,8 @@ struct Position {
     // there, less the moves without promotion the rules forbid (as board_moves() gives them)
     int moves_onto(int t, int k, OntoCount& onto) const {
         int c = turn;
-        const Bits* at = T->attack_from[c][t].set;
-        const Bits* own = groups[c];
-        Bits steps = (at[G_PAWN] & own[G_PAWN]) | (at[G_KNIGHT] & own[G_KNIGHT]) |
-                     (at[G_SILVER] & own[G_SILVER]) | (at[G_GOLD] & own[G_GOLD]) |
-                     (at[G_KING] & own[G_KING]);
-        Bits slides = (at[G_ROOK] & own[G_ROOK]) | (at[G_BISHOP] & own[G_BISHOP]) |
-                      (at[G_LANCE] & own[G_LANCE]);
+        Bits steps, slides;
+        attack_candidates(t, c, steps, slides);
         slides.remove(steps);  // (a horse or a dragon next to t once)
         for (int p = slides.pop_lowest(); p >= 0; p = slides.pop_lowest())
             if (line_clear(t, p)) steps |= T->square[p];
@@ -1116,11 +1111,9 @@ struct Position {
     // c holds a silver, a gold, a bishop or a rook, which may be dropped anywhere
     int drop_squares(Bits blocks, int c) {
         const int* h = hands[c];
-        if (!(h[PAWN] | h[LANCE] | h[KNIGHT] | h[SILVER] | h[GOLD] | h[BISHOP] | h[ROOK]))
-            return 0;
         if (h[SILVER] | h[GOLD] | h[BISHOP] | h[ROOK]) return blocks.count();
         bool files[W];
-        can_drop(c, files);
+        if (!can_drop(c, files)) return 0;  // (nothing held)
         int n = 0;
         for (int t = blocks.pop_lowest(); t >= 0; t = blocks.pop_lowest())
             for (int kind = PAWN; kind <= KNIGHT; ++kind) {
@@ -2084,7 +2077,6 @@ struct UnboundedSearch : Search {
         return d;
     }
 
-
     // the position key and dominance after move m (`here`: the position's dominance), as
     // push() would leave them: the board's key from Position::board_after, the hands from
     // the move
@@ -2313,10 +2305,6 @@ struct UnboundedSearch : Search {
         pos.fetch_lines = nullptr;
         return false;
     }
-    // set by a parent for the child it searches next: whether it read the child's unsolved
-    // entry (a node entered before: only such a node looks for a kept list)
-    bool entering_again = false;
-
     // whether child c of a node `depth` plies from the root was first reached nearer the
     // root (its unsolved entry's least distance, read by its lookup): a DAG merge, whose
     // numbers the node counts once, with max (TsumeSearch's dag)
@@ -2324,9 +2312,11 @@ struct UnboundedSearch : Search {
 
     // (`is_or`: the attacker to move; a node's children are of the other kind, so each
     // kind's node loop is compiled without the other's tests)
+    // (`again`: its parent read its unsolved entry, so it was entered before: only such a
+    // node looks for a kept list)
     template <bool is_or>
     void mid(uint64_t path, int depth, int64_t th_pn, int64_t th_dn, int64_t& out_pn,
-             int64_t& out_dn, bool& out_dep) {
+             int64_t& out_dn, bool& out_dep, bool again = false) {
         count_node();
         uint64_t key = pos.key();
         // the node's own entries, stored into after its children are looked up
@@ -2334,8 +2324,7 @@ struct UnboundedSearch : Search {
         Dom here = dom();
         Frame& f = frame(depth);
         std::vector<int>& moves = f.moves;
-        bool kept = listing<is_or>(is_or && entering_again, key, here, moves);
-        entering_again = false;
+        bool kept = listing<is_or>(is_or && again, key, here, moves);
         out_dep = false;
         if (moves.empty()) {  // OR: no check, no mate; AND: no reply, mate
             std::vector<const Dom*> none;
@@ -2489,10 +2478,10 @@ struct UnboundedSearch : Search {
                 int64_t c_th_pn, c_th_dn;
                 child_thresholds(is_or, th_pn, th_dn, pn, dn, c.pn, c.dn, second, c_th_pn, c_th_dn);
                 searched = best_i;
-                entering_again = c.seen >= 0;
                 pos.push(listed[best_i]);
                 try {
-                    mid<!is_or>(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep);
+                    mid<!is_or>(own_path, depth + 1, c_th_pn, c_th_dn, c.pn, c.dn, c.dep,
+                                c.seen >= 0);
                 } catch (...) {
                     pos.pop();
                     throw;
