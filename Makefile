@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 .PHONY: setup run test test-all bench clean
 
 # setup.py builds the native core (tsumeqbf/native): a changed core is built again
-$(STAMP): pyproject.toml setup.py tsumeqbf/native/_core.cpp
+$(STAMP): pyproject.toml setup.py tsumeqbf/native/_core.cpp $(wildcard tsumeqbf/native/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,bench]'

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import csv
 import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -85,3 +87,24 @@ def test_a_compiled_source_searches_as_the_installed_core(capsys):
     assert main(["installed", f"src={source}", "--ids", "zukou-002", "--max-nodes", "3000",
                  "--rounds", "1"]) == 0
     assert "src: node counts equal installed's on all 1 problems" in capsys.readouterr().out
+
+
+def _in_git_checkout() -> bool:
+    done = subprocess.run(["git", "-C", str(native_ab.checkout_root()), "rev-parse", "HEAD"],
+                          capture_output=True)
+    return done.returncode == 0
+
+
+@pytest.mark.skipif(not _in_git_checkout(), reason="not a git checkout")
+def test_a_git_revision_gives_the_core_source_with_its_headers(tmp_path):
+    # the core is one translation unit of _core.cpp and the headers it includes: a
+    # revision's source is all of them, so that it compiles as the checkout's does
+    source = native_ab.source_of("HEAD", tmp_path)
+    assert source == tmp_path / "_core.cpp"
+    included = re.findall(r'#include "([^"]+)"', source.read_text())
+    assert included and all((tmp_path / name).is_file() for name in included)
+
+
+def test_a_spec_that_is_no_revision_is_one_clear_error(tmp_path):
+    with pytest.raises(native_ab.BuildError, match="neither a built core"):
+        native_ab.source_of("no-such-revision-xyz", tmp_path)

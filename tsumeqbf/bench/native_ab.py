@@ -5,8 +5,9 @@
                                        [--cxxflags FLAGS] [--callgrind]
 
 A BUILD is ``[NAME=]SPEC``: SPEC is a built core (a ``.so``, or ``installed`` for the one
-:mod:`tsumeqbf.native` imports), a ``_core.cpp`` to compile, or a git revision of this
-checkout whose ``tsumeqbf/native/_core.cpp`` is compiled (``main``, ``HEAD~1``, a commit).
+:mod:`tsumeqbf.native` imports), a ``_core.cpp`` to compile (the headers it includes
+beside it), or a git revision of this checkout whose ``tsumeqbf/native`` sources are
+compiled (``main``, ``HEAD~1``, a commit).
 Sources are compiled into a temporary directory with the flags ``pip install`` gives the
 extension (Python's own CFLAGS and CCSHARED from :mod:`sysconfig`, then setup.py's
 :data:`SETUP_FLAGS`; ``--cxxflags`` appended, for trying a flag), so a build measures the
@@ -147,20 +148,27 @@ def compile_core(source: Path, out_dir: Path, extra: str = "") -> Path:
 
 
 def source_of(spec: str, work: Path) -> Path:
-    """The ``_core.cpp`` a spec names: a file, or the checkout's at a git revision
-    (written into ``work``); BuildError when it is neither."""
+    """The ``_core.cpp`` a spec names: a file, or the checkout's at a git revision (with
+    the headers beside it there, written into ``work``); BuildError when it is neither."""
     path = Path(spec)
     if path.is_file():
         return path
-    done = subprocess.run(["git", "-C", str(checkout_root()), "show", f"{spec}:{SOURCE}"],
-                          capture_output=True)
-    if done.returncode:
+    root = str(checkout_root())
+    folder = SOURCE.rpartition("/")[0]
+    listed = subprocess.run(["git", "-C", root, "ls-tree", "--name-only", f"{spec}:{folder}"],
+                            capture_output=True, text=True)
+    names = [n for n in listed.stdout.split() if n.endswith((".cpp", ".h"))]
+    if listed.returncode or Path(SOURCE).name not in names:
         raise BuildError(f"{spec!r} is neither a built core (.so), a _core.cpp, nor a git "
-                         f"revision of {checkout_root()} with {SOURCE}")
+                         f"revision of {root} with {SOURCE}")
     work.mkdir(parents=True, exist_ok=True)
-    path = work / "_core.cpp"
-    path.write_bytes(done.stdout)
-    return path
+    for name in names:
+        done = subprocess.run(["git", "-C", root, "show", f"{spec}:{folder}/{name}"],
+                              capture_output=True)
+        if done.returncode:
+            raise BuildError(f"{spec}:{folder}/{name} cannot be read from git")
+        (work / name).write_bytes(done.stdout)
+    return work / Path(SOURCE).name
 
 
 def built(spec: str, work: Path, extra: str = "") -> Path:

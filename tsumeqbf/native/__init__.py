@@ -1,7 +1,9 @@
-"""The native core: standard 9x9 move generation and bounded df-pn, compiled (C++17).
+"""The native core: standard 9x9 move generation, bounded and unbounded df-pn, compiled
+(C++17).
 
-The extension ``_core`` is built from ``_core.cpp`` by the package's ordinary build (``pip
-install``, ``make setup``; in a checkout, ``python setup.py build_ext --inplace``). It
+The extension ``_core`` is built from ``_core.cpp`` and the headers it includes (a part
+each, one translation unit) by the package's ordinary build (``pip install``, ``make
+setup``; in a checkout, ``python setup.py build_ext --inplace``). It
 speaks our encodings (piece codes, squares, moves: :mod:`tsumeqbf.rules.moves`), so its
 move lists are compared one for one with the rules engine's. It serves only the standard
 board with hands (9 x 9, zone 3): :func:`unsupported` says why another question is not

@@ -1,0 +1,431 @@
+// Tsume's walks of the proven part for the answer: the ranking by distance to mate and the
+// principal variation (tsumeqbf/dfpn/answer.py's, the same results).
+
+#pragma once
+
+#include "py_tsume.h"
+
+namespace {
+
+// rank_proven(game, limit, known=None): tsumeqbf.dfpn.answer.rank_proven walked here, the
+// same ranking (see its docstring): each node of the proven part reachable from the game's
+// position gets its distance to mate, every ply counted, by retrograde analysis; with
+// `known` (a dict key -> distance) its nodes are leaves at their distance and an OR node
+// follows only the checks proven before it. A dict of the nodes ranked (not those of
+// `known`), or None past `limit` reachable nodes. In Python this walk was nearly all of the
+// search for shorter lines (zukou-049: 15 walks, 45M children looked up, 95 CPU s).
+struct RankWalk {
+    const UnboundedSearch& s;
+    int attacker;
+    PyObject* known;  // a dict, or null
+    std::unordered_map<uint64_t, int32_t> index;
+    std::vector<uint64_t> keys;
+    std::vector<int8_t> is_or;         // -1: a known leaf
+    std::vector<int32_t> waiting;      // an AND node's replies without a distance yet
+    std::vector<int64_t> dist;         // -1: none yet
+    std::vector<std::pair<int32_t, int32_t>> edges;  // (child, parent)
+    std::vector<int32_t> mated;
+    size_t visited = 0;
+
+    RankWalk(const UnboundedSearch& s, int attacker, PyObject* known)
+        : s(s), attacker(attacker), known(known) {}
+
+    int32_t node(uint64_t key) {
+        auto it = index.try_emplace(key, (int32_t)keys.size());
+        if (it.second) {
+            keys.push_back(key);
+            is_or.push_back(0);
+            waiting.push_back(-1);
+            dist.push_back(-1);
+        }
+        return it.first->second;
+    }
+
+    // 1: in `known` (its distance in d), 0: not, -1: a Python error
+    int known_distance(uint64_t key, int64_t& d) {
+        if (!known) return 0;
+        PyObject* k = PyLong_FromUnsignedLongLong(key);
+        if (!k) return -1;
+        PyObject* v = PyDict_GetItemWithError(known, k);
+        Py_DECREF(k);
+        if (!v) return PyErr_Occurred() ? -1 : 0;
+        d = PyLong_AsLongLong(v);
+        return d == -1 && PyErr_Occurred() ? -1 : 1;
+    }
+
+    static constexpr int64_t NONE = NO_PROOF;
+    int64_t proof_seq(const Position& p) const { return proof_seq_at(s, p, attacker); }
+
+    // the moves to follow from node `here` at p, its links recorded (as answer._expand);
+    // false on a Python error
+    bool expand(Position& p, int32_t here, std::vector<int>& follow) {
+        std::vector<int> moves;
+        bool or_node = p.turn == attacker;
+        if (or_node) p.checks(moves); else p.legal_moves(moves);
+        if (moves.empty()) {
+            if (!or_node) mated.push_back(here);
+            return true;
+        }
+        int64_t mine = known && or_node ? proof_seq(p) : NONE;
+        std::vector<std::pair<uint64_t, int64_t>> children;  // (key, known distance or -1)
+        for (int m : moves) {
+            p.push(m);
+            uint64_t key = p.key();
+            int64_t d;
+            int in_known = known_distance(key, d);
+            int64_t seq = in_known ? NONE : proof_seq(p);
+            p.pop();
+            if (in_known < 0) return false;
+            if (in_known) {
+                children.emplace_back(key, d);
+            } else if (seq != NONE && (mine == NONE || seq < mine)) {
+                follow.push_back(m);
+                children.emplace_back(key, -1);
+            } else if (!or_node) {
+                follow.clear();
+                return true;  // an unproven reply: no links, never ranked
+            }
+        }
+        std::sort(children.begin(), children.end());
+        children.erase(std::unique(children.begin(), children.end(),
+                                   [](auto& a, auto& b) { return a.first == b.first; }),
+                       children.end());
+        for (auto& c : children) {
+            int32_t i = node(c.first);
+            if (c.second >= 0) { is_or[i] = -1; dist[i] = c.second; }
+            edges.emplace_back(i, here);
+        }
+        if (!or_node) waiting[here] = (int32_t)children.size();
+        return true;
+    }
+
+    // 1 ranked, 0 past the limit, -1 a Python error
+    int walk(Position& p, long long limit) {
+        struct Frame { std::vector<int> follow; size_t next = 0; };
+        int32_t root = node(p.key());
+        is_or[root] = p.turn == attacker;
+        waiting[root] = 0;
+        visited = 1;
+        std::vector<Frame> stack(1);
+        if (!expand(p, root, stack.back().follow)) return -1;
+        while (!stack.empty()) {
+            Frame& top = stack.back();
+            if (top.next == top.follow.size()) {
+                stack.pop_back();
+                if (!stack.empty()) p.pop();
+                continue;
+            }
+            int m = top.follow[top.next++];
+            p.push(m);
+            int32_t i = node(p.key());
+            if (visited_at(i)) { p.pop(); continue; }
+            if ((long long)visited >= limit) {
+                for (size_t k = 0; k < stack.size(); ++k) p.pop();
+                return 0;
+            }
+            ++visited;
+            is_or[i] = p.turn == attacker;
+            waiting[i] = 0;  // visited (an AND node's count is set by expand)
+            stack.emplace_back();
+            if (!expand(p, i, stack.back().follow)) {
+                for (size_t k = 0; k + 1 < stack.size(); ++k) p.pop();
+                return -1;
+            }
+        }
+        return 1;
+    }
+    bool visited_at(int32_t i) const { return waiting[i] != -1; }
+
+    // the distances, in non-decreasing order from the mated and the known leaves
+    void distances() {
+        std::vector<int32_t> first(keys.size() + 1, 0), parents(edges.size());
+        for (auto& e : edges) ++first[e.first + 1];
+        for (size_t i = 0; i < keys.size(); ++i) first[i + 1] += first[i];
+        std::vector<int32_t> fill(first.begin(), first.end() - 1);
+        for (auto& e : edges) parents[fill[e.first]++] = e.second;
+        std::map<int64_t, std::vector<int32_t>> buckets;
+        buckets[0] = mated;
+        for (int32_t i : mated) dist[i] = 0;
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (is_or[i] == -1) buckets[dist[i]].push_back((int32_t)i);
+        while (!buckets.empty()) {
+            int64_t d = buckets.begin()->first;
+            std::vector<int32_t> here = std::move(buckets.begin()->second);
+            buckets.erase(buckets.begin());
+            for (int32_t c : here)
+                for (int32_t k = first[c]; k < first[c + 1]; ++k) {
+                    int32_t q = parents[k];
+                    if (dist[q] >= 0) continue;
+                    if (!is_or[q] && --waiting[q]) continue;
+                    dist[q] = d + 1;
+                    buckets[d + 1].push_back(q);
+                }
+        }
+    }
+};
+
+PyObject* tsume_rank_proven(TsumeObject* self, PyObject* args) {
+    PyObject *game, *known = Py_None;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O!L|O", &GAME_TYPE, &game, &limit, &known)) return nullptr;
+    if (!dict_or_none(known, "known") || !idle(self)) return nullptr;
+    GameObject* g = (GameObject*)game;
+    RankWalk w(*self->search, g->attacker, known == Py_None ? nullptr : known);
+    Position p = *g->pos;
+    int64_t d;
+    int root_known = w.known_distance(p.key(), d);
+    if (root_known < 0) return nullptr;
+    if (root_known) return PyDict_New();
+    int done = w.walk(p, limit);
+    if (done < 0) return nullptr;
+    if (done == 0) Py_RETURN_NONE;
+    w.distances();
+    PyObject* out = PyDict_New();
+    if (!out) return nullptr;
+    for (size_t i = 0; i < w.keys.size(); ++i) {
+        if (w.is_or[i] == -1 || w.dist[i] < 0) continue;
+        PyObject* k = PyLong_FromUnsignedLongLong(w.keys[i]);
+        PyObject* v = PyLong_FromLongLong(w.dist[i]);
+        int bad = !k || !v || PyDict_SetItem(out, k, v) < 0;
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+        if (bad) { Py_DECREF(out); return nullptr; }
+    }
+    return out;
+}
+
+// principal_variation(game, muda=True, rank=None): tsumeqbf.dfpn.answer.principal_variation
+// read here, the same line (see answer._value and its helpers, whose order of work this
+// keeps, the memo's entries dropped on a cycle or a missing proof included, so values
+// depend on it as they do there): each proven node's (length, attacker's pieces left, best
+// move), the children ordered by `rank` (a dict key -> distance) or, without it, by the
+// proofs' sequence numbers. In Python this walk was most of the search for shorter lines
+// once the ranking was walked here (zukou-001: 16 walks of about 3 CPU s each).
+struct ValueWalk {
+    struct OnStack {};
+    struct Missing { const char* why; };  // answer.AnswerError
+    struct PyFailed {};                   // a Python exception is set
+    struct Val { int32_t length, left, best; bool on_stack; };
+
+    const UnboundedSearch& s;
+    int attacker;
+    PyObject* rank;  // a dict, or null
+    Position p;
+    std::unordered_map<uint64_t, Val> memo;
+    int depth = 0;
+
+    ValueWalk(const UnboundedSearch& s, int attacker, PyObject* rank, const Position& from)
+        : s(s), attacker(attacker), rank(rank), p(from) {}
+
+    // `rank` copied into an open-addressed table: a walk looks each node up once per
+    // parent, and the dict's lookups (three cache misses each) were a third of its time
+    struct Slot { uint64_t key; int64_t d; };  // d -1: free
+    std::vector<Slot> slots;
+    uint64_t mask = 0;
+
+    // false on a Python error
+    bool load_rank() {
+        size_t n = 2;
+        while (n < 2 * (size_t)PyDict_Size(rank) + 2) n *= 2;
+        slots.assign(n, Slot{0, -1});
+        mask = n - 1;
+        Py_ssize_t at = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(rank, &at, &k, &v)) {
+            unsigned long long key = PyLong_AsUnsignedLongLong(k);
+            if (key == (unsigned long long)-1 && PyErr_Occurred()) return false;
+            long long d = PyLong_AsLongLong(v);
+            if (d == -1 && PyErr_Occurred()) return false;
+            if (d < 0) {
+                PyErr_SetString(PyExc_ValueError, "a rank is a distance, at least 0");
+                return false;
+            }
+            uint64_t i = mix(key) & mask;
+            while (slots[i].d >= 0 && slots[i].key != key) i = (i + 1) & mask;
+            slots[i] = Slot{key, d};
+        }
+        return true;
+    }
+
+    // the current node's place in the order (a seed's proofs have negative sequence
+    // numbers), NONE: not proven
+    static constexpr int64_t NONE = NO_PROOF;
+    int64_t order() {
+        if (!rank) return proof_seq_at(s, p, attacker);
+        uint64_t key = p.key(), i = mix(key) & mask;
+        while (slots[i].d >= 0) {
+            if (slots[i].key == key) return slots[i].d;
+            i = (i + 1) & mask;
+        }
+        return NONE;
+    }
+
+    int hand_size() const {
+        int n = 0;
+        for (int k = 1; k < 8; ++k) n += p.hands[attacker][k];
+        return n;
+    }
+
+    void moves(std::vector<int>& out) {
+        if (p.turn == attacker) p.checks(out); else p.legal_moves(out);
+    }
+
+    // answer._value: the current node's value, memoised
+    Val value(bool muda) {
+        uint64_t key = p.key();
+        auto it = memo.find(key);
+        if (it != memo.end()) {
+            if (it->second.on_stack) throw OnStack{};
+            return it->second;
+        }
+        if (depth >= 20000) {
+            PyErr_SetString(PyExc_RecursionError, "the proof's lines are too deep to read");
+            throw PyFailed{};
+        }
+        memo[key] = Val{0, 0, -1, true};
+        ++depth;
+        try {
+            Val v = value_here(muda);
+            --depth;
+            memo[key] = v;
+            return v;
+        } catch (...) {
+            --depth;
+            memo.erase(key);
+            throw;
+        }
+    }
+
+    struct Scored { int move; int32_t length, left; };
+
+    // the child after m valued (1 + its length) when it is earlier in the order than `here`
+    bool score(int m, int64_t here, bool muda, Scored& out) {
+        p.push(m);
+        try {
+            int64_t below = order();
+            bool earlier = below != NONE && below < here;
+            if (earlier) {
+                Val v = value(muda);
+                out = Scored{m, 1 + v.length, v.left};
+            }
+            p.pop();
+            return earlier;
+        } catch (...) {
+            p.pop();
+            throw;
+        }
+    }
+
+    // answer._value_here
+    Val value_here(bool muda) {
+        int64_t here = order();
+        if (here == NONE) throw Missing{"a node of the proof is not proven in the tables"};
+        std::vector<int> ms;
+        moves(ms);
+        if (ms.empty()) return Val{0, hand_size(), -1, false};
+        std::vector<Scored> scored;
+        for (int m : ms) {
+            Scored sc;
+            if (score(m, here, muda, sc)) scored.push_back(sc);
+        }
+        if (p.turn == attacker) {
+            if (scored.empty()) throw Missing{"a proven OR node has no proven check"};
+            const Scored* best = &scored[0];
+            for (const Scored& sc : scored)
+                if (sc.length < best->length || (sc.length == best->length && sc.left < best->left))
+                    best = &sc;
+            return Val{best->length, best->left, best->move, false};
+        }
+        if (scored.size() != ms.size())
+            throw Missing{"a proven AND node has an unproven reply"};
+        if (muda) scored = counted(scored);
+        if (scored.empty()) return Val{0, hand_size(), -1, false};
+        const Scored* best = &scored[0];
+        for (const Scored& sc : scored)
+            if (sc.length > best->length || (sc.length == best->length && sc.left < best->left))
+                best = &sc;
+        return Val{best->length, best->left, best->move, false};
+    }
+
+    // answer._without_useless_interpositions: the replies that count, the others first
+    std::vector<Scored> counted(const std::vector<Scored>& scored) {
+        std::vector<Scored> kept, inter;
+        for (const Scored& sc : scored)
+            (interposes(p, attacker, sc.move) ? inter : kept).push_back(sc);
+        if (inter.empty()) return scored;
+        int32_t base = 0;
+        for (const Scored& sc : kept) base = std::max(base, sc.length);
+        for (const Scored& sc : inter) {
+            if (touches_king(p, attacker, move_to(sc.move))) { kept.push_back(sc); continue; }
+            int32_t onto = capture_length(sc.move);
+            if (onto < 0 || onto > base + 2) kept.push_back(sc);
+        }
+        return kept;
+    }
+
+    // answer._capture_length: plies to mate after interposition m when the attacker
+    // first captures the piece (-1: no proven capture), whatever the order
+    int32_t capture_length(int m) {
+        int to = move_to(m);
+        int32_t best = -1;
+        p.push(m);
+        std::vector<int> cs;
+        moves(cs);
+        for (int c : cs) {
+            if (move_to(c) != to) continue;
+            p.push(c);
+            try {
+                if (order() != NONE) {
+                    int32_t length = 2 + value(true).length;
+                    if (best < 0 || length < best) best = length;
+                }
+            } catch (const OnStack&) {
+            } catch (const Missing&) {
+            } catch (...) {
+                p.pop();
+                p.pop();
+                throw;
+            }
+            p.pop();
+        }
+        p.pop();
+        return best;
+    }
+
+    // the line along the best moves from the start
+    std::vector<int> line() {
+        std::vector<int> out;
+        Position q = p;
+        while (true) {
+            auto it = memo.find(q.key());
+            if (it == memo.end() || it->second.best < 0) break;
+            out.push_back(it->second.best);
+            q.push(it->second.best);
+        }
+        return out;
+    }
+};
+
+PyObject* tsume_principal_variation(TsumeObject* self, PyObject* args) {
+    PyObject *game, *rank = Py_None;
+    int muda = 1;
+    if (!PyArg_ParseTuple(args, "O!|pO", &GAME_TYPE, &game, &muda, &rank)) return nullptr;
+    if (!dict_or_none(rank, "rank") || !idle(self)) return nullptr;
+    GameObject* g = (GameObject*)game;
+    ValueWalk w(*self->search, g->attacker, rank == Py_None ? nullptr : rank, *g->pos);
+    if (rank != Py_None && !w.load_rank()) return nullptr;
+    try {
+        w.value(muda);
+    } catch (const ValueWalk::Missing& e) {
+        PyErr_SetString(PyExc_LookupError, e.why);
+        return nullptr;
+    } catch (const ValueWalk::OnStack&) {
+        PyErr_SetString(PyExc_LookupError, "a cycle in the proof's order");
+        return nullptr;
+    } catch (const ValueWalk::PyFailed&) {
+        return nullptr;
+    }
+    return move_list(w.line());
+}
+
+}  // namespace
