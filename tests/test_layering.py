@@ -108,3 +108,35 @@ def test_the_import_parser_sees_imports_inside_functions(tmp_path):
     f.write_text("def g():\n    from ..encoder.registry import encode\n"
                  "from . import core\nimport tsumeqbf.rules\n")
     assert imports(f, pkg) == {"tsumeqbf.encoder.registry", "tsumeqbf.dfpn.core", "tsumeqbf.rules"}
+
+
+NATIVE = PACKAGE / "native"
+
+
+def core_parts() -> list[str]:
+    """The native core's headers in the order ``_core.cpp``'s opening comment states them:
+    a part may include only the parts before it."""
+    head = (NATIVE / "_core.cpp").read_text().split("\n\n")[0]
+    return list(dict.fromkeys(re.findall(r"\b(\w+\.h)\b", head)))
+
+
+def test_the_core_states_every_part_it_has():
+    parts = core_parts()
+    assert parts[:2] == ["board.h", "position.h"] and len(parts) >= 8
+    assert sorted(parts) == sorted(p.name for p in NATIVE.glob("*.h"))
+
+
+@pytest.mark.parametrize("part", core_parts())
+def test_a_core_part_includes_only_the_parts_before_it(part):
+    parts = core_parts()
+    included = re.findall(r'#include "([^"]+)"', (NATIVE / part).read_text())
+    assert [h for h in included if h not in parts[:parts.index(part)]] == []
+
+
+def test_the_core_searches_hold_no_python_but_the_tick():
+    # the move generation and both searches are plain C++: only search.h's tick and
+    # Ctrl-C touch the Python API, the py_ parts are the doors
+    code = {p: re.sub(r"//.*", "", (NATIVE / p).read_text()) for p in core_parts()
+            if not p.startswith("py_")}
+    assert set(code) >= {"position.h", "tsume.h", "bounded.h"}
+    assert [p for p, text in code.items() if p != "search.h" and re.search(r"\bPy\w*", text)] == []
