@@ -45,16 +45,6 @@ bool parse_dominance(PyObject* obj, Dom& d) {
     return true;
 }
 
-Dom dominance_of(const Position& p, int attacker) {
-    Dom d;
-    d.board = p.bkey;
-    for (int i = 0; i < KINDS; ++i) {
-        d.att.n[i] = (uint8_t)p.hands[attacker][i + 1];
-        d.dfn.n[i] = (uint8_t)p.hands[attacker ^ 1][i + 1];
-    }
-    return d;
-}
-
 // check_position for the unbounded search, whose hands are bytes below MANY
 bool load_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                    int turn, Position& pos) {

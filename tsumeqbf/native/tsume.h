@@ -70,15 +70,7 @@ struct UnboundedSearch : Search {
     int64_t seq = 0;
     int64_t n_proofs = 0, n_disproofs = 0;
 
-    Dom dom() const {
-        Dom d;
-        d.board = pos.bkey;
-        for (int i = 0; i < KINDS; ++i) {
-            d.att.n[i] = (uint8_t)pos.hands[attacker][i + 1];
-            d.dfn.n[i] = (uint8_t)pos.hands[attacker ^ 1][i + 1];
-        }
-        return d;
-    }
+    Dom dom() const { return dominance_of(pos, attacker); }
 
     // the position key and dominance after move m (`here`: the position's dominance), as
     // push() would leave them: the board's key from Position::board_after, the hands from

@@ -21,6 +21,17 @@ struct Dom {
     Hand att, dfn;
 };
 
+// the tables' keys of p: its board, the attacker's hand and the defender's
+inline Dom dominance_of(const Position& p, int attacker) {
+    Dom d;
+    d.board = p.bkey;
+    for (int i = 0; i < KINDS; ++i) {
+        d.att.n[i] = (uint8_t)p.hands[attacker][i + 1];
+        d.dfn.n[i] = (uint8_t)p.hands[attacker ^ 1][i + 1];
+    }
+    return d;
+}
+
 // a hand as a word, kind PAWN + i in byte i (byte 7 zero): dominance in a few instructions
 inline uint64_t hand_bits(const Hand& h) {
     uint64_t x;
