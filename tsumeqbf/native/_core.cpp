@@ -10,10 +10,11 @@
 //   tsume_table.h    the unbounded search's hands and its table by board
 //   tsume_sets.h     its path, twins and caches
 //   tsume.h          the unbounded search
+//   tsume_file.h     its tables to a file and back (checkpoints)
 //   py_common.h      what the Python doors share
 //   py_game.h        the Python type Game
 //   py_tsume.h       the Python type Tsume (py_answer.h: its walks for the answer,
-//                    py_checkpoint.h: its tables to a file and back)
+//                    py_checkpoint.h: its save, load and add_proofs)
 //   py_fold.h        the dag-fold listing's counts
 //
 // Written from tsumeqbf/rules/position.py, tsumeqbf/dfpn/core.py and tsume.py and

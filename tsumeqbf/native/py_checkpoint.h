@@ -4,6 +4,7 @@
 #pragma once
 
 #include "py_tsume.h"
+#include "tsume_file.h"
 
 namespace {
 
@@ -24,9 +25,9 @@ PyObject* tsume_save(TsumeObject* self, PyObject* args) {
     }
     std::vector<char> buffer(1 << 20);
     std::setvbuf(f, buffer.data(), _IOFBF, buffer.size());
-    UnboundedSearch::Out out{f};
+    TableOut out{f};
     out.ok = std::fwrite(head, 1, (size_t)nhead, f) == (size_t)nhead;
-    self->search->write_tables(out, CORE_VERSION);
+    write_tables(*self->search, out, CORE_VERSION);
     bool ok = std::fclose(f) == 0 && out.ok;
     if (!ok) {
         PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
@@ -71,10 +72,10 @@ PyObject* tsume_load(TsumeObject* self, PyObject* args) {
     fresh->group_drops = s.group_drops;
     fresh->dag = s.dag;
     fresh->inherit = s.inherit;
-    UnboundedSearch::In in{f};
+    TableIn in{f};
     std::string why;
     try {
-        why = fresh->read_tables(in, CORE_VERSION);
+        why = read_tables(*fresh, in, CORE_VERSION);
     } catch (const std::bad_alloc&) {
         why = "out of memory";
     }
@@ -101,11 +102,11 @@ PyObject* tsume_add_proofs(TsumeObject* self, PyObject* args) {
     }
     FILE* f = open_tables(path);
     if (!f) return nullptr;
-    UnboundedSearch::In in{f};
+    TableIn in{f};
     std::string why;
     int64_t added = 0;
     try {
-        why = self->search->read_proofs(in, CORE_VERSION, added);
+        why = read_proofs(*self->search, in, CORE_VERSION, added);
     } catch (const std::bad_alloc&) {
         why = "out of memory";
     }
