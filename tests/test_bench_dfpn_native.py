@@ -108,3 +108,28 @@ def test_the_native_bench_refuses_what_it_cannot_do(args, message):
 def test_the_python_benchs_refuse_the_native_options():
     with pytest.raises(SystemExit, match="--cpu-limit go"):
         bench_dfpn(["--backend", "cshogi", "--no-bounded", "--cpu-limit", "5"])
+
+
+def test_repeats_give_each_rounds_rate_beside_cshogis_and_the_ratios_median(tmp_path, capsys):
+    pytest.importorskip("cshogi")
+    rows = tmp_path / "repeat.csv"
+    args = ["--backend", "native", "--beside", "none", "--no-bounded", "--ids",
+            "zukou-002,zukou-005", "--max-nodes", "20000", "--repeat", "2", "--csv", str(rows)]
+    assert bench_dfpn(args) == 0
+    out = capsys.readouterr().out
+    with open(rows, encoding="utf-8") as fh:
+        written = list(csv.DictReader(fh))
+    assert sorted((r["id"], r["repeat"]) for r in written) == [
+        ("zukou-002", "1"), ("zukou-002", "2"), ("zukou-005", "1"), ("zukou-005", "2")]
+    nodes = {}
+    for r in written:  # the same search each round
+        nodes.setdefault(r["id"], set()).add((r["status"], r["nodes"], r["cshogi_nodes"]))
+    assert all(len(v) == 1 for v in nodes.values())
+    assert "native solved 2/2; cshogi DfPn 2/2" in out  # the first round's figures
+    assert "round 1: native " in out and "round 2: native " in out
+    assert "repeats 2: native over cshogi in nodes per CPU s, median " in out
+    # a resumed run searches nothing again and sums up the same rows
+    assert bench_dfpn(args + ["--resume"]) == 0
+    out = capsys.readouterr().out
+    assert "resuming: 4 searches already in" in out and "(round" not in out
+    assert "repeats 2: native over cshogi" in out

@@ -326,7 +326,7 @@ def _native(args, cshogi) -> int:
     ignored = [flag for flag, off in (("--heuristics", args.heuristics == ""),
                                       ("--mate-probe", args.mate_probe == 0),
                                       ("--no-inherit", args.inherit),
-                                      ("--repeat", args.repeat == 1), ("--plot", not args.plot),
+                                      ("--plot", not args.plot),
                                       ("--only", args.only is None))
                if not off]
     if ignored:
@@ -353,7 +353,7 @@ def _native(args, cshogi) -> int:
                                      None if args.beside == "none" else args.beside,
                                      args.csv, args.resume, args.tt_limit, python,
                                      args.shorten_nodes or 0, args.group_interpositions,
-                                     args.cpu_limit, no_probes)
+                                     args.cpu_limit, no_probes, args.repeat)
     return 1 if bad else 0
 
 
@@ -380,7 +380,9 @@ def main(argv: list[str]) -> int:
                          "same problems (none: not run)")
     ap.add_argument("--repeat", type=int, default=1, metavar="K",
                     help="solve each Edo problem K times (rounds); the summary gives the "
-                         "spread of the seconds and the problems solved in some rounds only")
+                         "spread of the seconds and the problems solved in some rounds only "
+                         "(with --backend native: each round's nodes per CPU s beside "
+                         "cshogi's and the ratio's median and range)")
     ap.add_argument("--plot", default=None, metavar="PNG",
                     help="draw nodes and seconds against the stated length, ours beside "
                          "cshogi's DfPn, from every row of --csv once the run ends (with "

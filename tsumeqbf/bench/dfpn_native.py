@@ -19,6 +19,12 @@ search and cshogi's DfPn, on the same problems in the same run.
    all the core's searches and the longest one, and says whether every problem the Python
    search decides was decided within 1,800 CPU s in all (:func:`goal_lines`).
 
+``--repeat K`` searches every problem K times (rounds, column ``repeat``), the engines in
+turn as in one round: the summary's figures are the first round's, and each round's nodes
+per CPU second of the core and of cshogi's DfPn, with their ratio, follow (the ratio moves
+with the machine's state more than with the code: docs/dfpn-notebook.md), with the median
+and the range of the ratio over the rounds (:func:`repeat_rate_lines`).
+
 Nodes per second are each engine's nodes over its seconds, by the clock and by the CPU
 time of the thread (``cpu_s``: what the rate is worth on a loaded machine; the proof's
 search alone, not the reading of its answer); a node is not
@@ -50,7 +56,7 @@ FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
           "python_cpu_s", "cshogi_proven", "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s",
           *PROVENANCE, "python_length", "total_cpu_s", "shorten_nodes", "group_interpositions",
-          "python_run", REASON, "python_length_no_probes"]
+          "python_run", REASON, "python_length_no_probes", "repeat"]
 
 #: issue 45: every Edo problem the Python search decides, decided by the core within this
 #: many CPU seconds in all
@@ -190,53 +196,27 @@ def solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
 def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
               resume: bool = False, tt_limit: int = TABLE_ENTRIES, python: dict | None = None,
               shorten_nodes: int | None = 0, group_interpositions: bool = False,
-              cpu_limit: float | None = None, python_no_probes: dict | None = None) -> int:
-    """The Edo problems without a bound; returns the disagreements and bad lines.
-    ``python`` (from :func:`python_answers`) gives the Python search's recorded verdicts
-    and lengths in place of a run ``beside``; ``python_no_probes`` the lengths of its
-    runs without mate probes, the search setting the core has not, reported beside."""
+              cpu_limit: float | None = None, python_no_probes: dict | None = None,
+              repeat: int = 1) -> int:
+    """The Edo problems without a bound, ``repeat`` rounds; returns the disagreements and
+    bad lines. ``python`` (from :func:`python_answers`) gives the Python search's recorded
+    verdicts and lengths in place of a run ``beside``; ``python_no_probes`` the lengths of
+    its runs without mate probes, the search setting the core has not, reported beside."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
-    done_ids = {problem for problem, _ in done}
-    if done_ids:
-        print(f"resuming: {len(done_ids)} problems already in {csv_path}")
-    rows = [r for r in rows if r["id"] not in done_ids]
+    if done:
+        print(f"resuming: {len(done)} searches already in {csv_path}")
     print(f"{'problem':10s} {'stated':>6s} {'native':8s} {'length':>6s} {'nodes':>9s} {'s':>7s} "
           f"{'replay':6s}" + (f" | {'python':8s} {'nodes':>9s} {'s':>7s}" if beside else "")
           + (f" | {'cshogi':7s} {'nodes':>9s} {'s':>7s}" if cshogi else ""))
     finished = []
-    for r in rows:
-        pos = Position.from_sfen(r["sfen"])
-        out = solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
-                           cpu_limit)
-        check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
-        row = {"id": r["id"], "stated_length": r["stated_length"], "backend": "native",
-               "status": out["status"], "length": out["length"], "nodes": out["nodes"],
-               "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
-               "replay": check, **row_fields("tsume", {"backend": "native"}),
-               "total_cpu_s": out["total_cpu_s"], "shorten_nodes": shorten_nodes,
-               "group_interpositions": group_interpositions, REASON: reason_of(out)}
-        line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
-                f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} "
-                f"{check[:6]:6s}")
-        if python is not None:
-            status, length, source = python.get(r["id"], ("", None, None))
-            row.update(python_status=status, python_length=length, python_run=source)
-            if python_no_probes is not None:
-                row["python_length_no_probes"] = python_no_probes.get(r["id"], ("", None))[1]
-            line += f" | {status or '-':8s} {str(length or '-'):>6s}"
-        elif beside:
-            ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
-                               shorten_nodes=0, tt_limit=tt_limit)
-            row.update(python_backend=beside, python_status=ours["status"],
-                       python_nodes=ours["nodes"], python_time_s=round(ours["time_s"], 6),
-                       python_cpu_s=ours["proof_cpu_s"], python_length=ours["length"])
-            line += f" | {ours['status']:8s} {ours['nodes']:9d} {ours['time_s']:7.2f}"
-        theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
-        if theirs:  # its CPU seconds around its search alone, as ours
-            row.update(cshogi_proven=bool(theirs[0]), cshogi_nodes=theirs[1],
-                       cshogi_time_s=round(theirs[2], 6), cshogi_cpu_s=round(theirs[3], 6))
-            line += f" | {str(bool(theirs[0])):7s} {theirs[1]:9d} {theirs[2]:7.2f}"
-        print(line, flush=True)
+    settings = dict(max_nodes=max_nodes, cshogi=cshogi, beside=beside, tt_limit=tt_limit,
+                    python=python, shorten_nodes=shorten_nodes,
+                    group_interpositions=group_interpositions, cpu_limit=cpu_limit,
+                    python_no_probes=python_no_probes)
+    for k, r in ((k, r) for k in range(1, repeat + 1) for r in rows if (r["id"], k) not in done):
+        row, line = search_problem(r, **settings)
+        row["repeat"] = k
+        print(line + (f" (round {k})" if repeat > 1 else ""), flush=True)
         if writer:
             writer.writerow(row)
             sink.flush()
@@ -245,12 +225,87 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
         sink.close()
         with open(csv_path, encoding="utf-8") as fh:  # a resumed run sums up every row
             finished = list(csv.DictReader(fh))
-    lines, bad = summary(finished)
+    first = [r for r in finished if int(r.get("repeat") or 1) == 1]
+    lines, bad = summary(first)
     if python is not None:
-        lines += goal_lines(finished)
-    for text in lines:
+        lines += goal_lines(first)
+    for text in lines + repeat_rate_lines(finished):
         print(text)
     return bad
+
+
+def search_problem(r: dict, max_nodes, cshogi, beside, tt_limit, python, shorten_nodes,
+                   group_interpositions, cpu_limit, python_no_probes) -> tuple[dict, str]:
+    """One Edo problem ``r`` searched by the core (its answer replayed), the Python search
+    beside or its recorded answer, and cshogi's DfPn: the CSV row and the printed line."""
+    pos = Position.from_sfen(r["sfen"])
+    out = solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
+                       cpu_limit)
+    check = replay_answer(pos, out["pv"]) if out["pv"] else "-"
+    row = {"id": r["id"], "stated_length": r["stated_length"], "backend": "native",
+           "status": out["status"], "length": out["length"], "nodes": out["nodes"],
+           "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
+           "replay": check, **row_fields("tsume", {"backend": "native"}),
+           "total_cpu_s": out["total_cpu_s"], "shorten_nodes": shorten_nodes,
+           "group_interpositions": group_interpositions, REASON: reason_of(out)}
+    line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
+            f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} "
+            f"{check[:6]:6s}")
+    if python is not None:
+        status, length, source = python.get(r["id"], ("", None, None))
+        row.update(python_status=status, python_length=length, python_run=source)
+        if python_no_probes is not None:
+            row["python_length_no_probes"] = python_no_probes.get(r["id"], ("", None))[1]
+        line += f" | {status or '-':8s} {str(length or '-'):>6s}"
+    elif beside:
+        ours = solve_tsume(pos, max_nodes=max_nodes, backend=beside, shortest_up_to=0,
+                           shorten_nodes=0, tt_limit=tt_limit)
+        row.update(python_backend=beside, python_status=ours["status"],
+                   python_nodes=ours["nodes"], python_time_s=round(ours["time_s"], 6),
+                   python_cpu_s=ours["proof_cpu_s"], python_length=ours["length"])
+        line += f" | {ours['status']:8s} {ours['nodes']:9d} {ours['time_s']:7.2f}"
+    theirs = cshogi_dfpn(cshogi, r["sfen"], max_nodes)
+    if theirs:  # its CPU seconds around its search alone, as ours
+        row.update(cshogi_proven=bool(theirs[0]), cshogi_nodes=theirs[1],
+                   cshogi_time_s=round(theirs[2], 6), cshogi_cpu_s=round(theirs[3], 6))
+        line += f" | {str(bool(theirs[0])):7s} {theirs[1]:9d} {theirs[2]:7.2f}"
+    return row, line
+
+
+def repeat_rate_lines(rows: list[dict]) -> list[str]:
+    """With repeats: each round's nodes per CPU second of the core and of cshogi's DfPn
+    and their ratio, then the ratio's median and range over the rounds (none without
+    repeats, or without cshogi's rows).
+
+    >>> rows = [dict(repeat=k, nodes=n, cpu_s=c, cshogi_nodes=m, cshogi_cpu_s=1.0)
+    ...         for k, n, c, m in ((1, 300, 1.0, 100), (2, 300, 1.5, 100), (3, 300, 1.0, 120))]
+    >>> for line in repeat_rate_lines(rows): print(line)
+    round 1: native 300, cshogi 100 nodes per CPU s, 3.00x
+    round 2: native 200, cshogi 100 nodes per CPU s, 2.00x
+    round 3: native 300, cshogi 120 nodes per CPU s, 2.50x
+    repeats 3: native over cshogi in nodes per CPU s, median 2.50x (2.00x-3.00x)
+    """
+    def rate(group, prefix):  # over the rows timed, as summary() counts them
+        timed = [r for r in group if r.get(prefix + "cpu_s") not in (None, "")]
+        seconds = sum(float(r[prefix + "cpu_s"]) for r in timed)
+        return sum(float(r[prefix + "nodes"]) for r in timed) / seconds if seconds > 0 else 0
+
+    rounds: dict[int, list] = {}
+    for r in rows:
+        rounds.setdefault(int(r.get("repeat") or 1), []).append(r)
+    if len(rounds) < 2:
+        return []
+    out, ratios = [], []
+    for k in sorted(rounds):
+        ours, theirs = rate(rounds[k], ""), rate(rounds[k], "cshogi_")
+        if not theirs:
+            return []
+        ratios.append(ours / theirs)
+        out.append(f"round {k}: native {ours:,.0f}, cshogi {theirs:,.0f} nodes per CPU s, "
+                   f"{ratios[-1]:.2f}x")
+    out.append(f"repeats {len(ratios)}: native over cshogi in nodes per CPU s, median "
+               f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}x-{max(ratios):.2f}x)")
+    return out
 
 
 def goal_lines(rows: list[dict]) -> list[str]:
