@@ -131,5 +131,5 @@ def test_repeats_give_each_rounds_rate_beside_cshogis_and_the_ratios_median(tmp_
     # a resumed run searches nothing again and sums up the same rows
     assert bench_dfpn(args + ["--resume"]) == 0
     out = capsys.readouterr().out
-    assert "resuming: 4 searches already in" in out and "(round" not in out
+    assert "resuming: 4 already searched in" in out and "(round" not in out
     assert "repeats 2: native over cshogi" in out

@@ -415,7 +415,7 @@ def test_the_native_bench_writes_and_resumes_its_rows(tmp_path, capsys):
     assert bench_dfpn(args) == 0
     assert bench_dfpn(args[:3] + ["zukou-002,zukou-005"] + args[4:] + ["--resume"]) == 0
     out = capsys.readouterr().out
-    assert "resuming: 1 problems" in out and "native lines replayed as mate: 2/2" in out
+    assert "resuming: 1 already searched" in out and "native lines replayed as mate: 2/2" in out
     import csv
 
     with open(rows, encoding="utf-8") as fh:
@@ -428,5 +428,6 @@ def test_the_native_bench_writes_and_resumes_its_rows(tmp_path, capsys):
 def test_the_native_bench_refuses_the_options_it_would_ignore():
     from tsumeqbf.bench.dfpn import main as bench_dfpn
 
-    with pytest.raises(SystemExit, match="does not take --heuristics, --repeat"):
-        bench_dfpn(["--backend", "native", "--heuristics", "AB", "--repeat", "2"])
+    with pytest.raises(SystemExit, match="does not take --heuristics, --plot"):
+        bench_dfpn(["--backend", "native", "--heuristics", "AB", "--repeat", "2", "--plot",
+                    "x.png", "--csv", "x.csv"])  # (--repeat it takes: rounds of the problems)

@@ -204,7 +204,7 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
     its runs without mate probes, the search setting the core has not, reported beside."""
     sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
     if done:
-        print(f"resuming: {len(done)} searches already in {csv_path}")
+        print(f"resuming: {len(done)} already searched in {csv_path}")
     print(f"{'problem':10s} {'stated':>6s} {'native':8s} {'length':>6s} {'nodes':>9s} {'s':>7s} "
           f"{'replay':6s}" + (f" | {'python':8s} {'nodes':>9s} {'s':>7s}" if beside else "")
           + (f" | {'cshogi':7s} {'nodes':>9s} {'s':>7s}" if cshogi else ""))
