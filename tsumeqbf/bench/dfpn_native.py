@@ -130,6 +130,18 @@ def _rate(nodes, seconds) -> str:
     return f"{nodes / seconds:,.0f}" if seconds > 0 else "-"
 
 
+def nodes_per_second(rows: list[dict], engine: str = "", clock: str = "cpu_s") -> float | None:
+    """An engine's nodes over its seconds on the rows that timed it (``engine``: "" the
+    core, "python_" or "cshogi_"; ``clock``: "time_s" or "cpu_s"), None without time.
+
+    >>> nodes_per_second([dict(nodes=300, cpu_s=1.5), dict(nodes=100, cpu_s="")])
+    200.0
+    """
+    timed = [r for r in rows if r.get(engine + clock) not in (None, "")]
+    seconds = sum(float(r[engine + clock]) for r in timed)
+    return sum(float(r[engine + "nodes"]) for r in timed) / seconds if seconds > 0 else None
+
+
 def bounded(rows, max_nodes: int, cshogi) -> int:
     """The YaneuraOu samples at their stated length; returns the disagreements."""
     print(f"{'problem':18s} {'n':>3s} {'verdict':8s} {'native nodes':>12s} {'s':>7s} | "
@@ -285,11 +297,6 @@ def repeat_rate_lines(rows: list[dict]) -> list[str]:
     round 3: native 300, cshogi 120 nodes per CPU s, 2.50x
     repeats 3: native over cshogi in nodes per CPU s, median 2.50x (2.00x-3.00x)
     """
-    def rate(group, prefix):  # over the rows timed, as summary() counts them
-        timed = [r for r in group if r.get(prefix + "cpu_s") not in (None, "")]
-        seconds = sum(float(r[prefix + "cpu_s"]) for r in timed)
-        return sum(float(r[prefix + "nodes"]) for r in timed) / seconds if seconds > 0 else 0
-
     rounds: dict[int, list] = {}
     for r in rows:
         rounds.setdefault(int(r.get("repeat") or 1), []).append(r)
@@ -297,7 +304,7 @@ def repeat_rate_lines(rows: list[dict]) -> list[str]:
         return []
     out, ratios = [], []
     for k in sorted(rounds):
-        ours, theirs = rate(rounds[k], ""), rate(rounds[k], "cshogi_")
+        ours, theirs = nodes_per_second(rounds[k]) or 0, nodes_per_second(rounds[k], "cshogi_")
         if not theirs:
             return []
         ratios.append(ours / theirs)
@@ -378,10 +385,9 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
     for clock, what in (("time_s", "nodes/s"), ("cpu_s", "nodes per CPU second")):
         rates = []
         for name, label in (("", "native"), ("python_", "Python"), ("cshogi_", "cshogi")):
-            timed = [r for r in rows if num(r, name + clock) is not None]
-            seconds = sum(num(r, name + clock) for r in timed)
-            if timed and seconds > 0:
-                rates.append(f"{label} {_rate(sum(num(r, name + 'nodes') for r in timed), seconds)}")
+            per = nodes_per_second(rows, name, clock)
+            if per is not None:
+                rates.append(f"{label} {per:,.0f}")
         if rates:
             out.append(f"{what}: " + ", ".join(rates))
     both = [r for r in solved if proven(r.get("cshogi_proven"))]
