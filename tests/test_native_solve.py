@@ -366,3 +366,30 @@ def test_the_candidates_given_again_where_side_checks_lines_meet_lead_to_open_no
         for _ in path:
             game.undo()
     assert max(len(p) for p in paths.values()) > 1
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("backend", ["native", "cshogi"])
+def test_the_search_is_told_before_it_runs_and_counts_what_a_stop_cut_short(backend):
+    # a stop from outside (a CPU limit) ends the proof by an exception, so the answer is
+    # never made: the nodes searched are read from the search on_search told
+    sfen = [r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv") if r["id"] == "zukou-001"][0]
+    told = []
+
+    def stop(search):
+        told.append(("progress", search.nodes))
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        solve_tsume(Position.from_sfen(sfen), max_nodes=10_000_000, backend=backend,
+                    progress=stop, progress_every=4_096, on_search=told.append)
+    search, (event, nodes_then) = told
+    assert event == "progress" and nodes_then >= 4_096 and search.nodes >= nodes_then
+    # and where nothing stops it, the search told is the one whose nodes the answer gives
+    told.clear()
+    out = solve_tsume(Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1"), backend=backend,
+                      on_search=told.append)
+    assert out["status"] == "mate" and [s.nodes for s in told] == [out["nodes"]]

@@ -193,7 +193,7 @@ def solve_native(pos, max_nodes, tt_limit, shorten_nodes, group_interpositions,
             with cpu_limited(cpu_limit):
                 out = solve_tsume(pos, max_nodes=max_nodes, backend="native", shortest_up_to=0,
                                   shorten_nodes=shorten_nodes, tt_limit=tt_limit,
-                                  group_interpositions=group_interpositions, progress=note)
+                                  group_interpositions=group_interpositions, on_search=note)
         except LimitReached as exc:
             search = held.get("search")
             out = {"status": Status.UNKNOWN, "length": None, "pv": None, REASON: str(exc),

@@ -67,8 +67,8 @@ __all__ = ["SOLVE_BACKENDS", "SolveOptions", "replay_answer", "solve_engine", "s
 
 def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | None = None,
                 timeout: float | None = None, limits: Limits | None = None, progress=None,
-                progress_every: int = 100_000, on_phase=None, answer_on_stop: bool = False,
-                **option_values) -> dict:
+                progress_every: int = 100_000, on_phase=None, on_search=None,
+                answer_on_stop: bool = False, **option_values) -> dict:
     """Unbounded df-pn; a dict with status (a :class:`~tsumeqbf.values.Status`), pv (USI),
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes, and every field of ``options`` (a :class:`SolveOptions`,
@@ -83,7 +83,9 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     thread). ``progress`` is called with the search every ``progress_every`` nodes (the USI engine
     asks often, to report and to stop within a second); ``on_phase(text)`` is told when the
     proof is found and the searches for a shorter line begin. ``total_s`` is the time of
-    all of it, ``time_s`` that of the proof.
+    all of it, ``time_s`` that of the proof. ``on_search(search)`` is told the search as
+    soon as it is made: a caller whose limit stops the proof by an exception (a CPU limit)
+    reads the nodes searched from it, however few came before the stop.
 
     With ``answer_on_stop``, a stop (Ctrl-C, SIGTERM: a KeyboardInterrupt) that comes
     during the searches for a shorter line ends them and the answer is the line found so
@@ -106,6 +108,8 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
         game = make_game(pos.copy(), options.backend)
         search = TsumeSearch(game, max_nodes=max_nodes, deadline=deadline, progress=progress,
                              progress_every=progress_every, options=options.search_options())
+    if on_search is not None:
+        on_search(search)
     proof_cpu = time.thread_time()
     res, resumed, seeded = _prove(search, game, pos, options, progress)
     out = {"status": Status.of(res.proven),
