@@ -307,6 +307,45 @@ def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem
         shorten(search, game, 30_000)
 
 
+@pytest.mark.parametrize("problem", ["zukou-003", "zukou-036"])
+def test_the_kept_ranking_of_the_whole_proven_part_is_a_fresh_walks_as_proofs_come(problem):
+    # rank_proven without `known` keeps the part it walked and walks on from the links
+    # proven since (ProvenGraph): after each batch of new proofs (the open checks along
+    # the answer's line searched, the shallowest first) its ranking is the Python walk's
+    # of the whole part, the part having grown; past a limit it is None, then within it
+    # again the same ranking
+    from tsumeqbf.dfpn.answer import principal_variation, rank_proven
+
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == problem))
+    game = NativeGame(pos.copy())
+    search = NativeSearch(game)
+    python = _PythonWalks(search)
+    assert search.solve().proven
+    rank = search.rank_proven(game, 500_000)
+    assert rank == rank_proven(python, game)
+    line = principal_variation(search, game, rank=rank)
+    sizes = [len(rank)]
+    for i in range(0, len(line), 2):
+        for m in line[:i]:
+            game.play(m)
+        opened = []
+        for m in game.moves():
+            with game.played(m):
+                if search.proof_seq(game.dominance()) is None:
+                    opened.append(m)
+        for _ in line[:i]:
+            game.undo()
+        for m in opened:
+            search.solve_below(list(line[:i]) + [m], 2_000)
+        rank = search.rank_proven(game, 500_000)
+        assert rank == rank_proven(python, game)
+        sizes.append(len(rank))
+    assert sizes[-1] > sizes[0]
+    assert search.rank_proven(game, len(rank) - 1) is None
+    assert search.rank_proven(game, 500_000) == rank
+
+
 def goal_length(problem_id: str) -> int:
     """The length of the core's answer to an Edo problem with the goal run's shortening
     (``--shorten-nodes 1000000``), after checking it is a mate that replays."""

@@ -69,6 +69,9 @@ struct UnboundedSearch : Search {
     }
     int64_t seq = 0;
     int64_t n_proofs = 0, n_disproofs = 0;
+    // what the answer's walks keep between calls (py_answer.h's ProvenGraph): it holds
+    // while the tables do, and goes with them
+    std::shared_ptr<void> ranking;
 
     Dom dom() const { return dominance_of(pos, attacker); }
 
