@@ -447,7 +447,51 @@ struct ValueWalk {
     int attacker;
     PyObject* rank;  // a dict, or null
     Position p;
-    std::unordered_map<uint64_t, Val> memo;
+    // the values by key, open-addressed (a node chain of std::unordered_map was the walk's
+    // own largest cost): linear probing, an entry taken out by shifting back the run after it
+    struct Memo {
+        struct Slot { uint64_t key; Val v; bool used; };
+        std::vector<Slot> slots = std::vector<Slot>(1024);
+        size_t n = 0;
+        size_t mask() const { return slots.size() - 1; }
+        Val* find(uint64_t key) {
+            for (size_t i = mix(key) & mask(); slots[i].used; i = (i + 1) & mask())
+                if (slots[i].key == key) return &slots[i].v;
+            return nullptr;
+        }
+        void set(uint64_t key, const Val& v) {
+            if (Val* at = find(key)) { *at = v; return; }
+            if (2 * (n + 1) > slots.size()) {
+                std::vector<Slot> old(2 * slots.size());
+                old.swap(slots);
+                n = 0;
+                for (const Slot& e : old)
+                    if (e.used) set(e.key, e.v);
+            }
+            size_t i = mix(key) & mask();
+            while (slots[i].used) i = (i + 1) & mask();
+            slots[i] = Slot{key, v, true};
+            ++n;
+        }
+        void erase(uint64_t key) {
+            size_t i = mix(key) & mask();
+            while (slots[i].used && slots[i].key != key) i = (i + 1) & mask();
+            if (!slots[i].used) return;
+            slots[i].used = false;
+            --n;
+            // the entries after it, up to a free slot, moved back where a lookup finds them
+            for (size_t j = (i + 1) & mask(); slots[j].used; j = (j + 1) & mask()) {
+                size_t home = mix(slots[j].key) & mask();
+                // (j's entry stays unless its home lies cyclically outside (i, j])
+                bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+                if (stays) continue;
+                slots[i] = slots[j];
+                slots[j].used = false;
+                i = j;
+            }
+        }
+    };
+    Memo memo;
     int depth = 0;
 
     ValueWalk(const UnboundedSearch& s, int attacker, PyObject* rank, const Position& from)
@@ -509,21 +553,20 @@ struct ValueWalk {
     // answer._value: the current node's value, memoised
     Val value(bool muda) {
         uint64_t key = p.key();
-        auto it = memo.find(key);
-        if (it != memo.end()) {
-            if (it->second.on_stack) throw OnStack{};
-            return it->second;
+        if (const Val* known = memo.find(key)) {
+            if (known->on_stack) throw OnStack{};
+            return *known;
         }
         if (depth >= 20000) {
             PyErr_SetString(PyExc_RecursionError, "the proof's lines are too deep to read");
             throw PyFailed{};
         }
-        memo[key] = Val{0, 0, -1, true};
+        memo.set(key, Val{0, 0, -1, true});
         ++depth;
         try {
             Val v = value_here(muda);
             --depth;
-            memo[key] = v;
+            memo.set(key, v);
             return v;
         } catch (...) {
             --depth;
@@ -633,10 +676,10 @@ struct ValueWalk {
         std::vector<int> out;
         Position q = p;
         while (true) {
-            auto it = memo.find(q.key());
-            if (it == memo.end() || it->second.best < 0) break;
-            out.push_back(it->second.best);
-            q.push(it->second.best);
+            const Val* v = memo.find(q.key());
+            if (!v || v->best < 0) break;
+            out.push_back(v->best);
+            q.push(v->best);
         }
         return out;
     }
