@@ -274,6 +274,17 @@ class _PythonWalks:
         return getattr(self._search, name)
 
 
+def _proven(problem: str) -> tuple:
+    """An Edo problem proven by the core: (its game, the search, the search seen without
+    its own walks)."""
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == problem))
+    game = NativeGame(pos.copy())
+    search = NativeSearch(game)
+    assert search.solve().proven
+    return game, search, _PythonWalks(search)
+
+
 @pytest.mark.parametrize("problem", ["zukou-020", "musou-066"])
 def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem):
     # the shortening's rankings and answers read by the core (the Python walks were
@@ -282,12 +293,7 @@ def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem
     # part below a node with a ranking given, and past the rank limit
     from tsumeqbf.dfpn.answer import _rank_line, principal_variation, rank_proven, shorten
 
-    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
-                                  if r["id"] == problem))
-    game = NativeGame(pos.copy())
-    search = NativeSearch(game)
-    python = _PythonWalks(search)
-    assert search.solve().proven
+    game, search, python = _proven(problem)
     for _ in range(2):
         rank = search.rank_proven(game, 500_000)
         assert rank and rank == rank_proven(python, game)
@@ -316,12 +322,7 @@ def test_the_kept_ranking_of_the_whole_proven_part_is_a_fresh_walks_as_proofs_co
     # again the same ranking
     from tsumeqbf.dfpn.answer import principal_variation, rank_proven
 
-    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
-                                  if r["id"] == problem))
-    game = NativeGame(pos.copy())
-    search = NativeSearch(game)
-    python = _PythonWalks(search)
-    assert search.solve().proven
+    game, search, python = _proven(problem)
     rank = search.rank_proven(game, 500_000)
     assert rank == rank_proven(python, game)
     line = principal_variation(search, game, rank=rank)

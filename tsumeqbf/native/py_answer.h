@@ -7,6 +7,73 @@
 
 namespace {
 
+// (key, x) pairs sorted, one per key: a node's children, each linked once
+template <class X>
+void once_each(std::vector<std::pair<uint64_t, X>>& children) {
+    std::sort(children.begin(), children.end());
+    children.erase(std::unique(children.begin(), children.end(),
+                               [](auto& a, auto& b) { return a.first == b.first; }),
+                   children.end());
+}
+
+// each node's distance to mate from its children's (`edges`: child, parent), level by level
+// from the leaves in `buckets` (by distance, `dist` set): an OR node 1 + its nearest child's,
+// an AND node 1 + its farthest once all its `waiting` children have theirs
+void rank_from_leaves(const std::vector<std::pair<int32_t, int32_t>>& edges,
+                      const std::vector<int8_t>& is_or, std::vector<int32_t> waiting,
+                      std::map<int64_t, std::vector<int32_t>> buckets, std::vector<int64_t>& dist) {
+    size_t n = dist.size();
+    std::vector<int32_t> first(n + 1, 0), parents(edges.size());
+    for (auto& e : edges) ++first[e.first + 1];
+    for (size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    std::vector<int32_t> fill(first.begin(), first.end() - 1);
+    for (auto& e : edges) parents[fill[e.first]++] = e.second;
+    while (!buckets.empty()) {
+        int64_t d = buckets.begin()->first;
+        std::vector<int32_t> here = std::move(buckets.begin()->second);
+        buckets.erase(buckets.begin());
+        for (int32_t c : here)
+            for (int32_t k = first[c]; k < first[c + 1]; ++k) {
+                int32_t q = parents[k];
+                if (dist[q] >= 0) continue;
+                if (!is_or[q] && --waiting[q]) continue;
+                dist[q] = d + 1;
+                buckets[d + 1].push_back(q);
+            }
+    }
+}
+
+// the depth-first walk of the rankings: from node `start` at q, whose moves to follow are
+// `first`, each move played and `enter(q, from, follow)` asked (from: the node it was played
+// at): the node entered, its moves to follow in `follow`; SKIP (walked before) or STOP (the
+// walk ends: false, q as it was)
+constexpr int32_t SKIP = -1, STOP = -2;
+template <class Enter>
+bool walk_below(Position& q, int32_t start, std::vector<int> first, Enter&& enter) {
+    struct Frame { int32_t id; std::vector<int> follow; size_t next = 0; };
+    std::vector<Frame> stack;
+    stack.push_back(Frame{start, std::move(first)});
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next == top.follow.size()) {
+            stack.pop_back();
+            if (!stack.empty()) q.pop();
+            continue;
+        }
+        int m = top.follow[top.next++];
+        q.push(m);
+        std::vector<int> follow;
+        int32_t i = enter(q, top.id, follow);
+        if (i == SKIP) { q.pop(); continue; }
+        if (i == STOP) {
+            for (size_t k = 0; k < stack.size(); ++k) q.pop();
+            return false;
+        }
+        stack.push_back(Frame{i, std::move(follow)});
+    }
+    return true;
+}
+
 // rank_proven(game, limit, known=None): tsumeqbf.dfpn.answer.rank_proven walked here, the
 // same ranking (see its docstring): each node of the proven part reachable from the game's
 // position gets its distance to mate, every ply counted, by retrograde analysis; with
@@ -86,10 +153,7 @@ struct RankWalk {
                 return true;  // an unproven reply: no links, never ranked
             }
         }
-        std::sort(children.begin(), children.end());
-        children.erase(std::unique(children.begin(), children.end(),
-                                   [](auto& a, auto& b) { return a.first == b.first; }),
-                       children.end());
+        once_each(children);
         for (auto& c : children) {
             int32_t i = node(c.first);
             if (c.second >= 0) { is_or[i] = -1; dist[i] = c.second; }
@@ -101,66 +165,36 @@ struct RankWalk {
 
     // 1 ranked, 0 past the limit, -1 a Python error
     int walk(Position& p, long long limit) {
-        struct Frame { std::vector<int> follow; size_t next = 0; };
         int32_t root = node(p.key());
         is_or[root] = p.turn == attacker;
         waiting[root] = 0;
         visited = 1;
-        std::vector<Frame> stack(1);
-        if (!expand(p, root, stack.back().follow)) return -1;
-        while (!stack.empty()) {
-            Frame& top = stack.back();
-            if (top.next == top.follow.size()) {
-                stack.pop_back();
-                if (!stack.empty()) p.pop();
-                continue;
-            }
-            int m = top.follow[top.next++];
-            p.push(m);
-            int32_t i = node(p.key());
-            if (visited_at(i)) { p.pop(); continue; }
-            if ((long long)visited >= limit) {
-                for (size_t k = 0; k < stack.size(); ++k) p.pop();
-                return 0;
-            }
+        std::vector<int> first;
+        if (!expand(p, root, first)) return -1;
+        bool failed = false;  // a Python error
+        bool done = walk_below(p, root, std::move(first),
+                               [&](Position& q, int32_t, std::vector<int>& follow) {
+            int32_t i = node(q.key());
+            if (visited_at(i)) return SKIP;
+            if ((long long)visited >= limit) return STOP;
             ++visited;
-            is_or[i] = p.turn == attacker;
+            is_or[i] = q.turn == attacker;
             waiting[i] = 0;  // visited (an AND node's count is set by expand)
-            stack.emplace_back();
-            if (!expand(p, i, stack.back().follow)) {
-                for (size_t k = 0; k + 1 < stack.size(); ++k) p.pop();
-                return -1;
-            }
-        }
-        return 1;
+            if (!expand(q, i, follow)) { failed = true; return STOP; }
+            return i;
+        });
+        return failed ? -1 : done ? 1 : 0;
     }
     bool visited_at(int32_t i) const { return waiting[i] != -1; }
 
     // the distances, in non-decreasing order from the mated and the known leaves
     void distances() {
-        std::vector<int32_t> first(keys.size() + 1, 0), parents(edges.size());
-        for (auto& e : edges) ++first[e.first + 1];
-        for (size_t i = 0; i < keys.size(); ++i) first[i + 1] += first[i];
-        std::vector<int32_t> fill(first.begin(), first.end() - 1);
-        for (auto& e : edges) parents[fill[e.first]++] = e.second;
         std::map<int64_t, std::vector<int32_t>> buckets;
         buckets[0] = mated;
         for (int32_t i : mated) dist[i] = 0;
         for (size_t i = 0; i < keys.size(); ++i)
             if (is_or[i] == -1) buckets[dist[i]].push_back((int32_t)i);
-        while (!buckets.empty()) {
-            int64_t d = buckets.begin()->first;
-            std::vector<int32_t> here = std::move(buckets.begin()->second);
-            buckets.erase(buckets.begin());
-            for (int32_t c : here)
-                for (int32_t k = first[c]; k < first[c + 1]; ++k) {
-                    int32_t q = parents[k];
-                    if (dist[q] >= 0) continue;
-                    if (!is_or[q] && --waiting[q]) continue;
-                    dist[q] = d + 1;
-                    buckets[d + 1].push_back(q);
-                }
-        }
+        rank_from_leaves(edges, is_or, waiting, std::move(buckets), dist);
     }
 };
 
@@ -238,10 +272,7 @@ struct ProvenGraph {
                 if (!or_node) return;  // an unproven reply: no links yet
             }
         }
-        std::sort(children.begin(), children.end());
-        children.erase(std::unique(children.begin(), children.end(),
-                                   [](auto& a, auto& b) { return a.first == b.first; }),
-                       children.end());
+        once_each(children);
         for (auto& c : children) {
             int32_t i = node(c.first);
             edges.emplace_back(i, here);
@@ -253,33 +284,21 @@ struct ProvenGraph {
     // node `start` (at q, visited) expanded and everything new below it walked; false past
     // the limit
     bool grow(const UnboundedSearch& s, int attacker, Position& q, int32_t start, size_t& count) {
-        struct Frame { int32_t id; std::vector<int> follow; size_t next = 0; };
-        std::vector<Frame> stack(1);
-        stack.back().id = start;
-        expand(s, attacker, q, start, stack.back().follow);
-        while (!stack.empty()) {
-            Frame& top = stack.back();
-            if (top.next == top.follow.size()) {
-                stack.pop_back();
-                if (!stack.empty()) q.pop();
-                continue;
-            }
-            int m = top.follow[top.next++];
-            int32_t from = top.id;
-            q.push(m);
-            int32_t i = node(q.key());
-            if (visited[i]) { q.pop(); continue; }
-            if ((long long)count >= limit) return false;
+        std::vector<int> first;
+        expand(s, attacker, q, start, first);
+        return walk_below(q, start, std::move(first),
+                          [&](Position& at, int32_t from, std::vector<int>& follow) {
+            int32_t i = node(at.key());
+            if (visited[i]) return SKIP;
+            if ((long long)count >= limit) return STOP;
             ++count;
             visited[i] = 1;
-            is_or[i] = q.turn == attacker;
+            is_or[i] = at.turn == attacker;
             up[i] = from;
-            by[i] = m;
-            stack.emplace_back();
-            stack.back().id = i;
-            expand(s, attacker, q, i, stack.back().follow);
-        }
-        return true;
+            by[i] = at.stack.back().move;
+            expand(s, attacker, at, i, follow);
+            return i;
+        });
     }
 
     // the graph brought up to date with the search's proofs; false past the limit
@@ -345,27 +364,9 @@ struct ProvenGraph {
     // RankWalk::distances on the graph
     const std::vector<int64_t>& distances() {
         if (!dist.empty()) return dist;
-        size_t n = keys.size();
-        dist.assign(n, -1);
-        std::vector<int32_t> waiting(replies);
-        std::vector<int32_t> first(n + 1, 0), parents(edges.size());
-        for (auto& e : edges) ++first[e.first + 1];
-        for (size_t i = 0; i < n; ++i) first[i + 1] += first[i];
-        std::vector<int32_t> fill(first.begin(), first.end() - 1);
-        for (auto& e : edges) parents[fill[e.first]++] = e.second;
-        std::vector<int32_t> here(mated), next;
+        dist.assign(keys.size(), -1);
         for (int32_t i : mated) dist[i] = 0;
-        for (int64_t d = 0; !here.empty(); ++d, here.swap(next)) {
-            next.clear();
-            for (int32_t c : here)
-                for (int32_t k = first[c]; k < first[c + 1]; ++k) {
-                    int32_t q = parents[k];
-                    if (dist[q] >= 0) continue;
-                    if (!is_or[q] && --waiting[q]) continue;
-                    dist[q] = d + 1;
-                    next.push_back(q);
-                }
-        }
+        rank_from_leaves(edges, is_or, replies, {{0, mated}}, dist);
         return dist;
     }
 };
