@@ -74,17 +74,18 @@ bool walk_below(Position& q, int32_t start, std::vector<int> first, Enter&& ente
     return true;
 }
 
-// rank_proven(game, limit, known=None): tsumeqbf.dfpn.answer.rank_proven walked here, the
-// same ranking (see its docstring): each node of the proven part reachable from the game's
-// position gets its distance to mate, every ply counted, by retrograde analysis; with
-// `known` (a dict key -> distance) its nodes are leaves at their distance and an OR node
-// follows only the checks proven before it. A dict of the nodes ranked (not those of
-// `known`), or None past `limit` reachable nodes. In Python this walk was nearly all of the
-// search for shorter lines (zukou-049: 15 walks, 45M children looked up, 95 CPU s).
+// rank_proven(game, limit, known): tsumeqbf.dfpn.answer.rank_proven walked here, the same
+// ranking (see its docstring): each node of the proven part reachable from the game's
+// position gets its distance to mate, every ply counted, by retrograde analysis; the nodes
+// of `known` (a dict key -> distance) are leaves at their distance and an OR node follows
+// only the checks proven before it. A dict of the nodes ranked (not those of `known`), or
+// None past `limit` reachable nodes. (Without `known` the whole part is ProvenGraph's.) In
+// Python this walk was nearly all of the search for shorter lines (zukou-049: 15 walks,
+// 45M children looked up, 95 CPU s).
 struct RankWalk {
     const UnboundedSearch& s;
     int attacker;
-    PyObject* known;  // a dict, or null
+    PyObject* known;  // a dict
     std::unordered_map<uint64_t, int32_t> index;
     std::vector<uint64_t> keys;
     std::vector<int8_t> is_or;         // -1: a known leaf
@@ -110,7 +111,6 @@ struct RankWalk {
 
     // 1: in `known` (its distance in d), 0: not, -1: a Python error
     int known_distance(uint64_t key, int64_t& d) {
-        if (!known) return 0;
         PyObject* k = PyLong_FromUnsignedLongLong(key);
         if (!k) return -1;
         PyObject* v = PyDict_GetItemWithError(known, k);
@@ -133,7 +133,7 @@ struct RankWalk {
             if (!or_node) mated.push_back(here);
             return true;
         }
-        int64_t mine = known && or_node ? proof_seq(p) : NONE;
+        int64_t mine = or_node ? proof_seq(p) : NONE;
         std::vector<std::pair<uint64_t, int64_t>> children;  // (key, known distance or -1)
         for (int m : moves) {
             p.push(m);
@@ -281,20 +281,19 @@ struct ProvenGraph {
         if (!or_node) replies[here] = (int32_t)children.size();
     }
 
-    // node `start` (at q, visited) expanded and everything new below it walked; false past
-    // the limit
-    bool grow(const UnboundedSearch& s, int attacker, Position& q, int32_t start, size_t& count) {
-        std::vector<int> first;
-        expand(s, attacker, q, start, first);
-        return walk_below(q, start, std::move(first),
-                          [&](Position& at, int32_t from, std::vector<int>& follow) {
+    // the new nodes below node `from` (at q) after the moves `first`, walked; false past the
+    // limit (`count`: the nodes visited)
+    bool grow(const UnboundedSearch& s, int attacker, Position& q, int32_t from,
+              std::vector<int> first, size_t& count) {
+        return walk_below(q, from, std::move(first),
+                          [&](Position& at, int32_t up_from, std::vector<int>& follow) {
             int32_t i = node(at.key());
             if (visited[i]) return SKIP;
             if ((long long)count >= limit) return STOP;
             ++count;
             visited[i] = 1;
             is_or[i] = at.turn == attacker;
-            up[i] = from;
+            up[i] = up_from;
             by[i] = at.stack.back().move;
             expand(s, attacker, at, i, follow);
             return i;
@@ -308,17 +307,18 @@ struct ProvenGraph {
         bool fresh = proofs < 0;
         proofs = s.n_proofs;
         dist.clear();
-        size_t count = 0;
-        for (int8_t v : visited) count += v;
         if (fresh) {
             int32_t r = node(root_key);
             visited[r] = 1;
             is_or[r] = root.turn == attacker;
-            count = 1;
+            size_t count = 1;
             Position q = root;
-            if (!grow(s, attacker, q, r, count)) return !(over = true);
-            return true;
+            std::vector<int> first;
+            expand(s, attacker, q, r, first);
+            return grow(s, attacker, q, r, std::move(first), count) || !(over = true);
         }
+        size_t count = 0;
+        for (int8_t v : visited) count += v;
         std::vector<Open> was;
         was.swap(open);
         constexpr size_t AHEAD = 8;  // (their table lines fetched ahead: the scan waits on memory)
@@ -327,36 +327,16 @@ struct ProvenGraph {
             const Open& e = was[k];
             if (!s.proof_covering(e.dom)) { open.push_back(e); continue; }
             Position q = position_of(e.node);
-            if (!is_or[e.node]) {  // its first unproven reply proven: linked, or the next one waits
-                std::vector<int> follow;
-                expand(s, attacker, q, e.node, follow);
-                for (int m : follow) {
-                    q.push(m);
-                    int32_t i = node(q.key());
-                    if (!visited[i]) {
-                        if ((long long)count >= limit) return !(over = true);
-                        ++count;
-                        visited[i] = 1;
-                        is_or[i] = q.turn == attacker;
-                        up[i] = e.node;
-                        by[i] = m;
-                        if (!grow(s, attacker, q, i, count)) return !(over = true);
-                    }
-                    q.pop();
-                }
-                continue;
+            std::vector<int> first;
+            if (is_or[e.node]) {  // the check proven: linked
+                q.push(e.move);
+                edges.emplace_back(node(q.key()), e.node);
+                q.pop();
+                first.push_back(e.move);
+            } else {  // its first unproven reply proven: all linked, or the next one waits
+                expand(s, attacker, q, e.node, first);
             }
-            q.push(e.move);
-            int32_t i = node(q.key());
-            edges.emplace_back(i, e.node);
-            if (visited[i]) continue;
-            if ((long long)count >= limit) return !(over = true);
-            ++count;
-            visited[i] = 1;
-            is_or[i] = q.turn == attacker;
-            up[i] = e.node;
-            by[i] = e.move;
-            if (!grow(s, attacker, q, i, count)) return !(over = true);
+            if (!grow(s, attacker, q, e.node, std::move(first), count)) return !(over = true);
         }
         return true;
     }
@@ -380,9 +360,11 @@ PyObject* ranked_whole(TsumeObject* self, GameObject* g, long long limit) {
         graph = std::make_shared<ProvenGraph>(*g->pos, limit);
         s.ranking = graph;
     }
-    if (!graph->update(s, g->attacker)) {  // (past the limit it stays past it: the part only grows)
-        s.ranking = std::make_shared<ProvenGraph>(*g->pos, limit);
-        std::static_pointer_cast<ProvenGraph>(s.ranking)->over = true;
+    if (!graph->update(s, g->attacker)) {
+        // past the limit it stays past it (the part only grows): kept without its nodes
+        auto past = std::make_shared<ProvenGraph>(*g->pos, limit);
+        past->over = true;
+        s.ranking = past;
         Py_RETURN_NONE;
     }
     const std::vector<int64_t>& dist = graph->distances();
@@ -407,7 +389,7 @@ PyObject* tsume_rank_proven(TsumeObject* self, PyObject* args) {
     if (!dict_or_none(known, "known") || !idle(self)) return nullptr;
     GameObject* g = (GameObject*)game;
     if (known == Py_None) return ranked_whole(self, g, limit);
-    RankWalk w(*self->search, g->attacker, known == Py_None ? nullptr : known);
+    RankWalk w(*self->search, g->attacker, known);
     Position p = *g->pos;
     int64_t d;
     int root_known = w.known_distance(p.key(), d);
