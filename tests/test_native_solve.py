@@ -303,14 +303,76 @@ def test_the_core_ranks_and_reads_the_proven_part_as_the_python_walks_do(problem
         line = _rank_line(game, rank)[:3]
         for m in line:
             game.play(m)
-        assert search.rank_proven(game, 500_000, known) == rank_proven(python, game, known=known)
+        expected = rank_proven(python, game, known=known)
+        assert search.rank_proven(game, 500_000, known) == expected
+        assert search.rank_proven(game, 500_000, search.ranking(known)) == expected
         for _ in line:
             game.undo()
-        for order in (None, rank):
+        for order in (None, rank, search.ranking(rank)):
             for muda in (True, False):
                 assert (search.principal_variation(game, muda, order)
-                        == principal_variation(python, game, muda, order))
+                        == principal_variation(python, game, muda, order and dict(order)))
         shorten(search, game, 30_000)
+
+
+def test_a_ranking_is_a_mapping_that_only_grows():
+    from tsumeqbf.dfpn.native_solve import NativeSearch
+
+    rank = NativeSearch.ranking({7: 3, 2**64 - 1: 0})
+    assert (len(rank), rank[7], rank.get(8), rank.get(8, -1), 7 in rank, 8 in rank) == (
+        2, 3, None, -1, True, False)
+    assert "7" not in rank and -7 not in rank and 2**64 not in rank
+    rank[8] = 1
+    rank[7] = 2
+    copy = rank.copy()
+    rank.update({9: 5})
+    rank.update(NativeSearch.ranking({10: 4}))
+    assert dict(rank) == {7: 2, 8: 1, 9: 5, 10: 4, 2**64 - 1: 0} == rank
+    assert sorted(rank.items()) == sorted(dict(rank).items()) and sorted(rank) == sorted(rank.keys())
+    assert copy == {7: 2, 8: 1, 2**64 - 1: 0} and copy != rank and not NativeSearch.ranking()
+    many = NativeSearch.ranking({k * 7919: k % 50 for k in range(20_000)})
+    assert len(many) == 20_000 and all(many[k * 7919] == k % 50 for k in range(20_000))
+    with pytest.raises(KeyError):
+        rank[11]
+    for key, value, error in ((-1, 0, TypeError), ("7", 0, TypeError), (7, -1, ValueError),
+                              (7, "1", ValueError)):
+        with pytest.raises(error):
+            rank[key] = value
+    with pytest.raises(TypeError, match="only grows"):
+        del rank[7]
+    with pytest.raises(TypeError, match="Ranking or a mapping"):
+        NativeSearch.ranking([7])
+    assert rank == {7: 2, 8: 1, 9: 5, 10: 4, 2**64 - 1: 0}
+
+
+class _DictRankings:
+    """A search whose rankings are dicts: the core's, without its Ranking."""
+
+    def __init__(self, search):
+        self._search = search
+
+    def __getattr__(self, name):
+        if name == "ranking":
+            raise AttributeError(name)
+        return getattr(self._search, name)
+
+
+def test_the_rounds_rankings_are_the_same_in_a_ranking_as_in_a_dict():
+    # the shortening past its rank limit ranks each round's proofs into a copy of the last
+    # ranking (_rank_update): in the core's Ranking, the same entries as in a dict
+    from tsumeqbf.dfpn.answer import _rank_line, _rank_update
+
+    game, search, _ = _proven("zukou-020")
+    rank = search.rank_proven(game, 500_000)
+    line = _rank_line(game, rank)
+    near = {k: d for k, d in rank.items() if d < len(line) // 2}  # the part near mate
+    targets = [tuple(line[:i]) for i in range(0, len(line), 2)]  # the line's OR nodes
+    before = dict(near)
+    in_dict = _rank_update(_DictRankings(search), game, near, targets, 500_000)
+    in_ranking = _rank_update(search, game, near, targets, 500_000)
+    assert type(in_dict) is dict and type(in_ranking) is not dict
+    assert in_ranking == in_dict and len(near) < len(in_dict)
+    assert near == before  # each ranked into a copy
 
 
 @pytest.mark.parametrize("problem", ["zukou-003", "zukou-036"])

@@ -181,7 +181,11 @@ def rank_proven(search, game, limit: int = 500_000, known: dict | None = None) -
     a rank): the part below a check :func:`shorten` has just proven, or the proofs' part
     when the whole proven part is too large (zukou-019: more than 5M positions). Only the
     nodes not in ``known`` are returned; each is farther from mate than the children it
-    is ranked by, so the two rankings together stay well-founded."""
+    is ranked by, so the two rankings together stay well-founded.
+
+    A ranking is a mapping of keys to distances: a dict, or the native core's ``Ranking``
+    (its whole-part rankings, and :func:`_rank_update`'s copies), which reads the same and
+    which the core's walks read without a Python object per lookup."""
     walk = getattr(search, "rank_proven", None)
     if walk is not None:  # the search's own walk of its tables (the native core's)
         return walk(game, limit, known)
@@ -429,7 +433,9 @@ def _rank_update(search, game, rank, targets, limit) -> dict:
     below captures (tens of thousands a round) took 28M rankings from children in two
     rounds and no answer within 300 CPU s. Distances only shrink, so a node ranked after
     its children have their last values has the smallest it would get ranked after each."""
-    rank = dict(rank)
+    # (a copy: the caller's ranking stays as it was; the core's search keeps its own kind
+    # of mapping, which its walks read without a Python object per lookup)
+    rank = getattr(search, "ranking", dict)(rank)
     tree: list = [{}, False]  # [children by move, a target ends here]
     for path in targets:
         node = tree

@@ -221,13 +221,27 @@ class NativeSearch:
             raise TsumeError(f"seed {path} was written with another hashing")
         return add_native_proofs(self._core, path)
 
-    def rank_proven(self, game: NativeGame, limit: int, known: dict | None = None) -> dict | None:
+    def rank_proven(self, game: NativeGame, limit: int, known=None):
         """:func:`.answer.rank_proven` walked by the core (the same ranking; in Python the
-        walk was nearly all of the search for shorter lines)."""
+        walk was nearly all of the search for shorter lines): without ``known``, a
+        ``Ranking``; with it (a ``Ranking`` or a dict), a dict of the nodes it adds."""
         return self._core.rank_proven(game._core, limit, known)
 
-    def principal_variation(self, game: NativeGame, muda: bool = True,
-                            rank: dict | None = None) -> list:
+    @staticmethod
+    def ranking(entries=None):
+        """A ``Ranking``: keys to distances, a mapping like a dict that only grows, which
+        the core's walks read without a Python object per lookup (:func:`.answer._rank_update`
+        ranks each round into one).
+
+        >>> rank = NativeSearch.ranking({7: 3})
+        >>> rank[8] = 1
+        >>> rank.get(7), rank.get(9), 8 in rank, len(rank), rank == {7: 3, 8: 1}
+        (3, None, True, 2, True)
+        """
+        from .. import native
+        return native.require().Ranking(entries)
+
+    def principal_variation(self, game: NativeGame, muda: bool = True, rank=None) -> list:
         """:func:`.answer.principal_variation` read by the core (the same line)."""
         try:
             return self._core.principal_variation(game._core, muda, rank)

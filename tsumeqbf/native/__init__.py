@@ -26,7 +26,7 @@ from ..settings import TABLE_ENTRIES
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
-CORE_VERSION = 10
+CORE_VERSION = 11
 
 try:
     from . import _core

@@ -13,6 +13,7 @@
 //   tsume_file.h     its tables to a file and back (checkpoints)
 //   py_common.h      what the Python doors share
 //   py_game.h        the Python type Game
+//   py_ranking.h     the Python type Ranking: the answer's rankings, a mapping
 //   py_tsume.h       the Python type Tsume (py_answer.h: its walks for the answer,
 //                    py_checkpoint.h: its save, load and add_proofs)
 //   py_fold.h        the dag-fold listing's counts
@@ -164,7 +165,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     TSUME_TYPE.tp_init = (initproc)tsume_init;
     TSUME_TYPE.tp_dealloc = (destructor)tsume_dealloc;
     TSUME_TYPE.tp_methods = TSUME_METHODS;
-    if (PyType_Ready(&GAME_TYPE) < 0 || PyType_Ready(&TSUME_TYPE) < 0) return nullptr;
+    if (PyType_Ready(&GAME_TYPE) < 0 || PyType_Ready(&TSUME_TYPE) < 0 || !ranking_type_ready())
+        return nullptr;
     PyObject* module = PyModule_Create(&MODULE);
     if (!module) return nullptr;
     if (PyModule_AddIntConstant(module, "VERSION", CORE_VERSION) < 0) {
@@ -173,8 +175,10 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     Py_INCREF(&GAME_TYPE);
     Py_INCREF(&TSUME_TYPE);
+    Py_INCREF(&RANKING_TYPE);
     if (PyModule_AddObject(module, "Game", (PyObject*)&GAME_TYPE) < 0 ||
-        PyModule_AddObject(module, "Tsume", (PyObject*)&TSUME_TYPE) < 0) {
+        PyModule_AddObject(module, "Tsume", (PyObject*)&TSUME_TYPE) < 0 ||
+        PyModule_AddObject(module, "Ranking", (PyObject*)&RANKING_TYPE) < 0) {
         Py_DECREF(module);
         return nullptr;
     }

@@ -3,6 +3,7 @@
 
 #pragma once
 
+#include "py_ranking.h"
 #include "py_tsume.h"
 
 namespace {
@@ -77,7 +78,7 @@ bool walk_below(Position& q, int32_t start, std::vector<int> first, Enter&& ente
 // rank_proven(game, limit, known): tsumeqbf.dfpn.answer.rank_proven walked here, the same
 // ranking (see its docstring): each node of the proven part reachable from the game's
 // position gets its distance to mate, every ply counted, by retrograde analysis; the nodes
-// of `known` (a dict key -> distance) are leaves at their distance and an OR node follows
+// of `known` (a Ranking or a dict key -> distance) are leaves at their distance and an OR node follows
 // only the checks proven before it. A dict of the nodes ranked (not those of `known`), or
 // None past `limit` reachable nodes. (Without `known` the whole part is ProvenGraph's.) In
 // Python this walk was nearly all of the search for shorter lines (zukou-049: 15 walks,
@@ -85,7 +86,8 @@ bool walk_below(Position& q, int32_t start, std::vector<int> first, Enter&& ente
 struct RankWalk {
     const UnboundedSearch& s;
     int attacker;
-    PyObject* known;  // a dict
+    PyObject* known;            // a dict, unless `ranking`
+    const Distances* ranking;   // a Ranking's
     std::unordered_map<uint64_t, int32_t> index;
     std::vector<uint64_t> keys;
     std::vector<int8_t> is_or;         // -1: a known leaf
@@ -96,7 +98,8 @@ struct RankWalk {
     size_t visited = 0;
 
     RankWalk(const UnboundedSearch& s, int attacker, PyObject* known)
-        : s(s), attacker(attacker), known(known) {}
+        : s(s), attacker(attacker), known(known),
+          ranking(is_ranking(known) ? &distances_of(known) : nullptr) {}
 
     int32_t node(uint64_t key) {
         auto it = index.try_emplace(key, (int32_t)keys.size());
@@ -111,6 +114,7 @@ struct RankWalk {
 
     // 1: in `known` (its distance in d), 0: not, -1: a Python error
     int known_distance(uint64_t key, int64_t& d) {
+        if (ranking) return (d = ranking->find(key)) >= 0;
         PyObject* k = PyLong_FromUnsignedLongLong(key);
         if (!k) return -1;
         PyObject* v = PyDict_GetItemWithError(known, k);
@@ -352,7 +356,7 @@ struct ProvenGraph {
 };
 
 // rank_proven(game, limit) on the search's kept ProvenGraph (made again for another root
-// or limit)
+// or limit), a Ranking
 PyObject* ranked_whole(TsumeObject* self, GameObject* g, long long limit) {
     UnboundedSearch& s = *self->search;
     auto graph = std::static_pointer_cast<ProvenGraph>(s.ranking);
@@ -368,17 +372,11 @@ PyObject* ranked_whole(TsumeObject* self, GameObject* g, long long limit) {
         Py_RETURN_NONE;
     }
     const std::vector<int64_t>& dist = graph->distances();
-    PyObject* out = PyDict_New();
+    PyObject* out = new_ranking();
     if (!out) return nullptr;
-    for (size_t i = 0; i < dist.size(); ++i) {
-        if (dist[i] < 0) continue;
-        PyObject* k = PyLong_FromUnsignedLongLong(graph->keys[i]);
-        PyObject* v = PyLong_FromLongLong(dist[i]);
-        int bad = !k || !v || PyDict_SetItem(out, k, v) < 0;
-        Py_XDECREF(k);
-        Py_XDECREF(v);
-        if (bad) { Py_DECREF(out); return nullptr; }
-    }
+    Distances& t = *((RankingObject*)out)->table;
+    for (size_t i = 0; i < dist.size(); ++i)
+        if (dist[i] >= 0) t.set(graph->keys[i], dist[i]);
     return out;
 }
 
@@ -386,7 +384,7 @@ PyObject* tsume_rank_proven(TsumeObject* self, PyObject* args) {
     PyObject *game, *known = Py_None;
     long long limit;
     if (!PyArg_ParseTuple(args, "O!L|O", &GAME_TYPE, &game, &limit, &known)) return nullptr;
-    if (!dict_or_none(known, "known") || !idle(self)) return nullptr;
+    if (!ranking_or_none(known, "known") || !idle(self)) return nullptr;
     GameObject* g = (GameObject*)game;
     if (known == Py_None) return ranked_whole(self, g, limit);
     RankWalk w(*self->search, g->attacker, known);
@@ -417,7 +415,7 @@ PyObject* tsume_rank_proven(TsumeObject* self, PyObject* args) {
 // read here, the same line (see answer._value and its helpers, whose order of work this
 // keeps, the memo's entries dropped on a cycle or a missing proof included, so values
 // depend on it as they do there): each proven node's (length, attacker's pieces left, best
-// move), the children ordered by `rank` (a dict key -> distance) or, without it, by the
+// move), the children ordered by `rank` (a Ranking or a dict key -> distance) or, without it, by the
 // proofs' sequence numbers. In Python this walk was most of the search for shorter lines
 // once the ranking was walked here (zukou-001: 16 walks of about 3 CPU s each).
 struct ValueWalk {
@@ -428,7 +426,7 @@ struct ValueWalk {
 
     const UnboundedSearch& s;
     int attacker;
-    PyObject* rank;  // a dict, or null
+    PyObject* rank;  // a Ranking, a dict, or null
     Position p;
     // the values by key, open-addressed (a node chain of std::unordered_map was the walk's
     // own largest cost): linear probing, an entry taken out by shifting back the run after it
@@ -480,34 +478,20 @@ struct ValueWalk {
     ValueWalk(const UnboundedSearch& s, int attacker, PyObject* rank, const Position& from)
         : s(s), attacker(attacker), rank(rank), p(from) {}
 
-    // `rank` copied into an open-addressed table: a walk looks each node up once per
-    // parent, and the dict's lookups (three cache misses each) were a third of its time
-    struct Slot { uint64_t key; int64_t d; };  // d -1: free
-    std::vector<Slot> slots;
-    uint64_t mask = 0;
+    // the ranking's distances: a Ranking's own, or a dict's copied into `copied` (a walk
+    // looks each node up once per parent, and the dict's lookups, three cache misses each,
+    // were a third of its time)
+    const Distances* ranked = nullptr;
+    Distances copied;
 
     // false on a Python error
-    bool load_rank() {
-        size_t n = 2;
-        while (n < 2 * (size_t)PyDict_Size(rank) + 2) n *= 2;
-        slots.assign(n, Slot{0, -1});
-        mask = n - 1;
-        Py_ssize_t at = 0;
-        PyObject *k, *v;
-        while (PyDict_Next(rank, &at, &k, &v)) {
-            unsigned long long key = PyLong_AsUnsignedLongLong(k);
-            if (key == (unsigned long long)-1 && PyErr_Occurred()) return false;
-            long long d = PyLong_AsLongLong(v);
-            if (d == -1 && PyErr_Occurred()) return false;
-            if (d < 0) {
-                PyErr_SetString(PyExc_ValueError, "a rank is a distance, at least 0");
-                return false;
-            }
-            uint64_t i = mix(key) & mask;
-            while (slots[i].d >= 0 && slots[i].key != key) i = (i + 1) & mask;
-            slots[i] = Slot{key, d};
+    bool use_rank() {
+        if (is_ranking(rank)) {
+            ranked = &distances_of(rank);
+            return true;
         }
-        return true;
+        ranked = &copied;
+        return ranking_merge(copied, rank);
     }
 
     // the current node's place in the order (a seed's proofs have negative sequence
@@ -515,12 +499,8 @@ struct ValueWalk {
     static constexpr int64_t NONE = NO_PROOF;
     int64_t order() {
         if (!rank) return proof_seq_at(s, p, attacker);
-        uint64_t key = p.key(), i = mix(key) & mask;
-        while (slots[i].d >= 0) {
-            if (slots[i].key == key) return slots[i].d;
-            i = (i + 1) & mask;
-        }
-        return NONE;
+        int64_t d = ranked->find(p.key());
+        return d < 0 ? NONE : d;
     }
 
     int hand_size() const {
@@ -672,10 +652,10 @@ PyObject* tsume_principal_variation(TsumeObject* self, PyObject* args) {
     PyObject *game, *rank = Py_None;
     int muda = 1;
     if (!PyArg_ParseTuple(args, "O!|pO", &GAME_TYPE, &game, &muda, &rank)) return nullptr;
-    if (!dict_or_none(rank, "rank") || !idle(self)) return nullptr;
+    if (!ranking_or_none(rank, "rank") || !idle(self)) return nullptr;
     GameObject* g = (GameObject*)game;
     ValueWalk w(*self->search, g->attacker, rank == Py_None ? nullptr : rank, *g->pos);
-    if (rank != Py_None && !w.load_rank()) return nullptr;
+    if (rank != Py_None && !w.use_rank()) return nullptr;
     try {
         w.value(muda);
     } catch (const ValueWalk::Missing& e) {

@@ -146,13 +146,6 @@ bool idle(const TsumeObject* self) {
     return !self->busy;
 }
 
-// o is a dict or None (a TypeError naming `what` set when not)
-bool dict_or_none(PyObject* o, const char* what) {
-    if (o == Py_None || PyDict_Check(o)) return true;
-    PyErr_Format(PyExc_TypeError, "%s must be a dict or None", what);
-    return false;
-}
-
 PyObject* tsume_line(TsumeObject* self, PyObject*) {
     if (!idle(self)) return nullptr;
     return move_list(self->search->line());
