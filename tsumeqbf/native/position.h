@@ -42,6 +42,16 @@ struct Position {
             PREFETCH(fetch_counts + b);
         }
     }
+    // the position's key after move m of the side to move, as push() would leave it,
+    // without playing it: the board's and the hands'
+    uint64_t key_after(int m) const {
+        int frm = move_from(m), c = turn;
+        uint64_t h = hkey;
+        if (frm >= DROP_BASE) h -= T->zh[c][frm - DROP_BASE];
+        else if (int captured = board[move_to(m)])
+            if (base_kind(captured) != KING) h += T->zh[c][base_kind(captured)];
+        return board_after(m) ^ h;
+    }
     // the board's key after move m of the side to move, as push() would leave it, without
     // playing it
     uint64_t board_after(int m) const {
