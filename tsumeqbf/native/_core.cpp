@@ -148,23 +148,13 @@ PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
 }  // namespace
 
 PyMODINIT_FUNC PyInit__core(void) {
-    GAME_TYPE.tp_name = "tsumeqbf.native._core.Game";
-    GAME_TYPE.tp_basicsize = sizeof(GameObject);
-    GAME_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
-    GAME_TYPE.tp_doc = "Game(board, hands, turn): a position to walk, the side to move attacking";
-    GAME_TYPE.tp_new = PyType_GenericNew;
-    GAME_TYPE.tp_init = (initproc)game_init;
-    GAME_TYPE.tp_dealloc = (destructor)game_dealloc;
-    GAME_TYPE.tp_methods = GAME_METHODS;
-    TSUME_TYPE.tp_name = "tsumeqbf.native._core.Tsume";
-    TSUME_TYPE.tp_basicsize = sizeof(TsumeObject);
-    TSUME_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
-    TSUME_TYPE.tp_doc = "Tsume(board, hands, turn, tt_limit, mobility, group_drops, dag=True, inherit=True): "
-        "unbounded df-pn";
-    TSUME_TYPE.tp_new = PyType_GenericNew;
-    TSUME_TYPE.tp_init = (initproc)tsume_init;
-    TSUME_TYPE.tp_dealloc = (destructor)tsume_dealloc;
-    TSUME_TYPE.tp_methods = TSUME_METHODS;
+    define_type<GameObject>(GAME_TYPE, "tsumeqbf.native._core.Game",
+                            "Game(board, hands, turn): a position to walk, the side to move attacking",
+                            (initproc)game_init, (destructor)game_dealloc, GAME_METHODS);
+    define_type<TsumeObject>(TSUME_TYPE, "tsumeqbf.native._core.Tsume",
+                             "Tsume(board, hands, turn, tt_limit, mobility, group_drops, dag=True, "
+                             "inherit=True): unbounded df-pn",
+                             (initproc)tsume_init, (destructor)tsume_dealloc, TSUME_METHODS);
     if (PyType_Ready(&GAME_TYPE) < 0 || PyType_Ready(&TSUME_TYPE) < 0 || !ranking_type_ready())
         return nullptr;
     PyObject* module = PyModule_Create(&MODULE);

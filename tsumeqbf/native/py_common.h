@@ -40,6 +40,21 @@ bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssiz
     return true;
 }
 
+// a Python type of the module's, its slots set as every one of them has them (the caller
+// adds any others, then readies it)
+template <class Object>
+void define_type(PyTypeObject& type, const char* name, const char* doc, initproc init,
+                 destructor dealloc, PyMethodDef* methods) {
+    type.tp_name = name;
+    type.tp_basicsize = sizeof(Object);
+    type.tp_flags = Py_TPFLAGS_DEFAULT;
+    type.tp_doc = doc;
+    type.tp_new = PyType_GenericNew;
+    type.tp_init = init;
+    type.tp_dealloc = dealloc;
+    type.tp_methods = methods;
+}
+
 PyObject* move_list(const std::vector<int>& moves) {
     PyObject* list = PyList_New((Py_ssize_t)moves.size());
     if (!list) return nullptr;

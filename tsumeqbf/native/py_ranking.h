@@ -305,19 +305,15 @@ PyMethodDef RANKING_METHODS[] = {
 // the type made ready (from PyInit__core)
 bool ranking_type_ready() {
     RANKING_SEQUENCE.sq_contains = (objobjproc)ranking_contains;
-    RANKING_TYPE.tp_name = "tsumeqbf.native._core.Ranking";
-    RANKING_TYPE.tp_basicsize = sizeof(RankingObject);
-    RANKING_TYPE.tp_flags = Py_TPFLAGS_DEFAULT;
-    RANKING_TYPE.tp_doc = "Ranking(entries=None): position keys -> distances to mate, a mapping";
-    RANKING_TYPE.tp_new = PyType_GenericNew;
-    RANKING_TYPE.tp_init = (initproc)ranking_init;
-    RANKING_TYPE.tp_dealloc = (destructor)ranking_dealloc;
+    define_type<RankingObject>(
+        RANKING_TYPE, "tsumeqbf.native._core.Ranking",
+        "Ranking(entries=None): position keys -> distances to mate, a mapping",
+        (initproc)ranking_init, (destructor)ranking_dealloc, RANKING_METHODS);
     RANKING_TYPE.tp_as_mapping = &RANKING_MAPPING;
     RANKING_TYPE.tp_as_sequence = &RANKING_SEQUENCE;
     RANKING_TYPE.tp_iter = (getiterfunc)ranking_iter;
     RANKING_TYPE.tp_richcompare = (richcmpfunc)ranking_richcompare;
     RANKING_TYPE.tp_hash = PyObject_HashNotImplemented;
-    RANKING_TYPE.tp_methods = RANKING_METHODS;
     return PyType_Ready(&RANKING_TYPE) == 0;
 }
 
