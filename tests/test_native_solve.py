@@ -343,6 +343,10 @@ def test_a_ranking_is_a_mapping_that_only_grows():
     with pytest.raises(TypeError, match="Ranking or a mapping"):
         NativeSearch.ranking([7])
     assert rank == {7: 2, 8: 1, 9: 5, 10: 4, 2**64 - 1: 0}
+    bare = type(rank).__new__(type(rank))  # a Ranking whose __init__ never ran
+    rank.update(bare)
+    bare.update(rank)
+    assert len(bare) == 5 and bare == rank and bare.copy() == rank
 
 
 class _DictRankings:

@@ -387,8 +387,13 @@ PyObject* ranked_whole(TsumeObject* self, GameObject* g, long long limit) {
     PyObject* out = new_ranking();
     if (!out) return nullptr;
     Distances& t = *((RankingObject*)out)->table;
-    for (size_t i = 0; i < dist.size(); ++i)
-        if (dist[i] >= 0) t.set(graph->keys[i], dist[i]);
+    try {
+        for (size_t i = 0; i < dist.size(); ++i)
+            if (dist[i] >= 0) t.set(graph->keys[i], dist[i]);
+    } catch (const std::bad_alloc&) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
     return out;
 }
 
@@ -438,7 +443,6 @@ struct ValueWalk {
 
     const UnboundedSearch& s;
     int attacker;
-    PyObject* rank;  // a Ranking, a dict, or null
     Position p;
     // the values by key, open-addressed (a node chain of std::unordered_map was the walk's
     // own largest cost): linear probing, an entry taken out by shifting back the run after it
@@ -487,17 +491,17 @@ struct ValueWalk {
     Memo memo;
     int depth = 0;
 
-    ValueWalk(const UnboundedSearch& s, int attacker, PyObject* rank, const Position& from)
-        : s(s), attacker(attacker), rank(rank), p(from) {}
+    ValueWalk(const UnboundedSearch& s, int attacker, const Position& from)
+        : s(s), attacker(attacker), p(from) {}
 
-    // the ranking's distances: a Ranking's own, or a dict's copied into `copied` (a walk
-    // looks each node up once per parent, and the dict's lookups, three cache misses each,
-    // were a third of its time)
+    // the ranking's distances (null: none, the proofs' order read): a Ranking's own, or a
+    // dict's copied into `copied` (a walk looks each node up once per parent, and the
+    // dict's lookups, three cache misses each, were a third of its time)
     const Distances* ranked = nullptr;
     Distances copied;
 
-    // false on a Python error
-    bool use_rank() {
+    // `rank` (a Ranking or a dict) the order; false on a Python error
+    bool use_rank(PyObject* rank) {
         if (is_ranking(rank)) {
             ranked = &distances_of(rank);
             return true;
@@ -510,7 +514,7 @@ struct ValueWalk {
     // numbers), NONE: not proven
     static constexpr int64_t NONE = NO_PROOF;
     int64_t order() {
-        if (!rank) return proof_seq_at(s, p, attacker);
+        if (!ranked) return proof_seq_at(s, p, attacker);
         int64_t d = ranked->find(p.key());
         return d < 0 ? NONE : d;
     }
@@ -575,7 +579,7 @@ struct ValueWalk {
         int64_t here = order();
         if (here == NONE) throw Missing{"a node of the proof is not proven in the tables"};
         std::vector<int> ms;
-        list_fetching(s, p, attacker, ms, rank ? ranked : nullptr);
+        list_fetching(s, p, attacker, ms, ranked);
         if (ms.empty()) return Val{0, hand_size(), -1, false};
         std::vector<Scored> scored;
         for (int m : ms) {
@@ -666,8 +670,8 @@ PyObject* tsume_principal_variation(TsumeObject* self, PyObject* args) {
     if (!PyArg_ParseTuple(args, "O!|pO", &GAME_TYPE, &game, &muda, &rank)) return nullptr;
     if (!ranking_or_none(rank, "rank") || !idle(self)) return nullptr;
     GameObject* g = (GameObject*)game;
-    ValueWalk w(*self->search, g->attacker, rank == Py_None ? nullptr : rank, *g->pos);
-    if (rank != Py_None && !w.use_rank()) return nullptr;
+    ValueWalk w(*self->search, g->attacker, *g->pos);
+    if (rank != Py_None && !w.use_rank(rank)) return nullptr;
     try {
         w.value(muda);
     } catch (const ValueWalk::Missing& e) {

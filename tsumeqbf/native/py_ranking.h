@@ -129,15 +129,30 @@ bool ranking_merge(Distances& t, PyObject* from) {
     return ok;
 }
 
+// a new Ranking with the entries of `from` (none: empty), or null with the Python error set
+PyObject* new_ranking(const Distances* from = nullptr) {
+    RankingObject* out = PyObject_New(RankingObject, &RANKING_TYPE);
+    if (!out) return nullptr;
+    try {
+        out->table = from ? new Distances(*from) : new Distances;
+    } catch (const std::bad_alloc&) {
+        out->table = nullptr;
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return (PyObject*)out;
+}
+
+// (a Ranking has its table from the start, whether or not __init__ runs)
+PyObject* ranking_new(PyTypeObject*, PyObject*, PyObject*) { return new_ranking(); }
+
 int ranking_init(RankingObject* self, PyObject* args, PyObject* kwds) {
     PyObject* from = nullptr;
     static const char* names[] = {"entries", nullptr};
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O", (char**)names, &from)) return -1;
-    delete self->table;
-    self->table = nullptr;
     try {
         // (another Ranking's table copied as it is, not entry by entry)
-        self->table = from && is_ranking(from) ? new Distances(distances_of(from)) : new Distances;
+        *self->table = from && is_ranking(from) ? distances_of(from) : Distances();
         return from && from != Py_None && !is_ranking(from) && !ranking_merge(*self->table, from)
                    ? -1 : 0;
     } catch (const std::bad_alloc&) {
@@ -151,20 +166,14 @@ void ranking_dealloc(RankingObject* self) {
     Py_TYPE(self)->tp_free((PyObject*)self);
 }
 
-// a Ranking made ready for use (tp_init may not have run on a subclass's or a copy's)
-Distances& table_of(RankingObject* self) {
-    if (!self->table) self->table = new Distances;
-    return *self->table;
-}
-
-Py_ssize_t ranking_len(RankingObject* self) { return (Py_ssize_t)table_of(self).n; }
+Py_ssize_t ranking_len(RankingObject* self) { return (Py_ssize_t)self->table->n; }
 
 // the distance of key object k: >= 0, -1 none, -2 a Python error
 int64_t ranking_lookup(RankingObject* self, PyObject* k) {
     uint64_t key;
     int ok = key_of(k, key);
     if (ok < 0) return -2;
-    return ok ? table_of(self).find(key) : -1;
+    return ok ? self->table->find(key) : -1;
 }
 
 PyObject* ranking_getitem(RankingObject* self, PyObject* k) {
@@ -183,7 +192,7 @@ int ranking_setitem(RankingObject* self, PyObject* k, PyObject* v) {
         return -1;
     }
     try {
-        return ranking_set(table_of(self), k, v) ? 0 : -1;
+        return ranking_set(*self->table, k, v) ? 0 : -1;
     } catch (const std::bad_alloc&) {
         PyErr_NoMemory();
         return -1;
@@ -212,32 +221,18 @@ PyObject* ranking_get(RankingObject* self, PyObject* const* args, Py_ssize_t nar
 
 PyObject* ranking_update(RankingObject* self, PyObject* from) {
     try {
-        if (!ranking_merge(table_of(self), from)) return nullptr;
+        if (!ranking_merge(*self->table, from)) return nullptr;
     } catch (const std::bad_alloc&) {
         return PyErr_NoMemory();
     }
     Py_RETURN_NONE;
 }
 
-// a new Ranking with the entries of `from` (none: empty), or null with the Python error set
-PyObject* new_ranking(const Distances* from = nullptr) {
-    RankingObject* out = PyObject_New(RankingObject, &RANKING_TYPE);
-    if (!out) return nullptr;
-    try {
-        out->table = from ? new Distances(*from) : new Distances;
-    } catch (const std::bad_alloc&) {
-        out->table = nullptr;
-        Py_DECREF(out);
-        return PyErr_NoMemory();
-    }
-    return (PyObject*)out;
-}
-
-PyObject* ranking_copy(RankingObject* self, PyObject*) { return new_ranking(&table_of(self)); }
+PyObject* ranking_copy(RankingObject* self, PyObject*) { return new_ranking(self->table); }
 
 // the entries as a list: of keys, or of (key, distance) pairs
 PyObject* ranking_list(RankingObject* self, bool pairs) {
-    const Distances& t = table_of(self);
+    const Distances& t = *self->table;
     PyObject* out = PyList_New((Py_ssize_t)t.n);
     if (!out) return nullptr;
     Py_ssize_t at = 0;
@@ -269,7 +264,7 @@ PyObject* ranking_iter(RankingObject* self) {
 PyObject* ranking_richcompare(RankingObject* self, PyObject* other, int op) {
     if ((op != Py_EQ && op != Py_NE) || !(is_ranking(other) || PyDict_Check(other)))
         Py_RETURN_NOTIMPLEMENTED;
-    const Distances& t = table_of(self);
+    const Distances& t = *self->table;
     bool same = (size_t)PyObject_Length(other) == t.n;
     if (same && is_ranking(other)) {
         for (const Distances::Slot& s : t.slots)
@@ -309,6 +304,7 @@ bool ranking_type_ready() {
         RANKING_TYPE, "tsumeqbf.native._core.Ranking",
         "Ranking(entries=None): position keys -> distances to mate, a mapping",
         (initproc)ranking_init, (destructor)ranking_dealloc, RANKING_METHODS);
+    RANKING_TYPE.tp_new = ranking_new;
     RANKING_TYPE.tp_as_mapping = &RANKING_MAPPING;
     RANKING_TYPE.tp_as_sequence = &RANKING_SEQUENCE;
     RANKING_TYPE.tp_iter = (getiterfunc)ranking_iter;
