@@ -228,6 +228,71 @@ def test_bounded_verdicts_equal_brute_force_on_more_questions(n, count):
     assert bad == []
 
 
+def _shortest_by_brute_force(pos: Position, most: int) -> int | None:
+    """The smallest odd k <= ``most`` with a mate in k (the reference solver), else None."""
+    return next((k for k in range(1, most + 1, 2) if ReferenceSolver().mate(pos.copy(), k)),
+                None)
+
+
+def test_the_shortest_mate_equals_brute_forces_on_generated_questions():
+    # its length, a line of that length ending in mate, and at every defender node of it
+    # a reply whose shortest mate is the longest
+    lengths = set()
+    for pos in _brute_cases(seed=4611, count=300, n=5):
+        got = native.shortest_mate(pos, 5)
+        k = _shortest_by_brute_force(pos, 5)
+        assert got["found"] is (k is not None), pos.sfen()
+        if k is None:
+            assert got["line"] == [] and got["refuted"] == 5
+            continue
+        lengths.add(k)
+        assert len(got["line"]) == k and got["refuted"] == k - 2, pos.sfen()
+        p = pos.copy()
+        for ply, m in enumerate(got["line"]):
+            if ply % 2:  # the defender's choice: no reply mates later than it
+                left = k - ply - 1
+                chosen = p.copy()
+                chosen.push(m)
+                longest = _shortest_by_brute_force(chosen, left)
+                for r in p.legal_moves():
+                    after = p.copy()
+                    after.push(r)
+                    assert _shortest_by_brute_force(after, left) <= longest, pos.sfen()
+            else:
+                assert m in p.checks(), pos.sfen()
+            p.push(m)
+        assert p.is_checkmate(), pos.sfen()
+    assert lengths == {1, 3, 5}  # mates of every length were asked
+
+
+def test_the_shortest_mate_on_the_yaneuraou_samples_is_the_stated_length():
+    for r in read_rows("yaneuraou_mate_samples.csv"):
+        pos, stated = Position.from_sfen(r["sfen"]), int(r["stated_length"])
+        got = native.shortest_mate(pos, stated)
+        assert got["found"] and len(got["line"]) == stated and got["refuted"] == stated - 2, r
+        p = pos.copy()
+        for m in got["line"]:
+            p.push(m)
+        assert p.is_checkmate(), r
+        if stated > 3:  # asked for less than the shortest: no mate, every k refuted
+            fewer = native.shortest_mate(pos, stated - 2)
+            assert fewer["found"] is False and fewer["line"] == []
+            assert fewer["refuted"] == stated - 2
+
+
+def test_the_shortest_mate_at_a_limit_is_unknown_with_the_reason():
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])
+    got = native.shortest_mate(pos, 69, max_nodes=500)
+    assert got["found"] is None and got["line"] == []
+    assert got["reason"] == "node limit 500 reached" and got["nodes"] == 501
+    assert 1 <= got["refuted"] < 69  # the mates in few plies it did rule out
+    calls = []
+    got = native.shortest_mate(pos, 69, max_nodes=10_000, on_nodes=lambda: calls.append(1))
+    assert got["found"] is None and len(calls) == 2  # at 4,096 and 8,192 nodes
+    with pytest.raises(ValueError, match="most must be an odd number"):
+        native.shortest_mate(pos, 4)
+
+
 def test_limits_give_an_unknown_verdict_with_the_reason():
     pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])
     got = native.mate(pos, 69, max_nodes=500)

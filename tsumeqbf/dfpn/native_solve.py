@@ -1,12 +1,13 @@
 """``solve --backend native``: the native core's unbounded search (:mod:`tsumeqbf.native`)
 behind the interface :func:`~tsumeqbf.dfpn.solve.solve_tsume` asks of a search and a game,
-so that the answer is read, shortened and checked for the shortest by the same code as the
-Python search's (:mod:`.answer`, :mod:`.shortest`).
+so that the answer is read and shortened by the same code as the Python search's
+(:mod:`.answer`).
 
 * :class:`NativeGame` is a :class:`~.game.TsumeGame` on the core's position: its moves,
   keys and dominance are the core's (so they look up the core's tables), the facts the
-  answer asks (interpositions, squares next to the king) are computed there too. Bounded
-  df-pn (:class:`~.core.DfPn`) runs on it after a proof.
+  answer asks (interpositions, squares next to the king) are computed there too.
+* :func:`shorter_mate` asks the core's bounded df-pn for the shortest mate after a proof
+  (where the Python search's runs :mod:`.shortest` on its own tables).
 * :class:`NativeSearch` is the unbounded search (proofs with proof pieces, path-dependent
   disproofs as twin entries, the DAG correction and inherited numbers, as
   :class:`~.tsume.TsumeSearch` with its defaults); its tables stay in the core between
@@ -290,3 +291,30 @@ def new_search(pos, max_nodes, deadline, options, **watch) -> tuple[NativeGame, 
     ``options`` (a SolveOptions) and ``watch`` (progress, progress_every)."""
     game = NativeGame(pos.copy())
     return game, NativeSearch(game, max_nodes, deadline, options=options, **watch)
+
+
+def shorter_mate(pos, below: int, max_nodes: int | None, deadline: float | None,
+                 group_drops: bool = True, on_nodes=None) -> tuple:
+    """:func:`.shortest.shorter_mate`'s answer for ``pos`` from the core's bounded df-pn
+    (:func:`tsumeqbf.native.shortest_mate`, one table for every k; not started from the
+    unbounded search's tables, so an independent search): (True, line) with the shortest
+    line when a mate within ``below`` plies exists, (False, None) when none does, (None,
+    None) when ``max_nodes`` or ``deadline`` (time.monotonic) comes first; and its nodes.
+    ``on_nodes()`` is called every 4,096 nodes.
+
+    >>> from tsumeqbf.rules import Position
+    >>> pos = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1")
+    >>> found, line, nodes = shorter_mate(pos, 1, None, None)
+    >>> found, [pos.usi(m) for m in line]
+    (True, ['G*5b'])
+    """
+    from .. import native
+
+    timeout = None if deadline is None else max(deadline - time.monotonic(), 1e-6)
+    try:
+        out = native.shortest_mate(pos, below, max_nodes=max_nodes, timeout=timeout,
+                                   group_drops=group_drops, on_nodes=on_nodes)
+    except RuntimeError as exc:  # the core's tables contradict themselves: a bug
+        raise AnswerError(str(exc)) from None
+    line = out["line"] if out["found"] else None
+    return out["found"], line, out["nodes"]

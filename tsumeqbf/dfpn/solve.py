@@ -8,8 +8,9 @@ After a proof (``first_plies``: its line's plies), two searches look for a short
 line. First more nodes of the unbounded search try the open checks along the main
 line (:func:`answer.shorten`; ``shorten_nodes`` in the output); then, when the best
 line read off the proofs has L plies (every ply counted) and L is at most
-``shortest_up_to``, bounded df-pn, its table started from the proofs
-(:mod:`.shortest`), asks for a mate within 1, 3, ... L - 2 plies. ``shortest`` says
+``shortest_up_to``, bounded df-pn asks for a mate within 1, 3, ... L - 2 plies (the
+Python search's with its table started from the proofs, :mod:`.shortest`; the native
+core's in the core from the root alone, :func:`.native_solve.shorter_mate`). ``shortest`` says
 whether the answer is the exact shortest: bounded df-pn has shown that no mate within
 ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
 the shortest line counting every ply). By default the two get a share of the proof's
@@ -58,7 +59,8 @@ from .shortest import seeded_dfpn, shorter_mate
 from .game import TsumeGame
 from .checkpoint import read_checkpoint
 from .native_solve import (NativeGame, NativeSearch, fastest_backend,
-                           new_search as native_search, refuse_unsupported)
+                           new_search as native_search, refuse_unsupported,
+                           shorter_mate as native_shorter_mate)
 from .options import SOLVE_BACKENDS, SolveOptions
 from .tsume import TsumeSearch
 
@@ -224,10 +226,17 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
         if on_phase is not None:
             on_phase(f"a line of {len(raw)} plies; bounded df-pn looks for a mate "
                      f"within {len(raw) - 2} plies{after.bounded_text()}")
-        bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
-                              deadline=after.deadline)
-        found, short = stops.run(shorter_mate, bounded, game, len(raw) - 2) or (None, None)
-        out["bounded_nodes"] = bounded.nodes
+        if options.backend == "native":  # the core's bounded search, from the root alone
+            watch = search.progress  # (its clock goes on while the core searches)
+            found, short, out["bounded_nodes"] = stops.run(
+                native_shorter_mate, pos, len(raw) - 2, after.bounded_nodes, after.deadline,
+                group_drops=options.group_drops,
+                on_nodes=None if watch is None else lambda: watch(search)) or (None, None, 0)
+        else:
+            bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
+                                  deadline=after.deadline)
+            found, short = stops.run(shorter_mate, bounded, game, len(raw) - 2) or (None, None)
+            out["bounded_nodes"] = bounded.nodes
     out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
                length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
                answer="proof", shortest=found is not None)

@@ -26,7 +26,7 @@ from ..settings import TABLE_ENTRIES
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
-CORE_VERSION = 11
+CORE_VERSION = 12
 
 try:
     from . import _core
@@ -145,6 +145,37 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
         memory_exceeded, 4096)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}
+
+
+def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float | None = None,
+                  tt_limit: int = 2_000_000, mobility: bool = True,
+                  group_drops: bool = True, on_nodes=None) -> dict:
+    """The shortest mate within ``most`` plies (odd), every ply counted: bounded df-pn asks
+    Mate(pos, k) for k = 1, 3, ... with one table, then reads a line of that length (the
+    attacker keeping to the plies left, the defender taking the first reply whose shortest
+    mate is the longest). ``found`` True with the ``line``, False when there is no mate
+    within ``most``, None at a limit (``reason``); ``refuted``: the largest k shown to have
+    no mate (-1: none). ``max_nodes`` and ``timeout`` are for the whole; ``on_nodes()`` is
+    called every 4,096 nodes (progress; an exception it raises stops the search).
+
+    >>> from tsumeqbf.rules import Position
+    >>> pos = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1")
+    >>> out = shortest_mate(pos, 5)
+    >>> out["found"], [pos.usi(m) for m in out["line"]], out["refuted"]
+    (True, ['G*5b'], -1)
+    """
+    check_supported(pos)
+    start = time.perf_counter()
+    def tick():
+        on_nodes()
+        return memory_exceeded()
+
+    found, line, refuted, nodes, reason = _core.shortest(
+        *position_args(pos), most, -1 if max_nodes is None else max_nodes,
+        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops,
+        memory_exceeded if on_nodes is None else tick, 4096)
+    return {"found": found, "line": line, "refuted": refuted, "nodes": nodes,
+            "reason": reason, "time_s": time.perf_counter() - start}
 
 
 def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,

@@ -53,37 +53,46 @@ PyObject* py_moves(PyObject* args, bool checks_only) {
 PyObject* py_legal_moves(PyObject*, PyObject* args) { return py_moves(args, false); }
 PyObject* py_checks(PyObject*, PyObject* args) { return py_moves(args, true); }
 
-// mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) ->
-// (verdict 1/0/None, best move or None, nodes, tt_hits, table size, reason)
-PyObject* py_mate(PyObject*, PyObject* args) {
+// a bounded search set up from (board, hands, turn, n, max_nodes, seconds, tt_limit,
+// mobility, group_drops, tick=None, tick_every=4096), n odd and at least 1 (`what` names
+// it in the error); false with a Python error set
+bool bounded_from(PyObject* args, BoundedSearch& search, int& n, const char* what) {
     const char *board, *hands;
     Py_ssize_t nb, nh;
-    int turn, n, mobility, group_drops;
+    int turn, mobility, group_drops;
     long long max_nodes, tt_limit, tick_every = 4096;
     double seconds;
     PyObject* tick = Py_None;
     if (!PyArg_ParseTuple(args, "y#y#iiLdLpp|OL", &board, &nb, &hands, &nh, &turn, &n,
                           &max_nodes, &seconds, &tt_limit, &mobility, &group_drops, &tick,
                           &tick_every))
-        return nullptr;
+        return false;
     if (n < 1 || n % 2 == 0) {
-        PyErr_Format(PyExc_ValueError, "n must be an odd number >= 1, got %d", n);
-        return nullptr;
+        PyErr_Format(PyExc_ValueError, "%s must be an odd number >= 1, got %d", what, n);
+        return false;
     }
     if (n > NumbersTable::MAX_DEPTH) {
         PyErr_Format(PyExc_ValueError, "the native core searches at most %d plies, not %d",
                      NumbersTable::MAX_DEPTH, n);
-        return nullptr;
+        return false;
     }
     if (tt_limit < 2) {
         PyErr_SetString(PyExc_ValueError, "tt_limit must be at least 2");
-        return nullptr;
+        return false;
     }
-    BoundedSearch search;
-    if (!check_position(board, nb, hands, nh, turn, search.pos)) return nullptr;
+    if (!check_position(board, nb, hands, nh, turn, search.pos)) return false;
     configure(search, turn, max_nodes, seconds, tt_limit, mobility, group_drops);
     search.tick = tick == Py_None ? nullptr : tick;
     search.tick_every = std::max(1LL, tick_every);
+    return true;
+}
+
+// mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops) ->
+// (verdict 1/0/None, best move or None, nodes, tt_hits, table size, reason)
+PyObject* py_mate(PyObject*, PyObject* args) {
+    BoundedSearch search;
+    int n;
+    if (!bounded_from(args, search, n, "n")) return nullptr;
     int best = -1;
     std::string reason;
     int verdict = guarded([&] { return search.solve(n, best); }, reason);
@@ -92,6 +101,33 @@ PyObject* py_mate(PyObject*, PyObject* args) {
     PyObject* bm = best >= 0 ? PyLong_FromLong(best) : (Py_INCREF(Py_None), Py_None);
     return Py_BuildValue("NNLLns", v, bm, (long long)search.nodes, (long long)search.tt_hits,
                          (Py_ssize_t)search.table.count, reason.c_str());
+}
+
+// shortest(board, hands, turn, most, ... as mate) -> (found True/False/None, line,
+// refuted, nodes, reason): BoundedSearch::shortest; found False: no mate within `most`,
+// None: a limit first (`refuted`, the largest k shown to have no mate, -1: none)
+PyObject* py_shortest(PyObject*, PyObject* args) {
+    BoundedSearch search;
+    int most;
+    if (!bounded_from(args, search, most, "most")) return nullptr;
+    std::vector<int> line;
+    int refuted = -1;
+    std::string reason;
+    int found;
+    try {
+        found = guarded([&] {
+            line = search.shortest(most, refuted);
+            return line.empty() ? 0 : 1;
+        }, reason);
+    } catch (const std::logic_error& e) {
+        PyErr_Format(PyExc_RuntimeError, "the native bounded search: %s", e.what());
+        return nullptr;
+    }
+    if (found == -2) return nullptr;  // the signal handler's exception (KeyboardInterrupt)
+    PyObject* moves = move_list(line);
+    if (!moves) return nullptr;
+    return Py_BuildValue("NNiLs", verdict_object(found), moves, refuted,
+                         (long long)search.nodes, reason.c_str());
 }
 
 PyMethodDef TSUME_METHODS[] = {
@@ -133,6 +169,10 @@ PyMethodDef METHODS[] = {
      "mate(board, hands, turn, n, max_nodes, seconds, tt_limit, mobility, group_drops, "
      "tick=None, tick_every=4096) -> "
      "(verdict, best move, nodes, tt_hits, table size, reason): bounded df-pn, Mate(P, n)"},
+    {"shortest", py_shortest, METH_VARARGS,
+     "shortest(board, hands, turn, most, max_nodes, seconds, tt_limit, mobility, "
+     "group_drops, tick=None, tick_every=4096) -> (found, line, refuted, nodes, reason): "
+     "the shortest mate within most plies, every ply counted, by bounded df-pn"},
     {"fold_counts", py_fold_counts, METH_VARARGS,
      "fold_counts(sfens) -> per SFEN (legal replies, replies after which no check mates)"},
     {"fold_checks", py_fold_checks, METH_VARARGS,

@@ -3,6 +3,8 @@
 
 #pragma once
 
+#include <stdexcept>
+
 #include "search.h"
 
 namespace {
@@ -271,6 +273,73 @@ struct BoundedSearch : Search {
             if (ok) { best_move = m; break; }
         }
         return 1;
+    }
+
+    // the shortest mate from the position (the attacker to move), every ply counted, when
+    // it takes at most `most` plies: its line (Mate(P, k) asked for k = 1, 3, ... with one
+    // table, so each k starts from what the smaller ones proved and disproved), empty when
+    // there is none within `most`; `refuted`: the largest k shown to have no mate. Throws
+    // Aborted at a limit (`seconds` counts for the whole, not for each k), logic_error if
+    // the tables contradict themselves (a bug).
+    std::vector<int> shortest(int most, int& refuted) {
+        using clock = std::chrono::steady_clock;
+        const double whole = seconds;
+        const clock::time_point end =
+            clock::now() + std::chrono::microseconds((int64_t)(std::max(whole, 0.0) * 1e6));
+        auto within = [&](int n, int& best) {
+            if (whole >= 0) {
+                seconds = std::chrono::duration<double>(end - clock::now()).count();
+                if (seconds <= 0) throw Aborted{"time limit reached", false};
+            }
+            return solve(n, best);
+        };
+        std::vector<int> line;
+        auto unwind = [&] {
+            for (size_t i = 0; i < line.size(); ++i) pos.pop();
+            seconds = whole;
+        };
+        try {
+            refuted = -1;
+            int n = -1, best;
+            for (int k = 1; k <= most && n < 0; k += 2) {
+                if (within(k, best)) n = k;
+                else refuted = k;
+            }
+            if (n < 0) n = 0;  // no mate within `most`: no line
+            // the attacker keeps to the plies left; the defender takes the first reply whose
+            // shortest mate is the longest: one ply less than its node's (were it less, the
+            // check before would mate sooner), so the first without a mate two plies sooner
+            while (n > 0) {
+                if (pos.turn == attacker) {
+                    if (!within(n, best) || best < 0)
+                        throw std::logic_error("no check proven within the plies left below a proven node");
+                } else {
+                    std::vector<int> replies;
+                    pos.legal_moves(replies);
+                    if (replies.empty()) break;  // mate before the plies run out: a bug below
+                    best = n < 4 ? replies[0] : -1;
+                    for (size_t i = 0; best < 0 && i < replies.size(); ++i) {
+                        pos.push(replies[i]);
+                        line.push_back(replies[i]);  // (popped by unwind on a throw)
+                        int ignored, sooner = within(n - 3, ignored);
+                        line.pop_back();
+                        pos.pop();
+                        if (!sooner) best = replies[i];
+                    }
+                    if (best < 0)
+                        throw std::logic_error("every reply mates sooner below a node whose shortest mate is known");
+                }
+                line.push_back(best);
+                pos.push(best);
+                --n;
+            }
+            if (n != 0) throw std::logic_error("a shortest mate's line ended before its plies");
+        } catch (...) {
+            unwind();
+            throw;
+        }
+        unwind();
+        return line;
     }
 };
 

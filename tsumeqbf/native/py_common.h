@@ -13,7 +13,7 @@ namespace {
 // the interface's version: tsumeqbf/native/__init__.py refuses a core built from older
 // source (its CORE_VERSION), which would lack what the Python side calls; checkpoints
 // name it too
-constexpr uint32_t CORE_VERSION = 11;
+constexpr uint32_t CORE_VERSION = 12;
 
 bool check_position(const char* board, Py_ssize_t nb, const char* hands, Py_ssize_t nh,
                     int turn, Position& pos) {
