@@ -133,6 +133,27 @@ def test_solve_with_the_native_backend_says_whether_its_answer_is_the_shortest(c
     assert "backend 'native' has no option heuristics" in capsys.readouterr().err
 
 
+def test_when_the_budget_runs_out_the_answer_says_how_far_the_cores_bounded_search_got(capsys):
+    from tsumeqbf.cli import main
+
+    # zukou-050: a 21-ply line, every ply counted, where bounded df-pn needs millions of
+    # nodes to rule out 19, far past the default budget (the proof's 139,688)
+    sfen = next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv") if r["id"] == "zukou-050")
+    assert main(["solve", sfen, "--backend", "native", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["shortest"] is False and out["plies"] == 21
+    within = out["no_mate_within"]
+    assert within % 2 == 1 and 1 <= within < out["plies"] - 2
+    # what it ruled out holds: no mate within those plies (the core's bounded search
+    # asked once, at that bound alone)
+    from tsumeqbf import native
+
+    assert native.mate(Position.from_sfen(sfen), within)["proven"] is False
+    assert main(["solve", sfen, "--backend", "native", "--quiet"]) == 0
+    assert f"no mate within {within} plies, every ply counted, then the budget ran out" in \
+        capsys.readouterr().out
+
+
 def test_solve_below_goes_on_in_the_cores_tables():
     pos = _sample("mate9-1")
     game = NativeGame(pos.copy())

@@ -108,11 +108,17 @@ def shortest_note(out: dict) -> str:
     'shortest: exact (bounded df-pn: no mate within 5 plies, every ply counted)'
     >>> shortest_note({"shortest": False, "length": 17, "plies": 17})[:45]
     'shortest: not proven (the shortest line found'
+    >>> shortest_note({"shortest": False, "length": 17, "plies": 17, "no_mate_within": 9})[:70]
+    'shortest: not proven (bounded df-pn: no mate within 9 plies, every ply'
     """
     if out.get("shortest"):
         if out["length"] <= 1:
             return "shortest: exact (a mate in 1)"
         return (f"shortest: exact (bounded df-pn: no mate within {out['length'] - 2} plies, "
                 f"every ply counted)")
+    if out.get("no_mate_within"):  # (the native core's bounded search says how far it got)
+        return (f"shortest: not proven (bounded df-pn: no mate within {out['no_mate_within']} "
+                f"plies, every ply counted, then the budget ran out; --shortest asks it until "
+                f"it knows)")
     return ("shortest: not proven (the shortest line found within the budget; --shortest "
             "asks bounded df-pn until it knows)")

@@ -299,12 +299,13 @@ def shorter_mate(pos, below: int, max_nodes: int | None, deadline: float | None,
     (:func:`tsumeqbf.native.shortest_mate`, one table for every k; not started from the
     unbounded search's tables, so an independent search): (True, line) with the shortest
     line when a mate within ``below`` plies exists, (False, None) when none does, (None,
-    None) when ``max_nodes`` or ``deadline`` (time.monotonic) comes first; and its nodes.
+    None) when ``max_nodes`` or ``deadline`` (time.monotonic) comes first; then its nodes,
+    and the most plies within which it showed there is no mate (-1: none).
     ``on_nodes()`` is called every 4,096 nodes.
 
     >>> from tsumeqbf.rules import Position
     >>> pos = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1")
-    >>> found, line, nodes = shorter_mate(pos, 1, None, None)
+    >>> found, line, nodes, refuted = shorter_mate(pos, 1, None, None)
     >>> found, [pos.usi(m) for m in line]
     (True, ['G*5b'])
     """
@@ -317,4 +318,4 @@ def shorter_mate(pos, below: int, max_nodes: int | None, deadline: float | None,
     except RuntimeError as exc:  # the core's tables contradict themselves: a bug
         raise AnswerError(str(exc)) from None
     line = out["line"] if out["found"] else None
-    return out["found"], line, out["nodes"]
+    return out["found"], line, out["nodes"], out["refuted"]

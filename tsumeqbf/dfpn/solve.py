@@ -13,7 +13,9 @@ Python search's with its table started from the proofs, :mod:`.shortest`; the na
 core's in the core from the root alone, :func:`.native_solve.shorter_mate`). ``shortest`` says
 whether the answer is the exact shortest: bounded df-pn has shown that no mate within
 ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
-the shortest line counting every ply). By default the two get a share of the proof's
+the shortest line counting every ply; with the native core, when its budget runs out
+first, ``no_mate_within``: the most plies within which it showed there is no mate). By
+default the two get a share of the proof's
 work (:class:`_AfterProof`: each as many nodes as the proof took, at least 10,000 and
 20,000, and together as much time, at least 30 s); with ``shortest=True`` bounded
 df-pn runs on a line of any length until it knows, within ``max_nodes`` and
@@ -228,10 +230,12 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
                      f"within {len(raw) - 2} plies{after.bounded_text()}")
         if options.backend == "native":  # the core's bounded search, from the root alone
             watch = search.progress  # (its clock goes on while the core searches)
-            found, short, out["bounded_nodes"] = stops.run(
+            found, short, out["bounded_nodes"], refuted = stops.run(
                 native_shorter_mate, pos, len(raw) - 2, after.bounded_nodes, after.deadline,
                 group_drops=options.group_drops,
-                on_nodes=None if watch is None else lambda: watch(search)) or (None, None, 0)
+                on_nodes=None if watch is None else lambda: watch(search)) or (None, None, 0, -1)
+            if found is None and refuted > 0:  # what it showed before its budget ran out
+                out["no_mate_within"] = refuted
         else:
             bounded = seeded_dfpn(search, game, rank, max_nodes=after.bounded_nodes,
                                   deadline=after.deadline)

@@ -166,7 +166,8 @@ def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float |
     """
     check_supported(pos)
     start = time.perf_counter()
-    def tick():
+
+    def tick():  # (progress, then the memory limits mate() reads)
         on_nodes()
         return memory_exceeded()
 
