@@ -257,8 +257,13 @@ struct BoundedSearch : Search {
 
     // 1 mate, 0 no mate; throws Aborted at a limit
     int solve(int n, int& best_move) {
-        best_move = -1;
         start_clock();
+        return prove(n, best_move);
+    }
+
+    // solve() on the clock already started
+    int prove(int n, int& best_move) {
+        best_move = -1;
         int64_t pn = 1, dn = 1;
         if (!find(pos.key(), n, pn, dn)) { pn = 1; dn = 1; }
         while (pn != 0 && dn != 0) mid(n, INF, INF, pn, dn);
@@ -279,30 +284,17 @@ struct BoundedSearch : Search {
     // it takes at most `most` plies: its line (Mate(P, k) asked for k = 1, 3, ... with one
     // table, so each k starts from what the smaller ones proved and disproved), empty when
     // there is none within `most`; `refuted`: the largest k shown to have no mate. Throws
-    // Aborted at a limit (`seconds` counts for the whole, not for each k), logic_error if
-    // the tables contradict themselves (a bug).
+    // Aborted at a limit (one clock, `seconds`, for the whole), logic_error if the tables
+    // contradict themselves (a bug).
     std::vector<int> shortest(int most, int& refuted) {
-        using clock = std::chrono::steady_clock;
-        const double whole = seconds;
-        const clock::time_point end =
-            clock::now() + std::chrono::microseconds((int64_t)(std::max(whole, 0.0) * 1e6));
-        auto within = [&](int n, int& best) {
-            if (whole >= 0) {
-                seconds = std::chrono::duration<double>(end - clock::now()).count();
-                if (seconds <= 0) throw Aborted{"time limit reached", false};
-            }
-            return solve(n, best);
-        };
+        start_clock();
         std::vector<int> line;
-        auto unwind = [&] {
-            for (size_t i = 0; i < line.size(); ++i) pos.pop();
-            seconds = whole;
-        };
+        auto unwind = [&] { for (size_t i = 0; i < line.size(); ++i) pos.pop(); };
         try {
             refuted = -1;
             int n = -1, best;
             for (int k = 1; k <= most && n < 0; k += 2) {
-                if (within(k, best)) n = k;
+                if (prove(k, best)) n = k;
                 else refuted = k;
             }
             if (n < 0) n = 0;  // no mate within `most`: no line
@@ -311,7 +303,7 @@ struct BoundedSearch : Search {
             // check before would mate sooner), so the first without a mate two plies sooner
             while (n > 0) {
                 if (pos.turn == attacker) {
-                    if (!within(n, best) || best < 0)
+                    if (!prove(n, best) || best < 0)
                         throw std::logic_error("no check proven within the plies left below a proven node");
                 } else {
                     std::vector<int> replies;
@@ -321,7 +313,7 @@ struct BoundedSearch : Search {
                     for (size_t i = 0; best < 0 && i < replies.size(); ++i) {
                         pos.push(replies[i]);
                         line.push_back(replies[i]);  // (popped by unwind on a throw)
-                        int ignored, sooner = within(n - 3, ignored);
+                        int ignored, sooner = prove(n - 3, ignored);
                         line.pop_back();
                         pos.pop();
                         if (!sooner) best = replies[i];
