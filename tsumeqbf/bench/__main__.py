@@ -1,10 +1,10 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck,native-ab} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck,native-ab,usi-mate} [options]``."""
 
 import importlib
 import sys
 
 BENCHMARKS = ("movegen", "qbf", "dfpn", "answers", "lengths", "along", "certify", "bloqqer",
-              "undecided", "formulacheck", "native-ab")
+              "undecided", "formulacheck", "native-ab", "usi-mate")
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,264 @@
+"""``python -m tsumeqbf.bench usi-mate --engine PROGRAM``: another USI mate engine (such as
+KomoringHeights) beside the native core, on the same problems in the same run.
+
+    python -m tsumeqbf.bench usi-mate --engine PATH [--engine-arg ARG ...]
+                                      [--option NAME=VALUE ...] [--edo K | --ids ID,...]
+                                      [--classics KEY,...] [--seconds S] [--max-nodes N]
+                                      [--no-core] [--csv FILE [--resume]] [--repeat K]
+
+Each problem is asked of the engine (``go mate`` with ``--seconds`` to answer) and then
+of the core (the proof alone, as ``bench dfpn --backend native --shorten-nodes 0``: at
+most ``--max-nodes`` nodes and ``--seconds`` CPU seconds). Both lines are replayed by the
+rules engine: an engine's mate is its word until then. The summary gives how many each
+decides, the verdicts that differ (a replayed mate against a no-mate: the no-mate is
+wrong), the core's CPU seconds over the engine's at the median of the problems both
+decide, each one's nodes per CPU second, and the lengths where both found a mate.
+
+The engine's CPU seconds are those its process spent between ``go mate`` and its
+``checkmate`` line (``/proc``, Linux; its own ``info time`` beside, wall milliseconds);
+its nodes are its last ``info`` line's: an engine that times out reports the nodes of its
+last periodic line, so its rate is taken over the problems it decides. A node is not the
+same unit in two engines; the seconds to a verdict are the comparison that holds.
+
+Exit status 1 when the core is wrong (a line that does not replay, or a no-mate against
+the engine's replayed mate); the engine's wrong answers are reported, not failed on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+from pathlib import Path
+
+from ..data import read_rows
+from ..dfpn.solve import replay_answer
+from ..provenance import FIELDS as PROVENANCE, row_fields
+from ..rules import Position
+from ..settings import TABLE_ENTRIES
+from ..usi.client import EngineError, MateEngine
+from ..values import Status
+from .dfpn import by_ids, open_rows, pick_edo
+
+FIELDS = ["id", "stated_length", "engine", "engine_status", "engine_length", "engine_nodes",
+          "engine_time_ms", "engine_cpu_s", "engine_wall_s", "engine_replay", "engine_reason",
+          "status", "length", "nodes", "time_s", "cpu_s", "replay", "reason", "seconds",
+          "max_nodes", "engine_command", "engine_options", "repeat", *PROVENANCE]
+
+
+def problems(edo: int, ids: str | None, classics: str | None) -> list[dict]:
+    """The Edo problems asked for, then the long classics named in ``classics``, as rows
+    with ``id``, ``sfen`` and ``stated_length``."""
+    rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), edo, ids, "bench usi-mate")
+    if classics:
+        every = [dict(r, id=r["key"]) for r in read_rows("long_classics.csv")]
+        try:
+            rows += by_ids(every, classics)
+        except ValueError:
+            raise SystemExit(f"bench usi-mate: --classics takes keys of long_classics.csv "
+                             f"({', '.join(r['id'] for r in every)})") from None
+    return rows
+
+
+def engine_columns(engine: MateEngine, pos: Position, sfen: str, seconds: float) -> dict:
+    """The engine's answer on one problem, its line replayed, as the row's columns."""
+    got = engine.mate(sfen, seconds)
+    replay = replay_answer(pos, got.line) if got.status == Status.MATE else "-"
+    return {"engine_status": got.status, "engine_length": len(got.line) or None,
+            "engine_nodes": got.nodes, "engine_time_ms": got.time_ms,
+            "engine_cpu_s": got.cpu_s, "engine_wall_s": got.wall_s, "engine_replay": replay,
+            "engine_reason": got.reason}
+
+
+def core_columns(pos: Position, max_nodes: int, seconds: float) -> dict:
+    """The core's proof on one problem (no search for shorter lines), replayed."""
+    from .dfpn_native import solve_native
+
+    out = solve_native(pos, max_nodes, TABLE_ENTRIES, 0, False, seconds)
+    return {"status": out["status"], "length": out["length"], "nodes": out["nodes"],
+            "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
+            "replay": replay_answer(pos, out["pv"]) if out["pv"] else "-",
+            "reason": out.get("reason")}
+
+
+def _ok(row: dict, prefix: str) -> bool:
+    return str(row.get(prefix + "replay") or "").startswith("ok")
+
+
+def wrong_verdicts(rows: list[dict]) -> list[tuple[str, str]]:
+    """(problem, who) for each verdict the other's replayed mate refutes: ``who`` is
+    "engine" or "core", the one that said no mate.
+
+    >>> rows = [dict(id="a", engine_status="nomate", status="mate", replay="ok"),
+    ...         dict(id="b", engine_status="mate", engine_replay="ok", status="nomate"),
+    ...         dict(id="c", engine_status="mate", engine_replay="ply 3 ...", status="nomate")]
+    >>> wrong_verdicts(rows)
+    [('a', 'engine'), ('b', 'core')]
+    """
+    out = []
+    for r in rows:
+        if r.get("engine_status") == Status.NOMATE and r.get("status") == Status.MATE and _ok(r, ""):
+            out.append((r["id"], "engine"))
+        if r.get("status") == Status.NOMATE and r.get("engine_status") == Status.MATE and _ok(r, "engine_"):
+            out.append((r["id"], "core"))
+    return out
+
+
+def _decided(row: dict, prefix: str) -> bool:
+    status = row.get(prefix + "status")
+    return status == Status.NOMATE or (status == Status.MATE and _ok(row, prefix))
+
+
+def _number(value) -> float | None:
+    return None if value in (None, "") else float(value)
+
+
+def summary(rows: list[dict], name: str) -> list[str]:
+    """The lines the run ends with (see the module's docstring).
+
+    >>> rows = [dict(id="a", engine_status="mate", engine_replay="ok", engine_length=9,
+    ...              engine_nodes=1000, engine_cpu_s=2.0, status="mate", replay="ok",
+    ...              length=9, nodes=3000, cpu_s=1.0),
+    ...         dict(id="b", engine_status="unknown", engine_replay="-", engine_nodes=500,
+    ...              engine_cpu_s=3.0, status="mate", replay="ok", length=11, nodes=900,
+    ...              cpu_s=0.5)]
+    >>> for line in summary(rows, "KH"): print(line)
+    decided of 2: KH 1, the core 2, both 1
+    wrong verdicts (a no-mate against the other's replayed mate): none
+    lines that do not replay: KH 0, the core 0
+    where both decide: the core's CPU s over KH's at the median 0.50 (1 problems)
+    nodes per CPU s where each decides: KH 500, the core 2,600
+    lengths where both mate: the core shorter 0, the same 1, longer 0
+    """
+    both = [r for r in rows if _decided(r, "") and _decided(r, "engine_")]
+    wrong = wrong_verdicts(rows)
+    out = [f"decided of {len(rows)}: {name} {sum(_decided(r, 'engine_') for r in rows)}, the "
+           f"core {sum(_decided(r, '') for r in rows)}, both {len(both)}",
+           "wrong verdicts (a no-mate against the other's replayed mate): "
+           + (", ".join(f"{pid} ({who})" for pid, who in wrong) or "none"),
+           f"lines that do not replay: {name} "
+           f"{sum(r.get('engine_status') == Status.MATE and not _ok(r, 'engine_') for r in rows)}, "
+           f"the core {sum(r.get('status') == Status.MATE and not _ok(r, '') for r in rows)}"]
+    ratios = [float(r["cpu_s"]) / float(r["engine_cpu_s"]) for r in both
+              if _number(r.get("engine_cpu_s")) and _number(r.get("cpu_s")) is not None]
+    if ratios:
+        out.append(f"where both decide: the core's CPU s over {name}'s at the median "
+                   f"{statistics.median(ratios):.2f} ({len(ratios)} problems)")
+    rates = []
+    for who, prefix in ((name, "engine_"), ("the core", "")):
+        timed = [r for r in rows if _decided(r, prefix) and _number(r.get(prefix + "cpu_s"))
+                 and _number(r.get(prefix + "nodes")) is not None]
+        seconds = sum(float(r[prefix + "cpu_s"]) for r in timed)
+        if seconds:
+            rates.append(f"{who} {sum(float(r[prefix + 'nodes']) for r in timed) / seconds:,.0f}")
+    if rates:
+        out.append("nodes per CPU s where each decides: " + ", ".join(rates))
+    mates = [r for r in both if r["status"] == Status.MATE and r["engine_status"] == Status.MATE]
+    if mates:
+        diff = [int(r["length"]) - int(r["engine_length"]) for r in mates]
+        out.append(f"lengths where both mate: the core shorter {sum(d < 0 for d in diff)}, "
+                   f"the same {sum(d == 0 for d in diff)}, longer {sum(d > 0 for d in diff)}")
+    return out
+
+
+def run(engine: MateEngine, rows: list[dict], args, settings: dict) -> list[dict]:
+    """Every problem of ``rows``, ``args.repeat`` rounds, written as it finishes."""
+    sink, writer, done = open_rows(args.csv, args.resume, FIELDS, "usi-mate")
+    if done:
+        print(f"resuming: {len(done)} already searched in {args.csv}")
+    print(f"{'problem':12s} {'stated':>6s} | {'engine':8s} {'length':>6s} {'nodes':>10s} "
+          f"{'CPU s':>7s} {'replay':6s}" + ("" if args.no_core else
+          f" | {'core':8s} {'length':>6s} {'nodes':>10s} {'CPU s':>7s} {'replay':6s}"))
+    finished = []
+    for k in range(1, args.repeat + 1):
+        for r in rows:
+            if (r["id"], k) in done:
+                continue
+            pos = Position.from_sfen(r["sfen"])
+            row = {"id": r["id"], "stated_length": r["stated_length"], "engine": engine.name,
+                   **settings, "repeat": k,
+                   **engine_columns(engine, pos, r["sfen"], args.seconds)}
+            line = (f"{r['id']:12s} {r['stated_length']:>6s} | {row['engine_status']:8s} "
+                    f"{str(row['engine_length'] or '-'):>6s} {str(row['engine_nodes'] or '-'):>10s} "
+                    f"{str(row['engine_cpu_s']):>7s} {row['engine_replay'][:6]:6s}")
+            if not args.no_core:
+                row.update(core_columns(pos, args.max_nodes, args.seconds))
+                line += (f" | {row['status']:8s} {str(row['length'] or '-'):>6s} "
+                         f"{row['nodes']:10d} {float(row['cpu_s']):7.2f} {row['replay'][:6]:6s}")
+            row.update(row_fields("tsume", {"backend": "native"}))
+            print(line + (f" (round {k})" if args.repeat > 1 else ""), flush=True)
+            if writer:
+                writer.writerow(row)
+                sink.flush()
+            finished.append(row)
+    if sink:
+        sink.close()
+        with open(args.csv, encoding="utf-8") as fh:  # a resumed run sums up every row
+            finished = list(csv.DictReader(fh))
+    return [r for r in finished if int(r.get("repeat") or 1) == 1]
+
+
+def parse_options(pairs: list[str]) -> dict:
+    """``NAME=VALUE`` pairs as USI options.
+
+    >>> parse_options(["USI_Hash=1024", "PostSearchLevel=None"])
+    {'USI_Hash': '1024', 'PostSearchLevel': 'None'}
+    >>> parse_options(["Threads"])
+    Traceback (most recent call last):
+    SystemExit: bench usi-mate: --option takes NAME=VALUE, not 'Threads'
+    """
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"bench usi-mate: --option takes NAME=VALUE, not {pair!r}")
+        out[name] = value
+    return out
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench usi-mate",
+                                 description="another USI mate engine beside the native core")
+    ap.add_argument("--engine", required=True, metavar="PATH", help="the engine's program")
+    ap.add_argument("--engine-arg", action="append", default=[], metavar="ARG",
+                    help="an argument for the program (repeatable)")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a USI option for the engine (repeatable)")
+    ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none)")
+    ap.add_argument("--ids", default=None, help="Edo problems by id, comma-separated")
+    ap.add_argument("--classics", default=None, metavar="KEY,...",
+                    help="long classics by key (long_classics.csv), after the Edo problems")
+    ap.add_argument("--seconds", type=float, default=10.0,
+                    help="each engine's seconds a problem (the engine's go mate; the core's CPU s)")
+    ap.add_argument("--max-nodes", type=int, default=100_000_000, help="the core's node budget")
+    ap.add_argument("--no-core", action="store_true", help="the engine alone")
+    ap.add_argument("--csv", default=None, help="write a row per problem here")
+    ap.add_argument("--resume", action="store_true", help="keep the CSV's rows and go on")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds over the problems")
+    args = ap.parse_args(argv)
+    if args.seconds <= 0 or args.max_nodes < 1 or args.repeat < 1:
+        raise SystemExit("bench usi-mate: --seconds, --max-nodes and --repeat must be positive")
+    if args.resume and not args.csv:
+        raise SystemExit("bench usi-mate: --resume needs --csv")
+    rows = problems(args.edo, args.ids, args.classics)
+    if not rows:
+        raise SystemExit("bench usi-mate: no problems (give --edo K, --ids or --classics)")
+    if not args.no_core:
+        from .. import native
+
+        native.require()
+    options = parse_options(args.option)
+    settings = {"seconds": args.seconds, "max_nodes": None if args.no_core else args.max_nodes,
+                "engine_command": " ".join([Path(args.engine).name, *args.engine_arg]),
+                "engine_options": " ".join(f"{k}={v}" for k, v in options.items())}
+    try:
+        with MateEngine([args.engine, *args.engine_arg], options) as engine:
+            first = run(engine, rows, args, settings)
+    except EngineError as exc:
+        raise SystemExit(f"bench usi-mate: {exc}") from None
+    name = first[0]["engine"] if first else Path(args.engine).name
+    for text in summary(first, name):
+        print(text)
+    core_wrong = [pid for pid, who in wrong_verdicts(first) if who == "core"]
+    bad_lines = [r["id"] for r in first if r.get("status") == Status.MATE and not _ok(r, "")]
+    return 1 if core_wrong or bad_lines else 0
