@@ -520,3 +520,26 @@ def test_the_search_is_told_before_it_runs_and_counts_what_a_stop_cut_short(back
     out = solve_tsume(Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1"), backend=backend,
                       on_search=told.append)
     assert out["status"] == "mate" and [s.nodes for s in told] == [out["nodes"]]
+
+
+def test_a_cpu_limit_landing_while_the_answer_is_replayed_stops_the_solve_not_fails_it(
+        monkeypatch):
+    """The core's lines are replayed with the rules engine before they are given; a CPU
+    limit (an exception from a signal) that lands there is the limit, not a line that does
+    not replay (it was an answer with status error)."""
+    from tsumeqbf.limits import LimitReached
+
+    pos = _sample("mate7-6")
+    real = Position.parse_usi
+
+    def limit_on_the_third_move(self, text, _seen=[]):
+        _seen.append(text)
+        if len(_seen) == 3:
+            raise LimitReached("CPU time limit (1 s)")
+        return real(self, text)
+
+    monkeypatch.setattr(Position, "parse_usi", limit_on_the_third_move)
+    with pytest.raises(LimitReached):
+        solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=0)
+    monkeypatch.setattr(Position, "parse_usi", real)
+    assert replay_answer(pos, ["1a1b"]).startswith("ply 1 1a1b: ")  # still the finding

@@ -4,12 +4,13 @@ KomoringHeights) beside the native core, on the same problems in the same run.
     python -m tsumeqbf.bench usi-mate --engine PATH [--engine-arg ARG ...]
                                       [--option NAME=VALUE ...] [--edo K | --ids ID,...]
                                       [--classics KEY,...] [--seconds S] [--max-nodes N]
-                                      [--no-core] [--csv FILE [--resume]] [--repeat K]
+                                      [--tt-entries N] [--no-core]
+                                      [--csv FILE [--resume]] [--repeat K]
 
 Each problem is asked of the engine (``go mate`` with ``--seconds`` to answer) and then
 of the core (the proof alone, as ``bench dfpn --backend native --shorten-nodes 0``: at
-most ``--max-nodes`` nodes and ``--seconds`` CPU seconds). Both lines are replayed by the
-rules engine: an engine's mate is its word until then. The summary gives how many each
+most ``--max-nodes`` nodes and ``--seconds`` CPU seconds, its table ``--tt-entries``).
+Both lines are replayed by the rules engine: an engine's mate is its word until then. The summary gives how many each
 decides, the verdicts that differ (a replayed mate against a no-mate: the no-mate is
 wrong), the core's CPU seconds over the engine's at the median of the problems both
 decide, each one's nodes per CPU second, and the lengths where both found a mate.
@@ -37,13 +38,13 @@ from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from ..usi.client import EngineError, MateEngine
-from ..values import Status
+from ..values import REASON, Status, reason_of
 from .dfpn import by_ids, open_rows, pick_edo
 
 FIELDS = ["id", "stated_length", "engine", "engine_status", "engine_length", "engine_nodes",
-          "engine_time_ms", "engine_cpu_s", "engine_wall_s", "engine_replay", "engine_reason",
-          "status", "length", "nodes", "time_s", "cpu_s", "replay", "reason", "seconds",
-          "max_nodes", "engine_command", "engine_options", "repeat", *PROVENANCE]
+          "engine_time_ms", "engine_cpu_s", "engine_wall_s", "engine_replay", f"engine_{REASON}",
+          "status", "length", "nodes", "time_s", "cpu_s", "replay", REASON, "seconds",
+          "max_nodes", "tt_entries", "engine_command", "engine_options", "repeat", *PROVENANCE]
 
 
 def problems(edo: int, ids: str | None, classics: str | None) -> list[dict]:
@@ -67,18 +68,19 @@ def engine_columns(engine: MateEngine, pos: Position, sfen: str, seconds: float)
     return {"engine_status": got.status, "engine_length": len(got.line) or None,
             "engine_nodes": got.nodes, "engine_time_ms": got.time_ms,
             "engine_cpu_s": got.cpu_s, "engine_wall_s": got.wall_s, "engine_replay": replay,
-            "engine_reason": got.reason}
+            f"engine_{REASON}": got.reason}
 
 
-def core_columns(pos: Position, max_nodes: int, seconds: float) -> dict:
+def core_columns(pos: Position, max_nodes: int, seconds: float,
+                 tt_entries: int = TABLE_ENTRIES) -> dict:
     """The core's proof on one problem (no search for shorter lines), replayed."""
     from .dfpn_native import solve_native
 
-    out = solve_native(pos, max_nodes, TABLE_ENTRIES, 0, False, seconds)
+    out = solve_native(pos, max_nodes, tt_entries, 0, False, seconds)
     return {"status": out["status"], "length": out["length"], "nodes": out["nodes"],
             "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
             "replay": replay_answer(pos, out["pv"]) if out["pv"] else "-",
-            "reason": out.get("reason")}
+            REASON: reason_of(out)}
 
 
 def _ok(row: dict, prefix: str) -> bool:
@@ -182,7 +184,7 @@ def run(engine: MateEngine, rows: list[dict], args, settings: dict) -> list[dict
                     f"{str(row['engine_length'] or '-'):>6s} {str(row['engine_nodes'] or '-'):>10s} "
                     f"{str(row['engine_cpu_s']):>7s} {row['engine_replay'][:6]:6s}")
             if not args.no_core:
-                row.update(core_columns(pos, args.max_nodes, args.seconds))
+                row.update(core_columns(pos, args.max_nodes, args.seconds, args.tt_entries))
                 line += (f" | {row['status']:8s} {str(row['length'] or '-'):>6s} "
                          f"{row['nodes']:10d} {float(row['cpu_s']):7.2f} {row['replay'][:6]:6s}")
             row.update(row_fields("tsume", {"backend": "native"}))
@@ -231,13 +233,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seconds", type=float, default=10.0,
                     help="each engine's seconds a problem (the engine's go mate; the core's CPU s)")
     ap.add_argument("--max-nodes", type=int, default=100_000_000, help="the core's node budget")
+    ap.add_argument("--tt-entries", type=int, default=TABLE_ENTRIES,
+                    help="the core's table entries (as solve's --tt-entries)")
     ap.add_argument("--no-core", action="store_true", help="the engine alone")
     ap.add_argument("--csv", default=None, help="write a row per problem here")
     ap.add_argument("--resume", action="store_true", help="keep the CSV's rows and go on")
     ap.add_argument("--repeat", type=int, default=1, help="rounds over the problems")
     args = ap.parse_args(argv)
-    if args.seconds <= 0 or args.max_nodes < 1 or args.repeat < 1:
-        raise SystemExit("bench usi-mate: --seconds, --max-nodes and --repeat must be positive")
+    if args.seconds <= 0 or min(args.max_nodes, args.tt_entries, args.repeat) < 1:
+        raise SystemExit("bench usi-mate: --seconds, --max-nodes, --tt-entries and --repeat "
+                         "must be positive")
     if args.resume and not args.csv:
         raise SystemExit("bench usi-mate: --resume needs --csv")
     rows = problems(args.edo, args.ids, args.classics)
@@ -249,6 +254,7 @@ def main(argv: list[str]) -> int:
         native.require()
     options = parse_options(args.option)
     settings = {"seconds": args.seconds, "max_nodes": None if args.no_core else args.max_nodes,
+                "tt_entries": None if args.no_core else args.tt_entries,
                 "engine_command": " ".join([Path(args.engine).name, *args.engine_arg]),
                 "engine_options": " ".join(f"{k}={v}" for k, v in options.items())}
     try:

@@ -387,7 +387,7 @@ def replay_answer(pos, usi_line: list[str]) -> str:
     for i, text in enumerate(usi_line):
         try:
             m = p.parse_usi(text)
-        except Exception as exc:  # an illegal move is the finding, not a crash
+        except TsumeError as exc:  # an illegal move is the finding (a limit goes up)
             return f"ply {i + 1} {text}: {exc}"
         if i % 2 == 0 and m not in p.checks():
             return f"ply {i + 1} {text}: not a check"
