@@ -4,6 +4,7 @@ here are our own (``tsumeqbf usi``) and small scripts that lie, crash or hang.""
 from __future__ import annotations
 
 import csv
+import re
 import sys
 
 import pytest
@@ -137,3 +138,18 @@ def test_a_timeout_is_not_decided_and_keeps_the_engines_last_report(fake):
         got = engine.mate("7k1/9/7G1/9/9/9/9/9/9 b G 1", seconds=5)
     assert (got.status, got.reason, got.nodes, got.time_ms) == (Status.UNKNOWN, "timeout", 42, 5)
     assert engine.name == "fake-timeout"
+
+
+def test_cshogis_dfpn_third_gives_each_engines_rate_over_its(fake, tmp_path, capsys):
+    pytest.importorskip("cshogi")
+    out_csv = tmp_path / "rows.csv"
+    assert bench_usi_mate([*fake("timeout"), "--ids", "zukou-002,zukou-005",
+                           "--cshogi-nodes", "100000", "--csv", str(out_csv)]) == 0
+    out = capsys.readouterr().out
+    rows = _rows(out_csv)
+    assert all(int(r["cshogi_nodes"]) > 0 and float(r["cshogi_cpu_s"]) >= 0 for r in rows)
+    # (the fake spends no CPU time, so only the core has a rate beside cshogi's)
+    assert re.search(r"nodes per CPU s over every problem: the core [\d,]+ "
+                     r"\(\d+\.\d\dx cshogi's DfPn\), cshogi's DfPn [\d,]+", out)
+    with pytest.raises(SystemExit, match="--cshogi-nodes at least 0"):
+        bench_usi_mate([*fake("timeout"), "--ids", "zukou-002", "--cshogi-nodes", "-1"])

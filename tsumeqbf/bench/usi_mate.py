@@ -4,13 +4,16 @@ KomoringHeights) beside the native core, on the same problems in the same run.
     python -m tsumeqbf.bench usi-mate --engine PATH [--engine-arg ARG ...]
                                       [--option NAME=VALUE ...] [--edo K | --ids ID,...]
                                       [--classics KEY,...] [--seconds S] [--max-nodes N]
-                                      [--tt-entries N] [--no-core]
+                                      [--tt-entries N] [--no-core] [--cshogi-nodes N]
                                       [--csv FILE [--resume]] [--repeat K]
 
 Each problem is asked of the engine (``go mate`` with ``--seconds`` to answer) and then
 of the core (the proof alone, as ``bench dfpn --backend native --shorten-nodes 0``: at
 most ``--max-nodes`` nodes and ``--seconds`` CPU seconds, its table ``--tt-entries``).
-Both lines are replayed by the rules engine: an engine's mate is its word until then. The summary gives how many each
+Both lines are replayed by the rules engine: an engine's mate is its word until then.
+``--cshogi-nodes N`` runs cshogi's DfPn third, with N nodes (it has no time limit), so the
+issue's measure (nodes per CPU second over cshogi's DfPn's, in one run) is given for
+both engines. The summary gives how many each
 decides, the verdicts that differ (a replayed mate against a no-mate: the no-mate is
 wrong), the core's CPU seconds over the engine's at the median of the problems both
 decide, each one's nodes per CPU second, and the lengths where both found a mate.
@@ -18,7 +21,7 @@ decide, each one's nodes per CPU second, and the lengths where both found a mate
 The engine's CPU seconds are those its process spent between ``go mate`` and its
 ``checkmate`` line (``/proc``, Linux; its own ``info time`` beside, wall milliseconds);
 its nodes are its last ``info`` line's: an engine that times out reports the nodes of its
-last periodic line, so its rate is taken over the problems it decides. A node is not the
+last periodic line (KH's ``PvInterval`` sets how often it writes one). A node is not the
 same unit in two engines; the seconds to a verdict are the comparison that holds.
 
 Exit status 1 when the core is wrong (a line that does not replay, or a no-mate against
@@ -39,12 +42,13 @@ from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from ..usi.client import EngineError, MateEngine
 from ..values import REASON, Status, reason_of
-from .dfpn import by_ids, open_rows, pick_edo
+from .dfpn import by_ids, cshogi_dfpn, open_rows, pick_edo
 
 FIELDS = ["id", "stated_length", "engine", "engine_status", "engine_length", "engine_nodes",
           "engine_time_ms", "engine_cpu_s", "engine_wall_s", "engine_replay", f"engine_{REASON}",
           "status", "length", "nodes", "time_s", "cpu_s", "replay", REASON, "seconds",
-          "max_nodes", "tt_entries", "engine_command", "engine_options", "repeat", *PROVENANCE]
+          "max_nodes", "tt_entries", "engine_command", "engine_options", "cshogi_proven",
+          "cshogi_nodes", "cshogi_time_s", "cshogi_cpu_s", "repeat", *PROVENANCE]
 
 
 def problems(edo: int, ids: str | None, classics: str | None) -> list[dict]:
@@ -163,14 +167,46 @@ def summary(rows: list[dict], name: str) -> list[str]:
     return out
 
 
-def run(engine: MateEngine, rows: list[dict], args, settings: dict) -> list[dict]:
+def rate_lines(rows: list[dict], name: str) -> list[str]:
+    """With cshogi's DfPn in the run: each engine's nodes per CPU second over every
+    problem (the issue's measure; the engine's nodes those of its last report) and its
+    ratio to cshogi's.
+
+    >>> rows = [dict(engine_nodes=900, engine_cpu_s=3.0, nodes=1200, cpu_s=2.0,
+    ...              cshogi_nodes=400, cshogi_cpu_s=2.0)]
+    >>> rate_lines(rows, "KH")
+    ["nodes per CPU s over every problem: KH 300 (1.50x cshogi's DfPn), the core 600 (3.00x), cshogi's DfPn 200"]
+    >>> rate_lines([dict(nodes=1, cpu_s=1.0)], "KH")
+    []
+    """
+    def rate(prefix):
+        timed = [r for r in rows if _number(r.get(prefix + "cpu_s"))
+                 and _number(r.get(prefix + "nodes")) is not None]
+        seconds = sum(float(r[prefix + "cpu_s"]) for r in timed)
+        return sum(float(r[prefix + "nodes"]) for r in timed) / seconds if seconds else None
+
+    theirs = rate("cshogi_")
+    if not theirs:
+        return []
+    parts = []
+    for who, prefix in ((name, "engine_"), ("the core", "")):
+        ours = rate(prefix)
+        if ours:
+            ratio = ours / theirs
+            parts.append(f"{who} {ours:,.0f} ({ratio:.2f}x" + (" cshogi's DfPn)" if not parts else ")"))
+    return ["nodes per CPU s over every problem: " + ", ".join(parts)
+            + f", cshogi's DfPn {theirs:,.0f}"]
+
+
+def run(engine: MateEngine, rows: list[dict], args, settings: dict, cshogi=None) -> list[dict]:
     """Every problem of ``rows``, ``args.repeat`` rounds, written as it finishes."""
     sink, writer, done = open_rows(args.csv, args.resume, FIELDS, "usi-mate")
     if done:
         print(f"resuming: {len(done)} already searched in {args.csv}")
     print(f"{'problem':12s} {'stated':>6s} | {'engine':8s} {'length':>6s} {'nodes':>10s} "
           f"{'CPU s':>7s} {'replay':6s}" + ("" if args.no_core else
-          f" | {'core':8s} {'length':>6s} {'nodes':>10s} {'CPU s':>7s} {'replay':6s}"))
+          f" | {'core':8s} {'length':>6s} {'nodes':>10s} {'CPU s':>7s} {'replay':6s}")
+          + (f" | {'cshogi':5s} {'nodes':>9s} {'CPU s':>7s}" if cshogi else ""))
     finished = []
     for k in range(1, args.repeat + 1):
         for r in rows:
@@ -187,6 +223,11 @@ def run(engine: MateEngine, rows: list[dict], args, settings: dict) -> list[dict
                 row.update(core_columns(pos, args.max_nodes, args.seconds, args.tt_entries))
                 line += (f" | {row['status']:8s} {str(row['length'] or '-'):>6s} "
                          f"{row['nodes']:10d} {float(row['cpu_s']):7.2f} {row['replay'][:6]:6s}")
+            theirs = cshogi_dfpn(cshogi, r["sfen"], args.cshogi_nodes) if cshogi else None
+            if theirs:
+                row.update(cshogi_proven=bool(theirs[0]), cshogi_nodes=theirs[1],
+                           cshogi_time_s=round(theirs[2], 6), cshogi_cpu_s=round(theirs[3], 6))
+                line += f" | {str(bool(theirs[0])):5s} {theirs[1]:9d} {theirs[3]:7.2f}"
             row.update(row_fields("tsume", {"backend": "native"}))
             print(line + (f" (round {k})" if args.repeat > 1 else ""), flush=True)
             if writer:
@@ -236,13 +277,22 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--tt-entries", type=int, default=TABLE_ENTRIES,
                     help="the core's table entries (as solve's --tt-entries)")
     ap.add_argument("--no-core", action="store_true", help="the engine alone")
+    ap.add_argument("--cshogi-nodes", type=int, default=0, metavar="N",
+                    help="cshogi's DfPn third, with N nodes a problem (0: not run)")
     ap.add_argument("--csv", default=None, help="write a row per problem here")
     ap.add_argument("--resume", action="store_true", help="keep the CSV's rows and go on")
     ap.add_argument("--repeat", type=int, default=1, help="rounds over the problems")
     args = ap.parse_args(argv)
-    if args.seconds <= 0 or min(args.max_nodes, args.tt_entries, args.repeat) < 1:
+    if args.seconds <= 0 or min(args.max_nodes, args.tt_entries, args.repeat) < 1 \
+            or args.cshogi_nodes < 0:
         raise SystemExit("bench usi-mate: --seconds, --max-nodes, --tt-entries and --repeat "
-                         "must be positive")
+                         "must be positive (--cshogi-nodes at least 0)")
+    cshogi = None
+    if args.cshogi_nodes:
+        try:
+            import cshogi
+        except ImportError:
+            raise SystemExit("bench usi-mate: --cshogi-nodes needs cshogi installed") from None
     if args.resume and not args.csv:
         raise SystemExit("bench usi-mate: --resume needs --csv")
     rows = problems(args.edo, args.ids, args.classics)
@@ -259,11 +309,11 @@ def main(argv: list[str]) -> int:
                 "engine_options": " ".join(f"{k}={v}" for k, v in options.items())}
     try:
         with MateEngine([args.engine, *args.engine_arg], options) as engine:
-            first = run(engine, rows, args, settings)
+            first = run(engine, rows, args, settings, cshogi)
     except EngineError as exc:
         raise SystemExit(f"bench usi-mate: {exc}") from None
     name = first[0]["engine"] if first else Path(args.engine).name
-    for text in summary(first, name):
+    for text in summary(first, name) + rate_lines(first, name):
         print(text)
     core_wrong = [pid for pid, who in wrong_verdicts(first) if who == "core"]
     bad_lines = [r["id"] for r in first if r.get("status") == Status.MATE and not _ok(r, "")]
