@@ -95,9 +95,10 @@ def wrong_verdicts(rows: list[dict]) -> list[tuple[str, str]]:
     """(problem, who) for each verdict the other's replayed mate refutes: ``who`` is
     "engine" or "core", the one that said no mate.
 
-    >>> rows = [dict(id="a", engine_status="nomate", status="mate", replay="ok"),
-    ...         dict(id="b", engine_status="mate", engine_replay="ok", status="nomate"),
-    ...         dict(id="c", engine_status="mate", engine_replay="ply 3 ...", status="nomate")]
+    >>> mate, nomate = Status.MATE, Status.NOMATE
+    >>> rows = [dict(id="a", engine_status=nomate, status=mate, replay="ok"),
+    ...         dict(id="b", engine_status=mate, engine_replay="ok", status=nomate),
+    ...         dict(id="c", engine_status=mate, engine_replay="ply 3 ...", status=nomate)]
     >>> wrong_verdicts(rows)
     [('a', 'engine'), ('b', 'core')]
     """
@@ -122,11 +123,12 @@ def _number(value) -> float | None:
 def summary(rows: list[dict], name: str) -> list[str]:
     """The lines the run ends with (see the module's docstring).
 
-    >>> rows = [dict(id="a", engine_status="mate", engine_replay="ok", engine_length=9,
-    ...              engine_nodes=1000, engine_cpu_s=2.0, status="mate", replay="ok",
+    >>> mate, unknown = Status.MATE, Status.UNKNOWN
+    >>> rows = [dict(id="a", engine_status=mate, engine_replay="ok", engine_length=9,
+    ...              engine_nodes=1000, engine_cpu_s=2.0, status=mate, replay="ok",
     ...              length=9, nodes=3000, cpu_s=1.0),
-    ...         dict(id="b", engine_status="unknown", engine_replay="-", engine_nodes=500,
-    ...              engine_cpu_s=3.0, status="mate", replay="ok", length=11, nodes=900,
+    ...         dict(id="b", engine_status=unknown, engine_replay="-", engine_nodes=500,
+    ...              engine_cpu_s=3.0, status=mate, replay="ok", length=11, nodes=900,
     ...              cpu_s=0.5)]
     >>> for line in summary(rows, "KH"): print(line)
     decided of 2: KH 1, the core 2, both 1
