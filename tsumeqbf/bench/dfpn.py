@@ -126,6 +126,24 @@ def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
     return sink, writer, done
 
 
+def keep(row: dict, sink, writer, finished: list) -> None:
+    """Write ``row`` to the run's CSV at once (an interrupted run keeps it), and keep it."""
+    if writer:
+        writer.writerow(row)
+        sink.flush()
+    finished.append(row)
+
+
+def every_row(sink, csv_path, finished: list) -> list[dict]:
+    """Close the run's CSV and read back all its rows, a resumed run's earlier ones too
+    (without a CSV: ``finished``)."""
+    if not sink:
+        return finished
+    sink.close()
+    with open(csv_path, encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
 def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=False,
               repeat=1) -> None:
     """``solve`` with ``options`` on each of ``rows`` (no exact-shortest search after a

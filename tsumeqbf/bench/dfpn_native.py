@@ -50,7 +50,7 @@ from ..settings import TABLE_ENTRIES
 from ..limits import LimitReached
 from ..usage import cpu_limited, measured
 from ..values import REASON, Status, reason_of
-from .dfpn import cshogi_dfpn, open_rows
+from .dfpn import cshogi_dfpn, every_row, keep, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
           "replay", "python_backend", "python_status", "python_nodes", "python_time_s",
@@ -229,14 +229,8 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
         row, line = search_problem(r, **settings)
         row["repeat"] = k
         print(line + (f" (round {k})" if repeat > 1 else ""), flush=True)
-        if writer:
-            writer.writerow(row)
-            sink.flush()
-        finished.append(row)
-    if sink:
-        sink.close()
-        with open(csv_path, encoding="utf-8") as fh:  # a resumed run sums up every row
-            finished = list(csv.DictReader(fh))
+        keep(row, sink, writer, finished)
+    finished = every_row(sink, csv_path, finished)  # a resumed run sums up every row
     first = [r for r in finished if int(r.get("repeat") or 1) == 1]
     lines, bad = summary(first)
     if python is not None:

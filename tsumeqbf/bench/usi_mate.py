@@ -31,7 +31,6 @@ the engine's replayed mate); the engine's wrong answers are reported, not failed
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 from pathlib import Path
 
@@ -42,7 +41,7 @@ from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from ..usi.client import EngineError, MateEngine
 from ..values import REASON, Status, reason_of
-from .dfpn import by_ids, cshogi_dfpn, open_rows, pick_edo
+from .dfpn import by_ids, cshogi_dfpn, every_row, keep, open_rows, pick_edo
 
 FIELDS = ["id", "stated_length", "engine", "engine_status", "engine_length", "engine_nodes",
           "engine_time_ms", "engine_cpu_s", "engine_wall_s", "engine_replay", f"engine_{REASON}",
@@ -232,14 +231,8 @@ def run(engine: MateEngine, rows: list[dict], args, settings: dict, cshogi=None)
                 line += f" | {str(bool(theirs[0])):5s} {theirs[1]:9d} {theirs[3]:7.2f}"
             row.update(row_fields("tsume", {"backend": "native"}))
             print(line + (f" (round {k})" if args.repeat > 1 else ""), flush=True)
-            if writer:
-                writer.writerow(row)
-                sink.flush()
-            finished.append(row)
-    if sink:
-        sink.close()
-        with open(args.csv, encoding="utf-8") as fh:  # a resumed run sums up every row
-            finished = list(csv.DictReader(fh))
+            keep(row, sink, writer, finished)
+    finished = every_row(sink, args.csv, finished)  # a resumed run sums up every row
     return [r for r in finished if int(r.get("repeat") or 1) == 1]
 
 
