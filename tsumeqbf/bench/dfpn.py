@@ -173,19 +173,13 @@ def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=F
                "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"],
                "repeat": k, "cpu_s": round(used.cpu_s, 3),
                **row_fields("tsume", {"backend": out["backend"]})}
-        if writer:
-            writer.writerow(row)
-            sink.flush()
-        finished.append(row)
+        keep(row, sink, writer, finished)
         line = (f"{r['id']:10s} {r['stated_length']:>6s} {out['status']:8s} "
                 f"{str(out['length'] or '-'):>6s} {out['nodes']:9d} {out['time_s']:7.2f} {check[:10]:10s}")
         if theirs:
             line += f" | {str(bool(theirs[0])):7s} {theirs[1]:9d}"
         print(line, flush=True)
-    if sink:
-        sink.close()
-        with open(csv_path, encoding="utf-8") as fh:  # a resumed run sums up every row
-            finished = list(csv.DictReader(fh))
+    finished = every_row(sink, csv_path, finished)  # a resumed run sums up every row
     print(f"\nthis run: {our_nodes / max(our_s, 1e-9):.0f} nodes/s (heuristics '{options.heuristics}', "
           f"budget {max_nodes:,} nodes)")
     for line in summary(finished):

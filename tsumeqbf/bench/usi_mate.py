@@ -42,6 +42,7 @@ from ..settings import TABLE_ENTRIES
 from ..usi.client import EngineError, MateEngine
 from ..values import REASON, Status, reason_of
 from .dfpn import by_ids, cshogi_dfpn, every_row, keep, open_rows, pick_edo
+from .dfpn_native import nodes_per_second, solve_native
 
 FIELDS = ["id", "stated_length", "engine", "engine_status", "engine_length", "engine_nodes",
           "engine_time_ms", "engine_cpu_s", "engine_wall_s", "engine_replay", f"engine_{REASON}",
@@ -77,8 +78,6 @@ def engine_columns(engine: MateEngine, pos: Position, sfen: str, seconds: float)
 def core_columns(pos: Position, max_nodes: int, seconds: float,
                  tt_entries: int = TABLE_ENTRIES) -> dict:
     """The core's proof on one problem (no search for shorter lines), replayed."""
-    from .dfpn_native import solve_native
-
     out = solve_native(pos, max_nodes, tt_entries, 0, False, seconds)
     return {"status": out["status"], "length": out["length"], "nodes": out["nodes"],
             "time_s": round(out["time_s"], 6), "cpu_s": out["proof_cpu_s"],
@@ -119,6 +118,12 @@ def _number(value) -> float | None:
     return None if value in (None, "") else float(value)
 
 
+def _rate(rows: list[dict], prefix: str) -> float | None:
+    """Nodes per CPU second of one engine (``prefix``) over the rows that give its nodes."""
+    return nodes_per_second([r for r in rows if _number(r.get(prefix + "nodes")) is not None],
+                            prefix)
+
+
 def summary(rows: list[dict], name: str) -> list[str]:
     """The lines the run ends with (see the module's docstring).
 
@@ -151,13 +156,8 @@ def summary(rows: list[dict], name: str) -> list[str]:
     if ratios:
         out.append(f"where both decide: the core's CPU s over {name}'s at the median "
                    f"{statistics.median(ratios):.2f} ({len(ratios)} problems)")
-    rates = []
-    for who, prefix in ((name, "engine_"), ("the core", "")):
-        timed = [r for r in rows if _decided(r, prefix) and _number(r.get(prefix + "cpu_s"))
-                 and _number(r.get(prefix + "nodes")) is not None]
-        seconds = sum(float(r[prefix + "cpu_s"]) for r in timed)
-        if seconds:
-            rates.append(f"{who} {sum(float(r[prefix + 'nodes']) for r in timed) / seconds:,.0f}")
+    rates = [f"{who} {rate:,.0f}" for who, prefix in ((name, "engine_"), ("the core", ""))
+             if (rate := _rate([r for r in rows if _decided(r, prefix)], prefix))]
     if rates:
         out.append("nodes per CPU s where each decides: " + ", ".join(rates))
     mates = [r for r in both if r["status"] == Status.MATE and r["engine_status"] == Status.MATE]
@@ -180,18 +180,12 @@ def rate_lines(rows: list[dict], name: str) -> list[str]:
     >>> rate_lines([dict(nodes=1, cpu_s=1.0)], "KH")
     []
     """
-    def rate(prefix):
-        timed = [r for r in rows if _number(r.get(prefix + "cpu_s"))
-                 and _number(r.get(prefix + "nodes")) is not None]
-        seconds = sum(float(r[prefix + "cpu_s"]) for r in timed)
-        return sum(float(r[prefix + "nodes"]) for r in timed) / seconds if seconds else None
-
-    theirs = rate("cshogi_")
+    theirs = _rate(rows, "cshogi_")
     if not theirs:
         return []
     parts = []
     for who, prefix in ((name, "engine_"), ("the core", "")):
-        ours = rate(prefix)
+        ours = _rate(rows, prefix)
         if ours:
             ratio = ours / theirs
             parts.append(f"{who} {ours:,.0f} ({ratio:.2f}x" + (" cshogi's DfPn)" if not parts else ")"))

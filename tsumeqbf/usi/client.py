@@ -27,7 +27,7 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..values import Status
 
@@ -192,10 +192,8 @@ class MateEngine:
                                   f"{seconds:g} s and {2 * GRACE_S:g} s of grace") from None
         wall = time.monotonic() - start
         used = process_cpu_s(self.proc.pid)
-        answer = EngineAnswer.of_checkmate(words, info)
-        return EngineAnswer(answer.status, answer.line, answer.nodes, answer.time_ms,
-                            None if cpu is None or used is None else round(used - cpu, 3),
-                            round(wall, 6), answer.reason)
+        return replace(EngineAnswer.of_checkmate(words, info), wall_s=round(wall, 6),
+                       cpu_s=None if cpu is None or used is None else round(used - cpu, 3))
 
     def _checkmate(self, info: dict, seconds: float) -> list[str]:
         for words in self._until("checkmate", seconds):
