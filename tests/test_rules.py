@@ -752,3 +752,38 @@ def test_uchifuzume_9x9_agrees_with_cshogi(sfen, move):
     cshogi = pytest.importorskip("cshogi")
     b = cshogi.Board(sfen)
     assert move not in {cshogi.move_to_usi(m) for m in b.legal_moves}
+
+
+@pytest.mark.parametrize("nth", [1, 2, 5, 20])
+def test_an_exception_landing_inside_move_generation_leaves_the_position_as_it_was(
+        monkeypatch, nth):
+    """A CPU limit or Ctrl-C arrives as an exception wherever Python is; move generation
+    tries moves on the board in place, and must put it back (it once left a move on,
+    and the search's undo then failed with a KeyError that hid the limit)."""
+    from tsumeqbf.data import read_rows
+    from tsumeqbf.rules import Position
+
+    class Landed(Exception):
+        pass
+
+    real = Position.is_attacked
+    calls = [0]
+
+    def attacked(self, s, by):
+        calls[0] += 1
+        if calls[0] == nth:
+            raise Landed
+        return real(self, s, by)
+
+    for r in read_rows("open_tsume_zukou_musou.csv")[:20]:
+        pos = Position.from_sfen(r["sfen"])
+        before = (pos.sfen(), pos.key)
+        monkeypatch.setattr(Position, "is_attacked", attacked)
+        for generate in (pos.checks, pos.legal_moves):
+            calls[0] = 0
+            try:
+                generate()
+            except Landed:
+                pass
+            assert (pos.sfen(), pos.key) == before, (r["id"], generate.__name__)
+        monkeypatch.setattr(Position, "is_attacked", real)

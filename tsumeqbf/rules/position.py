@@ -329,11 +329,12 @@ class Position:
         captured = b[to]
         b[to] = code
         b[frm] = 0
-        k = to if code & 15 == KING else self.kings[c]
-        safe = k < 0 or not self.is_attacked(k, c ^ 1)
-        b[frm] = code
-        b[to] = captured
-        return safe
+        try:  # (a limit's or Ctrl-C's exception landing here must not leave the move on)
+            k = to if code & 15 == KING else self.kings[c]
+            return k < 0 or not self.is_attacked(k, c ^ 1)
+        finally:
+            b[frm] = code
+            b[to] = captured
 
     # -- move generation -----------------------------------------------------------------
     def _targets(self, frm: int, code: int, c: int) -> list[int]:
@@ -390,9 +391,10 @@ class Position:
             return False
         m = drop_move(PAWN, to)
         self.push(m)
-        stuck = not self._evasions(self.turn, first_only=True)
-        self.pop()
-        return stuck
+        try:
+            return not self._evasions(self.turn, first_only=True)
+        finally:
+            self.pop()
 
     def legal_moves(self) -> list[int]:
         """Every legal move of the side to move."""
@@ -507,12 +509,14 @@ class Position:
                     captured = b[t]
                     b[t] = moved
                     b[frm] = 0
-                    ok = self.is_attacked(ek, c)
-                    if ok and test_safety:
-                        own = t if moved & 15 == KING else k
-                        ok = own < 0 or not self.is_attacked(own, opp)
-                    b[frm] = code
-                    b[t] = captured
+                    try:  # (the board put back whatever exception lands in between)
+                        ok = self.is_attacked(ek, c)
+                        if ok and test_safety:
+                            own = t if moved & 15 == KING else k
+                            ok = own < 0 or not self.is_attacked(own, opp)
+                    finally:
+                        b[frm] = code
+                        b[t] = captured
                     if ok:
                         out.append(m)
         hand = self.hands[c]
@@ -528,8 +532,10 @@ class Position:
                         continue
                     if in_check:
                         b[t] = code
-                        safe = not self.is_attacked(k, opp)
-                        b[t] = 0
+                        try:
+                            safe = not self.is_attacked(k, opp)
+                        finally:
+                            b[t] = 0
                         if not safe:
                             continue
                     if kind == PAWN and self._is_uchifuzume(t, c):
