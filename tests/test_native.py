@@ -265,6 +265,40 @@ def test_the_shortest_mate_equals_brute_forces_on_generated_questions():
     assert lengths == {1, 3, 5}  # mates of every length were asked
 
 
+def test_the_shortest_mate_asks_for_the_longest_first_and_shares_the_nodes():
+    # Mate(P, most) is asked first with half the nodes: twice what that one question
+    # takes alone decides "no mate within most"; with one and a half times, it is left
+    # open at the half and k = 1, 3, 5 (5 again) decide with the rest and its table,
+    # agreeing with brute force whenever they decide
+    decided_after_open = 0
+    for pos in _brute_cases(seed=4612, count=120, n=5):
+        alone = native.mate(pos, 5)["nodes"]
+        k = _shortest_by_brute_force(pos, 5)
+        if k is None:
+            got = native.shortest_mate(pos, 5, max_nodes=2 * alone + 2)
+            assert got["found"] is False and got["refuted"] == 5, pos.sfen()
+        got = native.shortest_mate(pos, 5, max_nodes=alone + alone // 2)
+        if got["found"] is None:
+            assert got["refuted"] < (5 if k is None else k), pos.sfen()
+            continue
+        decided_after_open += alone > 2
+        assert got["found"] is (k is not None), pos.sfen()
+        assert len(got["line"]) == (k or 0), pos.sfen()
+        assert got["refuted"] == (5 if k is None else k - 2), pos.sfen()
+    assert decided_after_open > 0
+
+
+def test_a_line_two_plies_too_long_is_shown_the_shortest_by_one_question():
+    # musou-074: the proof's line has 29 plies, every ply counted. Mate(P, 27) alone
+    # decides that no mate is shorter; k = 1, 3, ... 27 in turn took 1,504,366 nodes
+    pos = Position.from_sfen(next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv")
+                                  if r["id"] == "musou-074"))
+    alone = native.mate(pos, 27)
+    assert alone["proven"] is False
+    got = native.shortest_mate(pos, 27, max_nodes=2 * alone["nodes"] + 2)
+    assert got["found"] is False and got["refuted"] == 27 and got["nodes"] <= alone["nodes"] + 1
+
+
 def test_the_shortest_mate_on_the_yaneuraou_samples_is_the_stated_length():
     for r in read_rows("yaneuraou_mate_samples.csv"):
         pos, stated = Position.from_sfen(r["sfen"]), int(r["stated_length"])

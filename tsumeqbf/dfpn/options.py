@@ -108,7 +108,8 @@ class SolveOptions(TsumeOptions):
         False, "answer with the exact shortest mate: after the proof, bounded df-pn runs "
                "until it knows whether a shorter mate exists (within --max-nodes and "
                "--timeout; default: the searches for a shorter line get as many nodes as "
-               "the proof took, at least 20,000 and 10,000, and its time, at least 30 s)",
+               "the proof took, at least 20,000 (the native core's bounded search "
+               "1,000,000) and 10,000, and its time, at least 30 s)",
         usi="Shortest")  # USI: as 'tsumeqbf solve --shortest'
     # bounded df-pn after the proof asks for a shorter mate when the line has at most so
     # many plies (engine tsume: 0, none)

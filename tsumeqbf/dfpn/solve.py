@@ -10,14 +10,16 @@ line (:func:`answer.shorten`; ``shorten_nodes`` in the output); then, when the b
 line read off the proofs has L plies (every ply counted) and L is at most
 ``shortest_up_to``, bounded df-pn asks for a mate within 1, 3, ... L - 2 plies (the
 Python search's with its table started from the proofs, :mod:`.shortest`; the native
-core's in the core from the root alone, :func:`.native_solve.shorter_mate`). ``shortest`` says
+core's in the core from the root alone, first whether there is any within L - 2,
+:func:`.native_solve.shorter_mate`). ``shortest`` says
 whether the answer is the exact shortest: bounded df-pn has shown that no mate within
 ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
 the shortest line counting every ply; with the native core, when its budget runs out
 first, ``no_mate_within``: the most plies within which it showed there is no mate). By
 default the two get a share of the proof's
 work (:class:`_AfterProof`: each as many nodes as the proof took, at least 10,000 and
-20,000, and together as much time, at least 30 s); with ``shortest=True`` bounded
+20,000, the native core's bounded search at least 1,000,000, and together as much time,
+at least 30 s); with ``shortest=True`` bounded
 df-pn runs on a line of any length until it knows, within ``max_nodes`` and
 ``timeout``, and the shortening gets the proof's nodes, at least 50,000.
 ``shorten_nodes`` sets the shortening's nodes either way; ``after_nodes`` counts the
@@ -129,7 +131,9 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     if res.proven:
         try:
             _answer(out, pos, search, res, game, options, stops,
-                    _AfterProof(res, options.shortest, options.shorten_nodes, max_nodes, deadline),
+                    _AfterProof(res, options.shortest, options.shorten_nodes, max_nodes, deadline,
+                                AFTER_FLOOR_BOUNDED_NATIVE if options.backend == "native"
+                                else AFTER_FLOOR_BOUNDED),
                     on_phase)
         except AnswerError as exc:  # a bug: say so rather than print a wrong line
             out.update(status=Status.ERROR, error=f"answer extraction failed: {exc}")
@@ -279,17 +283,23 @@ AFTER_SHARE = 1.0
 AFTER_FLOOR_BOUNDED = 20_000
 AFTER_FLOOR_SHORTEN = 10_000
 AFTER_FLOOR_S = 30.0
+#: the native core's bounded df-pn after a proof: at least this many nodes (two to three
+#: CPU seconds on the machines measured), where the Python search's floor would give it
+#: a few milliseconds; what it decides and costs on the Edo problems is in
+#: docs/dfpn-notebook.md
+AFTER_FLOOR_BOUNDED_NATIVE = 1_000_000
 
 
 class _AfterProof:
     """The limits of the searches for a shorter line after a proof. With ``shortest``
     bounded df-pn runs until it knows (within the caller's limits) and the shortening
     gets the proof's nodes, at least 50,000; without it each gets the proof's nodes (at
-    least AFTER_FLOOR_BOUNDED and AFTER_FLOOR_SHORTEN) and both together the proof's
+    least ``bounded_floor`` and AFTER_FLOOR_SHORTEN) and both together the proof's
     time (at least AFTER_FLOOR_S), the shortening the first half of it. ``shorten_nodes`` sets the
     shortening's nodes either way, and then its only limit besides the caller's time."""
 
-    def __init__(self, res, shortest: bool, shorten_nodes, max_nodes, deadline):
+    def __init__(self, res, shortest: bool, shorten_nodes, max_nodes, deadline,
+                 bounded_floor: int = AFTER_FLOOR_BOUNDED):
         self.start = time.monotonic()
         self.shared = not shortest
         if shortest:
@@ -299,7 +309,7 @@ class _AfterProof:
         else:
             share = int(res.nodes * AFTER_SHARE)
             self.shorten_nodes = max(share, AFTER_FLOOR_SHORTEN)
-            bounded = max(share, AFTER_FLOOR_BOUNDED)
+            bounded = max(share, bounded_floor)
             self.bounded_nodes = bounded if max_nodes is None else min(bounded, max_nodes)
             end = self.start + max(res.time_s * AFTER_SHARE, AFTER_FLOOR_S)
             self.deadline = end if deadline is None else min(end, deadline)

@@ -280,10 +280,35 @@ struct BoundedSearch : Search {
         return 1;
     }
 
+    // Mate(P, most) within half the nodes left (all of them without a node limit): 1 mate,
+    // 0 no mate, -1 still open at that half
+    int first_question(int most) {
+        int64_t whole = max_nodes;
+        int64_t cap = whole >= 0 ? nodes + (whole - nodes) / 2 : -1;
+        max_nodes = cap;
+        check_at = next_check();
+        int best, verdict;
+        try {
+            verdict = prove(most, best);
+        } catch (const Aborted& stop) {
+            max_nodes = whole;
+            check_at = next_check();
+            if (stop.signal || cap < 0 || nodes <= cap) throw;  // a limit of the whole
+            return -1;
+        }
+        max_nodes = whole;
+        check_at = next_check();
+        return verdict;
+    }
+
     // the shortest mate from the position (the attacker to move), every ply counted, when
-    // it takes at most `most` plies: its line (Mate(P, k) asked for k = 1, 3, ... with one
-    // table, so each k starts from what the smaller ones proved and disproved), empty when
-    // there is none within `most`; `refuted`: the largest k shown to have no mate. Throws
+    // it takes at most `most` plies: its line, empty when there is none within `most`;
+    // `refuted`: the largest k shown to have no mate. Mate(P, most) is asked first: a
+    // caller who has a line of most + 2 plies learns from that one question whether it is
+    // the shortest (no mate within `most`, the commonest answer, needs no other k). When
+    // there is one, or the question is still open after half the nodes, k = 1, 3, ... are
+    // asked with the same table, each starting from what the questions before it proved
+    // and disproved (so a budget that runs out still rules out the small k). Throws
     // Aborted at a limit (one clock, `seconds`, for the whole), logic_error if the tables
     // contradict themselves (a bug).
     std::vector<int> shortest(int most, int& refuted) {
@@ -293,11 +318,17 @@ struct BoundedSearch : Search {
         try {
             refuted = -1;
             int n = -1, best;
-            for (int k = 1; k <= most && n < 0; k += 2) {
+            int first = most >= 1 ? first_question(most) : 0;
+            if (first == 0) {
+                refuted = most >= 1 ? most : -1;
+                n = 0;  // no mate within `most`: no line
+            }
+            // (`most` asked again when its first question was left open)
+            for (int k = 1; k <= (first == 1 ? most - 2 : most) && n < 0; k += 2) {
                 if (prove(k, best)) n = k;
                 else refuted = k;
             }
-            if (n < 0) n = 0;  // no mate within `most`: no line
+            if (n < 0) n = first == 1 ? most : 0;
             // the attacker keeps to the plies left; the defender takes the first reply whose
             // shortest mate is the longest: one ply less than its node's (were it less, the
             // check before would mate sooner), so the first without a mate two plies sooner
