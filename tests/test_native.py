@@ -320,6 +320,11 @@ def test_the_shortest_mate_at_a_limit_is_unknown_with_the_reason():
     assert got["found"] is None and got["line"] == []
     assert got["reason"] == "node limit 500 reached" and got["nodes"] == 501
     assert 1 <= got["refuted"] < 69  # the mates in few plies it did rule out
+    # Mate(P, 69) is asked first, with half the nodes and half the time: the other half
+    # still rules out the mates in few plies
+    got = native.shortest_mate(pos, 69, timeout=1.0)
+    assert got["found"] is None and got["reason"] == "time limit reached"
+    assert 1 <= got["refuted"] < 69
     calls = []
     got = native.shortest_mate(pos, 69, max_nodes=10_000, on_nodes=lambda: calls.append(1))
     assert got["found"] is None and len(calls) == 2  # at 4,096 and 8,192 nodes

@@ -151,8 +151,9 @@ def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float |
                   tt_limit: int = 2_000_000, mobility: bool = True,
                   group_drops: bool = True, on_nodes=None) -> dict:
     """The shortest mate within ``most`` plies (odd), every ply counted: bounded df-pn asks
-    Mate(pos, most) first, within half of ``max_nodes``: no mate there is the whole answer
-    (a line of ``most`` + 2 plies is then the shortest). When there is one, or that first
+    Mate(pos, most) first, within half of ``max_nodes`` and of ``timeout``: no mate there
+    is the whole answer (a line of ``most`` + 2 plies is then the shortest). When there is
+    one, or that first
     question is still open, it asks Mate(pos, k) for k = 1, 3, ... with the same table
     (``most`` again last if it was open), then reads a line of the shortest length (the
     attacker keeping to the plies left, the defender taking the first reply whose shortest

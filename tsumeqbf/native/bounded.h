@@ -280,23 +280,33 @@ struct BoundedSearch : Search {
         return 1;
     }
 
-    // Mate(P, most) within half the nodes left (all of them without a node limit): 1 mate,
-    // 0 no mate, -1 still open at that half
+    // Mate(P, most) within half the nodes and half the time left (all of either without
+    // its limit): 1 mate, 0 no mate, -1 still open at that half
     int first_question(int most) {
-        int64_t whole = max_nodes;
-        int64_t cap = whole >= 0 ? nodes + (whole - nodes) / 2 : -1;
-        max_nodes = cap;
+        int64_t whole_nodes = max_nodes;
+        auto whole_time = deadline;
+        auto now = std::chrono::steady_clock::now();
+        if (max_nodes >= 0) max_nodes = nodes + (max_nodes - nodes) / 2;
+        if (seconds >= 0 && deadline > now) deadline = now + (deadline - now) / 2;
         check_at = next_check();
-        int best, verdict;
+        int best, verdict = -1;
         try {
             verdict = prove(most, best);
         } catch (const Aborted& stop) {
-            max_nodes = whole;
+            // the half's limit, not the whole's, a signal's or the memory's
+            bool half = !stop.signal &&
+                ((stop.reason.rfind("node limit", 0) == 0 &&
+                  (whole_nodes < 0 || nodes <= whole_nodes)) ||
+                 (stop.reason == "time limit reached" &&
+                  std::chrono::steady_clock::now() <= whole_time));
+            max_nodes = whole_nodes;
+            deadline = whole_time;
             check_at = next_check();
-            if (stop.signal || cap < 0 || nodes <= cap) throw;  // a limit of the whole
+            if (!half) throw;
             return -1;
         }
-        max_nodes = whole;
+        max_nodes = whole_nodes;
+        deadline = whole_time;
         check_at = next_check();
         return verdict;
     }
@@ -306,9 +316,10 @@ struct BoundedSearch : Search {
     // `refuted`: the largest k shown to have no mate. Mate(P, most) is asked first: a
     // caller who has a line of most + 2 plies learns from that one question whether it is
     // the shortest (no mate within `most`, the commonest answer, needs no other k). When
-    // there is one, or the question is still open after half the nodes, k = 1, 3, ... are
-    // asked with the same table, each starting from what the questions before it proved
-    // and disproved (so a budget that runs out still rules out the small k). Throws
+    // there is one, or the question is still open after half the nodes or half the time,
+    // k = 1, 3, ... are asked with the same table, each starting from what the questions
+    // before it proved and disproved (so a budget that runs out still rules out the small
+    // k; `most` asked again last if it was open). Throws
     // Aborted at a limit (one clock, `seconds`, for the whole), logic_error if the tables
     // contradict themselves (a bug).
     std::vector<int> shortest(int most, int& refuted) {
@@ -323,7 +334,6 @@ struct BoundedSearch : Search {
                 refuted = most >= 1 ? most : -1;
                 n = 0;  // no mate within `most`: no line
             }
-            // (`most` asked again when its first question was left open)
             for (int k = 1; k <= (first == 1 ? most - 2 : most) && n < 0; k += 2) {
                 if (prove(k, best)) n = k;
                 else refuted = k;
