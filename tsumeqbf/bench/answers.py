@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import statistics
 import sys
 import time
 
@@ -80,8 +81,8 @@ def summary(rows: list[dict]) -> str:
     >>> print(summary([{"shortest": True, "cpu_s": 1.5}, {"shortest": False, "cpu_s": 0.25}]))
     2 answers, 1 proven the exact shortest; 1.8 CPU s in all, 0.9 at the median
     """
-    cpu = sorted(r["cpu_s"] for r in rows)
-    median = (cpu[(len(cpu) - 1) // 2] + cpu[len(cpu) // 2]) / 2 if cpu else 0.0
+    cpu = [r["cpu_s"] for r in rows]
+    median = statistics.median(cpu) if cpu else 0.0
     exact = sum(r["shortest"] is True for r in rows)
     return (f"{len(rows)} answers, {exact} proven the exact shortest; "
             f"{sum(cpu):.1f} CPU s in all, {median:.1f} at the median")

@@ -153,13 +153,12 @@ def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float |
     """The shortest mate within ``most`` plies (odd), every ply counted: bounded df-pn asks
     Mate(pos, most) first, within half of ``max_nodes`` and of ``timeout``: no mate there
     is the whole answer (a line of ``most`` + 2 plies is then the shortest). When there is
-    one, or that first
-    question is still open, it asks Mate(pos, k) for k = 1, 3, ... with the same table
-    (``most`` again last if it was open), then reads a line of the shortest length (the
-    attacker keeping to the plies left, the defender taking the first reply whose shortest
-    mate is the longest). ``found`` True with the ``line``, False when there is no mate
-    within ``most``, None at a limit (``reason``); ``refuted``: the largest k shown to have
-    no mate (-1: none). ``max_nodes`` and ``timeout`` are for the whole; ``on_nodes()`` is
+    one, or that first question is still open, it asks Mate(pos, k) for k = 1, 3, ... with
+    the same table (``most`` again last if it was open), then reads a line of the shortest
+    length (the attacker keeping to the plies left, the defender taking the first reply
+    whose shortest mate is the longest). ``found`` True with the ``line``, False when there
+    is no mate within ``most``, None at a limit (``reason``); ``refuted``: the largest k
+    shown to have no mate (-1: none). ``max_nodes`` and ``timeout`` are for the whole; ``on_nodes()`` is
     called every 4,096 nodes (progress; an exception it raises stops the search).
 
     >>> from tsumeqbf.rules import Position

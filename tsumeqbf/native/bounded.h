@@ -283,32 +283,32 @@ struct BoundedSearch : Search {
     // Mate(P, most) within half the nodes and half the time left (all of either without
     // its limit): 1 mate, 0 no mate, -1 still open at that half
     int first_question(int most) {
-        int64_t whole_nodes = max_nodes;
-        auto whole_time = deadline;
+        struct Whole {  // the limits of the whole, put back however the question ends
+            BoundedSearch& search;
+            int64_t max_nodes;
+            std::chrono::steady_clock::time_point deadline;
+            ~Whole() {
+                search.max_nodes = max_nodes;
+                search.deadline = deadline;
+                search.check_at = search.next_check();
+            }
+        } whole{*this, max_nodes, deadline};
         auto now = std::chrono::steady_clock::now();
         if (max_nodes >= 0) max_nodes = nodes + (max_nodes - nodes) / 2;
         if (seconds >= 0 && deadline > now) deadline = now + (deadline - now) / 2;
         check_at = next_check();
-        int best, verdict = -1;
         try {
-            verdict = prove(most, best);
+            int best;
+            return prove(most, best);
         } catch (const Aborted& stop) {
             // the half's limit, not the whole's, a signal's or the memory's
-            bool half = !stop.signal &&
-                ((stop.reason.rfind("node limit", 0) == 0 &&
-                  (whole_nodes < 0 || nodes <= whole_nodes)) ||
-                 (stop.reason == "time limit reached" &&
-                  std::chrono::steady_clock::now() <= whole_time));
-            max_nodes = whole_nodes;
-            deadline = whole_time;
-            check_at = next_check();
+            bool half = (stop.limit == Limit::NODES &&
+                         (whole.max_nodes < 0 || nodes <= whole.max_nodes)) ||
+                        (stop.limit == Limit::TIME &&
+                         std::chrono::steady_clock::now() <= whole.deadline);
             if (!half) throw;
             return -1;
         }
-        max_nodes = whole_nodes;
-        deadline = whole_time;
-        check_at = next_check();
-        return verdict;
     }
 
     // the shortest mate from the position (the attacker to move), every ply counted, when
@@ -330,10 +330,8 @@ struct BoundedSearch : Search {
             refuted = -1;
             int n = -1, best;
             int first = most >= 1 ? first_question(most) : 0;
-            if (first == 0) {
-                refuted = most >= 1 ? most : -1;
-                n = 0;  // no mate within `most`: no line
-            }
+            if (first == 0) n = 0;  // no mate within `most`: no line
+            if (first == 0 && most >= 1) refuted = most;
             for (int k = 1; k <= (first == 1 ? most - 2 : most) && n < 0; k += 2) {
                 if (prove(k, best)) n = k;
                 else refuted = k;

@@ -10,7 +10,10 @@ namespace {
 
 constexpr int64_t INF = 1000000000;  // a solved node's number; a threshold of INF: no limit
 
-struct Aborted { std::string reason; bool signal; };
+// a search stopped: at a limit (`reason`), or by a signal's exception (Python's, pending);
+// `limit` says which of the search's own limits it was, if one
+enum class Limit { OTHER, NODES, TIME };
+struct Aborted { std::string reason; bool signal; Limit limit = Limit::OTHER; };
 
 inline int64_t capped_sum(int64_t total, bool infinite) {
     return infinite ? INF : std::min(INF - 1, total);
@@ -68,9 +71,10 @@ struct Search {
     void checks_due() {
         check_at = next_check();
         if (max_nodes >= 0 && nodes > max_nodes)
-            throw Aborted{"node limit " + std::to_string(max_nodes) + " reached", false};
+            throw Aborted{"node limit " + std::to_string(max_nodes) + " reached", false,
+                          Limit::NODES};
         if ((nodes & 255) == 0 && seconds >= 0 && std::chrono::steady_clock::now() > deadline)
-            throw Aborted{"time limit reached", false};
+            throw Aborted{"time limit reached", false, Limit::TIME};
         if ((nodes & 4095) == 0 && PyErr_CheckSignals() < 0) throw Aborted{"", true};
         if (tick && nodes % tick_every == 0) {
             PyObject* r = PyObject_CallNoArgs(tick);
