@@ -12,6 +12,7 @@ from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
 from ..values import Status, reason_of
+from .core import INF
 from .options import SolveOptions
 
 
@@ -50,7 +51,7 @@ def cmd_solve(args) -> int:
         def progress(search):
             pn, dn = search.root_status()
             bar.advance_to(search.nodes, proofs=f"{search.proof_count:,}",
-                           root=f"{pn}/{dn}")
+                           root=root_text(pn, dn))
 
         out = solve_tsume(pos, options, max_nodes=args.max_nodes, timeout=args.timeout,
                           progress=progress if show else None,
@@ -61,6 +62,16 @@ def cmd_solve(args) -> int:
         with contextlib.redirect_stdout(sys.stderr):
             return _report(args, pos, out)
     return _report(args, pos, out)
+
+
+def root_text(pn: int, dn: int) -> str:
+    """The root's numbers as the progress line shows them: once the root is proven (the
+    searches for a shorter line then run) a word, not INF.
+
+    >>> root_text(3, 5), root_text(0, INF), root_text(INF, 0)
+    ('3/5', 'proven', 'disproven')
+    """
+    return "proven" if pn == 0 else "disproven" if dn == 0 else f"{pn}/{dn}"
 
 
 def _report(args, pos, out: dict) -> int:
