@@ -34,6 +34,18 @@ def test_mate_text_nomate(capsys):
     assert out.startswith("no mate within 1")
 
 
+def test_mate_text_tsume_says_its_length_not_within_n(capsys):
+    # engine tsume is unbounded: its mate in 3 says nothing of a mate within 1 (there is
+    # none), so the line must not read "mate within 1"
+    code, out, _ = run(capsys, "mate", FIG6, "-n", "1", "--zone", "2", "--engine", "tsume")
+    assert code == 0
+    assert out.startswith("mate in 3 (more than n = 1") and "within 1 exists is not decided" in out
+    code, out, _ = run(capsys, "mate", FIG6, "-n", "3", "--zone", "2", "--engine", "tsume")
+    assert out.startswith("mate in 3  [tsume")
+    code, out, _ = run(capsys, "mate", "4k4/9/9/9/9/9/9/9/9 b P 1", "-n", "3", "--engine", "tsume")
+    assert code == 0 and out.startswith("no mate at any length")
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["mate", "2k/3/1GX b - 1", "-n", "1"], "unexpected character"),
     (["mate", "3/3/1GP b - 1", "-n", "1"], "has no king"),

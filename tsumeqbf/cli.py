@@ -305,6 +305,14 @@ def _print_answer(answer: Answer, n: int, say) -> None:
     facts, cert = answer.facts, answer.certification
     verdict = {Status.MATE: f"mate within {facts.get('mate_length', n)}",
                Status.NOMATE: f"no mate within {n}"}.get(answer.status, answer.status.value)
+    if answer.engine == "tsume":  # unbounded: its line's length, n no bound on it
+        length = facts.get("length")
+        if answer.status is Status.MATE and length is not None:
+            verdict = f"mate in {length}" + (
+                f" (more than n = {n}: engine tsume does not bound the length, so whether "
+                f"a mate within {n} exists is not decided)" if length > n else "")
+        elif answer.status is Status.NOMATE:
+            verdict = "no mate at any length"
     engine = answer.engine + (f": {facts['member']}" if facts.get("member") else "")
     print(f"{verdict}  [{engine}, {answer.timings.time_s:.3f} s]", file=say)
     moves = facts.get("mating_moves") or ([answer.first_move] if answer.first_move else [])
