@@ -2,6 +2,11 @@
 solver version never stands for this run's answer, and what is skipped is said."""
 
 import json
+import os
+import stat
+import subprocess
+import sys
+import threading
 
 import pytest
 
@@ -119,3 +124,46 @@ def test_the_portfolio_configuration_names_each_member_and_its_versions():
     [member] = config["members"]
     assert member["label"] == "depqbf/compact"
     assert member["solver_version"].startswith("DepQBF") and member["encoder_version"]
+
+
+def test_an_output_that_is_a_fifo_is_written_through_not_read_back(tmp_path, cases):
+    # reading earlier answers back from a FIFO (or /dev/stdout) waited forever
+    fifo = tmp_path / "answers.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    done = subprocess.run([sys.executable, "-m", "tsumeqbf", "batch", str(cases), "-o", str(fifo),
+                           "--quiet"], capture_output=True, text=True, timeout=120)
+    reader.join(10)
+    assert done.returncode == 0, done.stderr
+    assert sorted(json.loads(line)["id"] for line in got[0].splitlines()) == ["fig5", "fig6"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("", "no cases"),
+    ("\n\n", "no cases"),
+    ('{"id": ["x"], "sfen": "2k/3/1GP b - 1", "n": 1}\n', ":1: id must be a string or an integer"),
+    ('{"id": "a", "sfen": 5, "n": 1}\n', ":1: sfen must be a string"),
+    ('{"id": "a", "sfen": "2k/3/1GP b - 1", "n": NaN}\n', ":1: n must be an integer"),
+    ('{"id": "a", "sfen": "2k/3/1GP b - 1", "n": 1, "zone": "2"}\n', ":1: zone must be an integer"),
+])
+def test_a_cases_file_without_cases_or_with_wrong_types_is_one_line(tmp_path, capsys, text,
+                                                                     fragment):
+    path = tmp_path / "cases.jsonl"
+    path.write_text(text)
+    assert main(["batch", str(path), "-o", str(tmp_path / "out.jsonl"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err
+
+
+@pytest.mark.parametrize("which", ["cases", "output"])
+def test_a_file_that_is_not_text_is_one_line(tmp_path, cases, capsys, which):
+    binary = tmp_path / "binary"
+    binary.write_bytes(b"\xff\xfe\x00junk\n")
+    argv = ([str(binary), "-o", str(tmp_path / "out.jsonl")] if which == "cases"
+            else [str(cases), "-o", str(binary)])
+    assert main(["batch", *argv, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not UTF-8 text" in err

@@ -2,10 +2,14 @@
 --json, the exit statuses of docs/cli.md, limits above 0, a help text for every option."""
 
 import argparse
+import errno
 import json
+import os
+import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -26,6 +30,41 @@ def run(capsys, *argv):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def _drain(fifo: Path) -> list:
+    """A thread that reads the FIFO to its end; what it read, once joined, in the list."""
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    return reader, got
+
+
+def test_encode_into_a_fifo_writes_through_and_never_removes_it(tmp_path, capsys, monkeypatch):
+    # a device or a FIFO is written as standard output is: no sidecar beside it, and a
+    # failed write leaves it in place (it once unlinked /dev/full)
+    fifo = tmp_path / "formula.fifo"
+    os.mkfifo(fifo)
+    reader, got = _drain(fifo)
+    code, out, _ = run(capsys, "encode", FIG5, "--zone", 2, "-n", 1, "-o", fifo)
+    reader.join(10)
+    assert code == 0 and out.startswith(f"wrote {fifo}")
+    assert b"p cnf" in got[0]
+    assert not (tmp_path / "formula.fifo.names.json").exists()
+
+    def full_disk(*_):
+        yield "c a first piece\n"
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr("tsumeqbf.encoder.command.qdimacs_pieces", full_disk)
+    reader, _ = _drain(fifo)
+    code, _, err = run(capsys, "encode", FIG5, "--zone", 2, "-n", 1, "-o", fifo)
+    reader.join(10)
+    assert code == 2 and "cannot write" in err and "No space left" in err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    # a regular file, by contrast, is not left half written
+    plain = tmp_path / "formula.qdimacs"
+    code, _, err = run(capsys, "encode", FIG5, "--zone", 2, "-n", 1, "-o", plain)
+    assert code == 2 and not plain.exists() and not (tmp_path / "formula.qdimacs.names.json").exists()
 
 
 def test_version_names_the_package_the_encoder_and_each_solver(capsys):

@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import os
+import stat
 import sys
 
 #: the file name that means standard output
@@ -83,6 +85,24 @@ def output(path: str, encoding: str = "utf-8", newline: str | None = None):
     else:
         with open(path, "w", encoding=encoding, newline=newline) as fh:
             yield fh
+
+
+def is_stream(path: str) -> bool:
+    """Whether ``path`` names an existing file that is neither a regular file nor a
+    folder: a device (``/dev/null``, ``/dev/stdout``) or a FIFO. Such a file is written
+    through as standard output is: never read back for a resume, never removed after a
+    failed write, and no sidecar is written beside it.
+
+    >>> is_stream("/dev/null"), is_stream(__file__), is_stream(os.path.dirname(__file__))
+    (True, False, False)
+    >>> is_stream("/no/such/file")
+    False
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def to_stdout(*paths: str | None) -> bool:

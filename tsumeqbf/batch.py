@@ -26,6 +26,7 @@ import time
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, NamedTuple
 
+from .arguments import is_stream
 from .progress import Progress
 from .rules import Position, TsumeError
 from .stop import Stopped, signals_held, worker_signals
@@ -40,24 +41,60 @@ STOP_S = 5.0
 def read_cases(path: str) -> list[dict]:
     """Parse the cases file; a bad line is an error naming the file and line."""
     cases, seen = [], set()
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                case = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise TsumeError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
-            if not isinstance(case, dict):
-                raise TsumeError(f"{path}:{lineno}: each line must be a JSON object")
-            missing = [k for k in ("id", "sfen", "n") if k not in case]
-            if missing:
-                raise TsumeError(f"{path}:{lineno}: missing key(s) {', '.join(missing)}")
-            if case["id"] in seen:
-                raise TsumeError(f"{path}:{lineno}: duplicate id {case['id']!r}")
-            seen.add(case["id"])
-            cases.append(case)
+    for lineno, line in _text_lines(path, "cases file"):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TsumeError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+        if not isinstance(case, dict):
+            raise TsumeError(f"{path}:{lineno}: each line must be a JSON object")
+        missing = [k for k in ("id", "sfen", "n") if k not in case]
+        if missing:
+            raise TsumeError(f"{path}:{lineno}: missing key(s) {', '.join(missing)}")
+        bad = _bad_field(case)
+        if bad:
+            raise TsumeError(f"{path}:{lineno}: {bad}")
+        if case["id"] in seen:
+            raise TsumeError(f"{path}:{lineno}: duplicate id {case['id']!r}")
+        seen.add(case["id"])
+        cases.append(case)
+    if not cases:
+        raise TsumeError(f"{path}: no cases (one JSON object a line: id, sfen, n)")
     return cases
+
+
+def _text_lines(path: str, what: str):
+    """(number, line) of a UTF-8 text file; a file that is not text is one TsumeError."""
+    with open(path, encoding="utf-8") as fh:
+        try:
+            yield from enumerate(fh, 1)
+        except UnicodeDecodeError:
+            raise TsumeError(f"{path}: not a {what} (not UTF-8 text)") from None
+
+
+def _bad_field(case: dict) -> str | None:
+    """What is wrong with a case's fields' types, else None: ``id`` a string or an
+    integer, ``sfen`` a string, ``n`` and ``zone`` (optional) integers.
+
+    >>> _bad_field({"id": ["x"], "sfen": "4k4/9/9/9/9/9/9/9/9 b P 1", "n": 1})
+    "id must be a string or an integer, got ['x']"
+    >>> _bad_field({"id": 7, "sfen": "4k4/9/9/9/9/9/9/9/9 b P 1", "n": 1.0})
+    'n must be an integer, got 1.0'
+    """
+    def integer(value):
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not (isinstance(case["id"], str) or integer(case["id"])):
+        return f"id must be a string or an integer, got {case['id']!r}"
+    if not isinstance(case["sfen"], str):
+        return f"sfen must be a string, got {case['sfen']!r}"
+    if not integer(case["n"]):
+        return f"n must be an integer, got {case['n']!r}"
+    if case.get("zone") is not None and not integer(case["zone"]):
+        return f"zone must be an integer, got {case['zone']!r}"
+    return None
 
 
 def configuration(engine: str, options: dict, timeout: float | None) -> dict:
@@ -121,22 +158,21 @@ def finished_ids(path: str, config: dict) -> tuple[set, dict]:
     lines by their configuration's canonical JSON ("null" for lines written before
     configurations were recorded). A torn last line is ignored."""
     done, others = set(), {}
-    if path == "-" or not os.path.exists(path):
+    if path == "-" or not os.path.exists(path) or is_stream(path):
         return done, others
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                row = json.loads(line)
-                case_id = row["id"]
-            except (json.JSONDecodeError, KeyError, TypeError):
-                continue
-            theirs = row.get("config")
-            if not isinstance(theirs, dict):  # none recorded (or not one we wrote)
-                theirs = None
-            if theirs == config:
-                done.add(case_id)
-            else:
-                others.setdefault(json.dumps(theirs, sort_keys=True), set()).add(case_id)
+    for _, line in _text_lines(path, "JSONL file of answers"):
+        try:
+            row = json.loads(line)
+            case_id = row["id"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+        theirs = row.get("config")
+        if not isinstance(theirs, dict):  # none recorded (or not one we wrote)
+            theirs = None
+        if theirs == config:
+            done.add(case_id)
+        else:
+            others.setdefault(json.dumps(theirs, sort_keys=True), set()).add(case_id)
     return done, others
 
 
@@ -385,7 +421,7 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     work = functools.partial(solve_case, engine=engine, timeout=timeout, options=options)
     counts: dict[str, int] = {}
     to_stdout = output_path == "-"
-    if not to_stdout:
+    if not to_stdout and not is_stream(output_path):
         _drop_torn_line(output_path)
     with (contextlib.nullcontext(sys.stdout) if to_stdout
           else open(output_path, "a", encoding="utf-8")) as out, \

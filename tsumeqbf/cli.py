@@ -385,6 +385,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as exc:  # a path that is a folder, unwritable, a full disk: the user's to fix
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tsumeqbf: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:  # a text file of ours read as UTF-8 (problem files say more)
+        print(f"tsumeqbf: error: an input file is not UTF-8 text ({exc.reason} at byte "
+              f"{exc.start})", file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug, but still one line and a non-zero exit
         print(f"tsumeqbf: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from ..arguments import STDOUT, output, positive_float, positive_int
+from ..arguments import STDOUT, is_stream, output, positive_float, positive_int
 from ..limits import LimitReached, limits
 from ..progress import phase, phase_notes, shows_phases
 from ..rules import Position, TsumeError, check_n
@@ -132,8 +132,10 @@ def _write_qcir(args, pos: Position, enc) -> dict:
 
 def _write_files(args, pos: Position, enc, pieces, old_of: dict) -> None:
     """The formula's file and its names sidecar; both are removed if writing stops (a
-    limit, Ctrl-C, a full disk). Standard output gets the formula alone."""
-    files = () if args.output == STDOUT else (args.output, args.output + ".names.json")
+    limit, Ctrl-C, a full disk). Standard output, a device or a FIFO gets the formula
+    alone, and is never removed."""
+    alone = args.output == STDOUT or is_stream(args.output)
+    files = () if alone else (args.output, args.output + ".names.json")
     try:
         with output(args.output) as fh:
             for piece in pieces:
