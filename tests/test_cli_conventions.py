@@ -336,3 +336,11 @@ def test_no_number_option_is_taken_unchecked():
 def test_the_numbers_checked_where_used_are_refused_in_one_line(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+@needs_depqbf
+def test_a_memory_limit_past_what_the_kernel_holds_is_no_limit(capsys):
+    # RLIMIT_AS takes a signed 64-bit count of bytes: more failed in the solver's start
+    code, out, _ = run(capsys, "mate", FIG5, "--zone", 2, "-n", 1, "--engine", "depqbf",
+                       "--memory-mb", 17592186044415)
+    assert code == 0 and out.startswith("mate within 1")

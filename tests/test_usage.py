@@ -142,3 +142,11 @@ def test_batch_rows_carry_cpu_seconds_limits_and_provenance(tmp_path):
         assert r["measured_by"] == "rusage" and r["encoder_version"].isdigit()
         assert {"commit", "clean", "solver", "solver_version", "dfpn_backend", "pyqbf", "pysat",
                 "cshogi", "cpu_model", "cores", "load"} <= set(r) and r["jobs"] == 1
+
+
+def test_a_limit_past_what_the_timer_holds_is_no_limit():
+    # setitimer takes no more than a time_t's seconds: 1e12 s once raised OverflowError
+    # and then a TypeError from the clean-up, an internal error for `--cpu-limit 1e12`
+    with cpu_limited(1e12):
+        assert cpu_left() > 1e11
+    assert cpu_left() is None

@@ -196,7 +196,8 @@ def cpu_limited(seconds: float | None):
 
             old_hook, sys.unraisablehook = sys.unraisablehook, note_lost
             old_handler = signal.signal(signal.SIGPROF, stop)
-            old_timer = signal.setitimer(signal.ITIMER_PROF, seconds, RETRY_S)
+            # (a limit past what the timer holds, 68 years, is as good as none)
+            old_timer = signal.setitimer(signal.ITIMER_PROF, min(seconds, 2 ** 31), RETRY_S)
         yield
     finally:
         if old_handler is not None:  # the timer first: no signal may find no handler

@@ -200,7 +200,8 @@ def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
     def apply():
         import resource
         if memory_mb:
-            limit = memory_mb * 1024 * 1024
+            # (past what the kernel's limit can hold, as good as none)
+            limit = min(memory_mb * 1024 * 1024, 2 ** 63 - 1)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         if cpu_s:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
