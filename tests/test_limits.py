@@ -17,7 +17,10 @@ import time
 import pytest
 
 from tsumeqbf.cli import main
+from tsumeqbf.engines import run_engine
+from tsumeqbf.rules import Position
 from tsumeqbf.solvers import is_installed
+from tsumeqbf.values import Status
 
 #: 将棋図巧 no. 2 at 9 plies: its compact encoding alone takes minutes and GBs
 ZUKOU_2 = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1"
@@ -326,3 +329,11 @@ def test_a_search_without_a_memory_limit_is_unchanged():
 
     row = run_engine("dfpn", Position.from_sfen(ZUKOU_2), 13, timeout=60)
     assert row.status == "nomate" and row.facts["nodes"] > 4096
+
+
+@pytest.mark.parametrize("engine", ["brute", "dfpn"])
+def test_a_search_deeper_than_python_recurses_is_unknown_not_an_internal_error(engine):
+    # a rook checking a bare king round a 4x4 board never runs out of checks: a Python
+    # search asked for 2,001 plies recursed past Python's limit (RecursionError)
+    answer = run_engine(engine, Position.from_sfen("3k/4/4/R3 b - 1"), 2001)
+    assert answer.status is Status.UNKNOWN and "recursion" in answer.error

@@ -35,6 +35,7 @@ stands above the packages that answer questions (``rules``, ``encoder``, ``solve
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -199,6 +200,9 @@ def _within_memory(fn: EngineFn, pos: Position, n: int, limits: Limits,
             answer = fn(pos, n, limits, options)
     except LimitReached as exc:  # past them already as the engine starts
         return Answer.unknown(exc.reason)
+    except RecursionError:  # the Python searches recurse a frame or two a ply
+        return Answer.unknown(f"the search went deeper than Python's recursion allows "
+                              f"({sys.getrecursionlimit()} frames) at n = {n}")
     if answer.status is Status.UNKNOWN and budget.reached:
         # a search's own message says only "limit reached"
         answer = answer.replace(error=budget.reached)
