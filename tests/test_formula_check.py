@@ -207,3 +207,35 @@ def test_check_formula_writes_and_verifies_an_aiger_certificate(tmp_path, capsys
     capsys.readouterr()
     assert main(["check-formula", out, "--verify-aiger", aag]) == 0
     assert capsys.readouterr().out.startswith(f"proven false: {out} by the certificate")
+
+
+def test_a_problem_line_that_declares_far_more_variables_than_used_is_read(tmp_path):
+    # new variables are numbered past those the formula uses: 2^31 declared once made
+    # the SAT solver allocate for all of them (the memory filled); the child's address
+    # space is bounded so that such a regression fails here rather than the machine
+    import resource
+    import subprocess
+    import sys
+
+    written = tmp_path / "f.qdimacs"
+    assert main(["encode", "2k/3/1GP b - 1", "--zone", "2", "-n", "1", "-o", str(written),
+                 "--quiet"]) == 0
+    lines = written.read_text().splitlines()
+    p_line = next(i for i, line in enumerate(lines) if line.startswith("p cnf"))
+    lines[p_line] = f"p cnf {2 ** 31} {lines[p_line].split()[3]}"
+    written.write_text("\n".join(lines) + "\n")
+    (tmp_path / "f.qdimacs.names.json").unlink()  # the question from the comments alone
+
+    def bounded():
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+    done = subprocess.run([sys.executable, "-m", "tsumeqbf", "check-formula", str(written)],
+                          capture_output=True, text=True, preexec_fn=bounded, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("proven true"), done.stderr
+
+
+def test_a_token_that_is_not_an_integer_is_one_line(tmp_path, capsys):
+    written = tmp_path / "f.qdimacs"
+    written.write_text("p cnf 2 1\ne 1 2 0\n1 x 0\n")
+    assert main(["check-formula", str(written), "--sfen", "2k/3/1GP b - 1", "--zone", "2",
+                 "-n", "1", "--encoding", "enumerated"]) == 2
+    assert capsys.readouterr().err == f"tsumeqbf: error: {written}: line 3: 'x' is not an integer\n"

@@ -315,6 +315,14 @@ class QdimacsError(ValueError):
     pass
 
 
+def _number(no: int, token: str) -> int:
+    """A QDIMACS token read as an integer; QdimacsError naming the line when it is not one."""
+    try:
+        return int(token)
+    except ValueError:
+        raise QdimacsError(f"line {no}: {token!r} is not an integer") from None
+
+
 def read_qdimacs(text: str):
     """Parse and validate QDIMACS 1.1: returns (num_vars, prefix, clauses, comments)."""
     comments, prefix, clauses = [], [], []
@@ -333,21 +341,21 @@ def read_qdimacs(text: str):
             parts = line.split()
             if header is not None or len(parts) != 4 or parts[1] != "cnf":
                 raise QdimacsError(f"line {no}: bad problem line {line!r}")
-            header = (int(parts[2]), int(parts[3]))
+            header = (_number(no, parts[2]), _number(no, parts[3]))
             continue
         if header is None:
             raise QdimacsError(f"line {no}: data before the problem line")
         if line[0] in "ae":
             if clauses or current:
                 raise QdimacsError(f"line {no}: quantifier block after clauses")
-            nums = [int(x) for x in line[1:].split()]
+            nums = [_number(no, x) for x in line[1:].split()]
             if not nums or nums[-1] != 0 or len(nums) < 2:
                 raise QdimacsError(f"line {no}: empty or unterminated block")
             if prefix and prefix[-1][0] == line[0]:
                 raise QdimacsError(f"line {no}: blocks do not alternate")
             prefix.append((line[0], nums[:-1]))
             continue
-        for x in (int(t) for t in line.split()):
+        for x in (_number(no, t) for t in line.split()):
             if x == 0:
                 if not current:
                     raise QdimacsError(f"line {no}: empty clause")

@@ -52,8 +52,10 @@ def read_written(path: str) -> Written:
     except QdimacsError as exc:
         raise TsumeError(f"{path}: {exc}") from None
     prefix = [("a" if q == "a" else "e", vs) for q, vs in prefix]
-    return Written("qdimacs", prefix, clauses, None,
-                   {c[0] for c in clauses if len(c) == 1}, num_vars)
+    # new variables are numbered past the largest the formula uses, not past the problem
+    # line's count, which may declare any number more (2^31 of them filled the memory)
+    top = max((v for _, vs in prefix for v in vs), default=0)
+    return Written("qdimacs", prefix, clauses, None, {c[0] for c in clauses if len(c) == 1}, top)
 
 
 def _read_qcir(text: str, path: str) -> Written:
