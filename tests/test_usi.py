@@ -274,12 +274,21 @@ def _talk(*commands, wait=True) -> list[str]:
     ("position startpos moves 7g7f 7g7f", "move 2 (7g7f): illegal move"),
     ("position sfen 2k/3/1GP b - 1", "USI is a 9x9 protocol"),
     ("position sfen nonsense", "position: SFEN needs"),
-    ("go mate soon", "takes milliseconds or 'infinite'"),
+    ("setoption name MaxPlies value 257", "MaxPlies must be at most 255"),
+    ("setoption name TableEntries value 99999999999999", "TableEntries must be at most"),
 ])
 def test_a_bad_command_gets_an_info_string(command, fragment):
     out = _talk(command, "isready")
     assert len(out) == 2 and out[0].startswith("info string ") and fragment in out[0]
     assert out[1] == "readyok"
+
+
+@pytest.mark.parametrize("limit", ["soon", "-5"])
+def test_go_mate_with_a_bad_limit_still_ends_with_a_checkmate_line(limit):
+    # a GUI waits for the checkmate line after every 'go mate'
+    out = _talk(f"go mate {limit}", "isready")
+    assert out[0] == f"info string 'go mate' takes milliseconds or 'infinite', not {limit!r}"
+    assert out[1:] == ["checkmate notimplemented", "readyok"]
 
 
 def test_go_without_mate_resigns_and_go_without_position():
@@ -324,3 +333,25 @@ def test_info_lines_after_the_proof_show_no_searched_line_as_pv():
     assert len(during) >= 3
     assert all(line.endswith(" string mate found, looking for a shorter one")
                and " pv " not in line and " depth " not in line for line in during)
+
+
+def test_the_search_child_leaves_ctrl_c_to_the_engine_and_stops_quietly(capfd):
+    # Ctrl-C reaches the whole process group: the child once raised it past its clean-up
+    # and multiprocessing printed a traceback; the engine stops the child itself
+    import os
+    import signal
+
+    sfen = next(r["sfen"] for r in read_rows("long_classics.csv") if r["key"] == "microcosmos")
+    out = []
+    engine = UsiEngine(out.append)
+    engine.handle(f"position sfen {sfen}")
+    engine.handle("go mate infinite")
+    time.sleep(0.5)
+    os.kill(engine.search.proc.pid, signal.SIGINT)
+    time.sleep(0.5)
+    assert engine.search.proc.is_alive()  # (ignored: not the child's to act on)
+    os.kill(engine.search.proc.pid, signal.SIGTERM)
+    os.kill(engine.search.proc.pid, signal.SIGTERM)  # a second, in its clean-up
+    assert engine.wait(30)
+    assert out[-1] == "checkmate timeout"
+    assert "Traceback" not in capfd.readouterr().err

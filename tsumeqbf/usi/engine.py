@@ -111,6 +111,7 @@ class UsiEngine:
         setter = _SETTERS.get(name)
         if setter is None:
             raise TsumeError(f"unknown option {name!r}; options: {', '.join(OPTIONS)}")
+        _within_declared(name, value)
         setter(self.request, value)
 
     def cmd_position(self, args) -> None:
@@ -132,8 +133,10 @@ class UsiEngine:
             timeout = None
         elif limit.isdigit():
             timeout = int(limit) / 1000
-        else:
-            raise TsumeError(f"'go mate' takes milliseconds or 'infinite', not {limit!r}")
+        else:  # still a checkmate line: a GUI waits for one after every 'go mate'
+            self.say(f"'go mate' takes milliseconds or 'infinite', not {limit!r}")
+            self.emit("checkmate notimplemented")
+            return
         if not self.request.sfen:
             self.say("no position: send 'position sfen ...' first")
             self.emit("checkmate notimplemented")
@@ -171,6 +174,22 @@ def _int_option(name: str, low: int, value: str) -> int:
     if number < low:
         raise TsumeError(f"{name} must be at least {low}")
     return number
+
+
+def _within_declared(name: str, value: str) -> None:
+    """A spin option's value past the max its declaration gives is refused (a GUI shows
+    that range; a whole number is each setter's own check).
+
+    >>> _within_declared("MaxPlies", "255")
+    >>> _within_declared("MaxPlies", "257")
+    Traceback (most recent call last):
+    tsumeqbf.rules.errors.TsumeError: MaxPlies must be at most 255
+    """
+    words = OPTIONS[name].split()
+    if "spin" in words and "max" in words:
+        top = int(words[words.index("max") + 1])
+        if value.strip().lstrip("+-").isdigit() and int(value) > top:
+            raise TsumeError(f"{name} must be at most {top}")
 
 
 def _set_engine(request, value):

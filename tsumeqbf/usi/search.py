@@ -208,10 +208,16 @@ def _longest_reply(p, left: int, mate) -> int:
 
 # -- the child process ---------------------------------------------------------------------
 def _on_sigterm(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: a second must not cut the clean-up
     raise _Stopped
 
 
 def _child(request: MateRequest, conn) -> None:
+    # Ctrl-C and a hang-up reach the whole process group: they are the engine's to act on,
+    # and it stops this search with SIGTERM (here they raised past the clean-up, and
+    # multiprocessing printed the traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
 
     def send(kind, payload):
@@ -225,7 +231,7 @@ def _child(request: MateRequest, conn) -> None:
         except Exception as exc:  # a bug: say so on the protocol rather than die silently
             answer = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
         send("done", answer)
-    except (_Stopped, OSError):
+    except (KeyboardInterrupt, OSError):  # (_Stopped is one)
         pass  # stopped, or the engine went away: the parent answers for us
     finally:
         conn.close()
