@@ -1,22 +1,41 @@
-"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck,native-ab,usi-mate} [options]``."""
+"""Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck,native-ab,usi-mate} [options]``.
+
+Each benchmark's ``--help`` says what it takes. Bad input that a benchmark raises
+(TsumeError, a ValueError of its arguments, a file that cannot be read or written or is not
+text) ends in one line and exit status 2, as the command line's; Ctrl-C in 130."""
 
 import importlib
 import sys
 
 BENCHMARKS = ("movegen", "qbf", "dfpn", "answers", "lengths", "along", "certify", "bloqqer",
               "undecided", "formulacheck", "native-ab", "usi-mate")
+USAGE = f"usage: python -m tsumeqbf.bench {{{','.join(BENCHMARKS)}}} [options]"
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     if not argv or argv[0] not in BENCHMARKS:
-        print(f"usage: python -m tsumeqbf.bench {{{','.join(BENCHMARKS)}}} [options]", file=sys.stderr)
+        unknown = f"unknown benchmark {argv[0]!r}\n" if argv else ""
+        print(f"{unknown}{USAGE}", file=sys.stderr)
         return 2
     try:
         module = importlib.import_module(f"tsumeqbf.bench.{argv[0].replace('-', '_')}")
     except ModuleNotFoundError as exc:
         print(f"tsumeqbf.bench: benchmark {argv[0]!r} is not available ({exc})", file=sys.stderr)
         return 2
-    return module.main(argv[1:]) or 0
+    try:
+        return module.main(argv[1:]) or 0
+    except KeyboardInterrupt:
+        print(f"tsumeqbf.bench {argv[0]}: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:  # TsumeError and UnicodeDecodeError among them
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(f"tsumeqbf.bench {argv[0]}: error: {where}{text}", file=sys.stderr)
+        return 2
 
 
-sys.exit(main(sys.argv[1:]))
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -19,6 +19,7 @@ import argparse
 import random
 import time
 
+from ..arguments import positive_int_or_default
 from ..data import read_rows
 from ..rules import Position
 
@@ -57,10 +58,10 @@ def _rate(count: int, seconds: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench movegen")
-    ap.add_argument("--positions", type=int, default=600)
-    ap.add_argument("--shogi-positions", type=int, default=150,
+    ap.add_argument("--positions", type=positive_int_or_default, default=600)
+    ap.add_argument("--shogi-positions", type=positive_int_or_default, default=150,
                     help="python-shogi is slow: time it on the first M positions only")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=positive_int_or_default, default=3)
     args = ap.parse_args(argv)
     sfens = bench_positions(args.positions)
     positions = [Position.from_sfen(s) for s in sfens]
