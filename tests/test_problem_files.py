@@ -100,6 +100,12 @@ def test_usi_lines_and_sfen_files(tmp_path):
     ("bad.csa", "P1 *  *  *  *  *  *  * -OU * \nP+00OU\n+\n", "line 2: bad piece 'OU'"),
     ("noturn.csa", "P1 *  *  *  *  *  *  * -OU * \n", "no side to move"),
     ("junk.csa", "P1 *  *  *  *  *  *  * -OU * \nhello\n+\n", "line 2: not a CSA position line"),
+    # a piece put on a taken square replaced the one there; a second diagram overwrote
+    # the first: both read as another problem than the file's
+    ("taken.csa", "P1 *  *  *  *  *  *  * -OU * \nP+22KI21FU\n+\n", "line 2: square 21 already holds"),
+    ("twice.csa", "P1 *  *  *  *  *  *  * -OU * \nP1 *  *  *  *  *  * -OU *  * \n+\n",
+     "line 2: P1 given twice"),
+    ("pi-twice.csa", "PI\nPI\n+\n", "line 2: PI after another diagram"),
     ("two.usi", "position startpos\nposition startpos\n", "line 2: expected one USI"),
     ("illegal.usi", "\nposition startpos moves 7g7f 7g7f\n", "line 2: move 2 (7g7f)"),
     ("kings.kif", "+------+\n|v玉v玉|一\n| 金 ・|二\n+------+\n", "more than one king"),

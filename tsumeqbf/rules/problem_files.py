@@ -314,6 +314,7 @@ def sfen_from_csa(text: str) -> tuple[str, bool]:
     ('7k1/9/7G1/9/9/9/9/9/9 b G 1', False)
     """
     board, hands, turn, all_rest = None, {"b": {}, "w": {}}, None, None
+    ranks_given: set[int] = set()  # the P1..P9 lines read (each once: one diagram a file)
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n ")
         if not line or line[0] in "'V$NT%" or turn is not None:
@@ -321,10 +322,15 @@ def sfen_from_csa(text: str) -> tuple[str, bool]:
         if line in ("+", "-"):
             turn = "b" if line == "+" else "w"
         elif line.startswith("PI"):
+            if board is not None:
+                raise _LineError(number, "PI after another diagram: one position a file")
             board = _csa_startpos(line, number)
         elif re.match(r"P[1-9]", line):
-            board = board if board is not None else {}
             rank = int(line[1])
+            if rank in ranks_given or (board is not None and not ranks_given):
+                raise _LineError(number, f"P{rank} given twice: one position a file")
+            ranks_given.add(rank)
+            board = board if board is not None else {}
             for i, cell in enumerate(_csa_cells(line[2:], number)):
                 board[(rank, i)] = cell
         elif line[:2] in ("P+", "P-"):
@@ -336,8 +342,10 @@ def sfen_from_csa(text: str) -> tuple[str, bool]:
                 elif file_rank == "00":
                     hands[side][piece] = hands[side].get(piece, 0) + 1
                 else:
-                    board[(int(file_rank[1]), 9 - int(file_rank[0]))] = (
-                        piece if side == "b" else piece.lower())
+                    square = (int(file_rank[1]), 9 - int(file_rank[0]))
+                    if board.get(square) is not None:
+                        raise _LineError(number, f"square {file_rank} already holds a piece")
+                    board[square] = piece if side == "b" else piece.lower()
         else:
             raise _LineError(number, f"not a CSA position line: {line[:20]!r}")
     if board is None:
