@@ -167,3 +167,15 @@ def test_the_engine_help_and_the_experiment_limits_come_from_the_registry():
     assert engine.help.split(", ") == list(ENGINES)
     assert set(SOLVERS) < set(LIMIT_OPTIONS["memory_mb"])
     assert set(LIMIT_OPTIONS["memory_mb"]) | set(LIMIT_OPTIONS["max_nodes"]) == set(ENGINES)
+
+
+@pytest.mark.parametrize("sfen, fragment", [
+    ("²k/3/1GP b - 1", "SFEN rank 1: unexpected character '²'"),
+    ("２k/3/1GP b - 1", "SFEN rank 1: unexpected character '２'"),
+    ("2k/3/1GP b ²P 1", "SFEN hand: unexpected character '²'"),
+    ("2k/3/1GP b - ２", "move number must be a number"),
+])
+def test_sfen_digits_are_ascii(capsys, sfen, fragment):
+    # str.isdigit took '²' (then int() failed: an internal error) and '２' (read as 2)
+    code, _, err = run(capsys, "show", sfen, "--zone", "2")
+    assert code == 2 and fragment in err and err.count("\n") == 1

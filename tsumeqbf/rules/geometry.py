@@ -180,7 +180,7 @@ class Geometry:
         return f"{self.file_of(s)}{chr(ord('a') + self.rank_of(s) - 1)}"
 
     def parse_usi_square(self, text: str) -> int:
-        if len(text) != 2 or not text[0].isdigit() or not "a" <= text[1] <= "i":
+        if len(text) != 2 or not "1" <= text[0] <= "9" or not "a" <= text[1] <= "i":
             raise ValueError(f"bad square {text!r}")
         return self.square(int(text[0]), ord(text[1]) - ord("a") + 1)
 

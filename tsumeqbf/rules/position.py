@@ -93,7 +93,7 @@ class Position:
             raise SfenError(f"board {width}x{height} is outside 1x1..9x9")
         if fields[1] not in ("b", "w"):
             raise SfenError(f"side to move must be 'b' or 'w', got {fields[1]!r}")
-        if len(fields) == 4 and not fields[3].isdigit():
+        if len(fields) == 4 and not (fields[3].isascii() and fields[3].isdigit()):
             raise SfenError(f"move number must be a number, got {fields[3]!r}")
         if zone is None:
             zone = default_zone(height)
@@ -594,11 +594,14 @@ def check_n(n) -> int:
     return n
 
 
+ASCII_DIGITS = frozenset("0123456789")
+
+
 def _parse_rank(row: str, rank: int) -> list[int]:
     out: list[int] = []
     promoted = False
     for ch in row:
-        if ch.isdigit():
+        if ch in ASCII_DIGITS:  # (str.isdigit takes '²' and '２' too)
             if promoted:
                 raise SfenError(f"SFEN rank {rank}: '+' must precede a piece letter")
             if ch == "0":
@@ -631,7 +634,7 @@ def _parse_hands(text: str) -> list[list[int]]:
         return hands
     count = ""
     for ch in text:
-        if ch.isdigit():
+        if ch in ASCII_DIGITS:  # (str.isdigit takes '²' and '２' too)
             count += ch
             continue
         kind = LETTER_KIND.get(ch.upper())
