@@ -184,6 +184,17 @@ def test_the_same_spec_writes_the_same_bytes(family, tmp_path):
     ("encodings = [\"compact\"]\n[[questions]]\ncollection = \"figures.jsonl\"\nfile = \"x\"\n",
      "exactly one of"),
     ("encodings = [\"compact\"\n", "not valid TOML"),
+    # the generator's values, once a TypeError or "wrote 0 files"
+    *((f"encodings = [\"compact\"]\n[[questions]]\ngenerate = {{{table}}}\n", words)
+      for table, words in [
+          ('seed = "x", count = 2', "generate.seed: must be an integer"),
+          ("seed = 1, count = -1", "generate.count: must be an integer >= 1"),
+          ("seed = 1, count = 2, sizes = [[0, 0]]", "generate.sizes: must be an integer >= 1"),
+          ("seed = 1, count = 2, sizes = [[10, 3]]", "board 10x3 is outside"),
+          ("seed = 1, count = 2, sizes = [3, 3]", "must be a list of [W, H] pairs"),
+          ("seed = 1, count = 2, plies = [2]", "generate.plies: 2 is even"),
+          ("seed = 1, count = 2, plies = [-1]", "generate.plies: must be an integer >= 1"),
+          ('seed = 1, count = 2, attacker_hand = "lots"', "generate.attacker_hand: must be")]),
 ])
 def test_a_bad_spec_is_refused_in_one_line(tmp_path, capsys, text, words):
     spec = tmp_path / "bad.toml"

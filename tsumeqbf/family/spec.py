@@ -138,6 +138,34 @@ def _axes(where: str, value) -> tuple:
     return tuple(out)
 
 
+def _generated(where: str, name: str, table: dict) -> tuple:
+    """The generator's arguments, checked: ``seed``, ``count`` at least 1, ``sizes`` as
+    [W, H] pairs on boards up to 9x9, ``plies`` odd, piece bounds integers >= 0."""
+    value = {"seed": _int(where, table["seed"], f"{name}.seed", -2 ** 63),
+             "count": _int(where, table["count"], f"{name}.count", 1)}
+    if "sizes" in table:
+        sizes = table["sizes"]
+        if (not isinstance(sizes, list) or not sizes
+                or not all(isinstance(x, list) and len(x) == 2 for x in sizes)):
+            raise _fail(where, f"{name}.sizes", f"must be a list of [W, H] pairs, not {sizes!r}")
+        for w, h in sizes:
+            if not all(_int(where, x, f"{name}.sizes", 1) <= 9 for x in (w, h)):
+                raise _fail(where, f"{name}.sizes", f"board {w}x{h} is outside 1x1..9x9")
+        value["sizes"] = [tuple(x) for x in sizes]
+    if "plies" in table:
+        plies = table["plies"]
+        if not isinstance(plies, list) or not plies:
+            raise _fail(where, f"{name}.plies", f"must be a non-empty list, not {plies!r}")
+        for n in plies:
+            if _int(where, n, f"{name}.plies", 1) % 2 == 0:
+                raise _fail(where, f"{name}.plies", f"{n} is even: the attacker moves last")
+        value["plies"] = list(plies)
+    for key in _GENERATE[4:]:
+        if key in table:
+            value[key] = _int(where, table[key], f"{name}.{key}")
+    return tuple(sorted(value.items()))
+
+
 def _source(where: str, table, k: int, base: str) -> Source:
     name = f"questions[{k}]"
     _keys(where, table, name, _SOURCE)
@@ -151,11 +179,7 @@ def _source(where: str, table, k: int, base: str) -> Source:
         for key in ("seed", "count"):
             if key not in value:
                 raise _fail(where, f"{name}.generate", f"needs {key}")
-        value = dict(value)
-        for key in ("sizes", "plies"):
-            if key in value:
-                value[key] = [tuple(x) if isinstance(x, list) else x for x in value[key]]
-        value = tuple(sorted(value.items()))
+        value = _generated(where, f"{name}.generate", value)
     elif not isinstance(value, str):
         raise _fail(where, f"{name}.{kind}", "must be a string")
     elif kind == "file":
