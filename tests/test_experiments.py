@@ -164,6 +164,22 @@ SMALL = """
      engine = "brute"
      """, "instances[0].in_quick: must be true or false, got a string"),
     ("[[instances]\n", "not valid TOML"),
+    # a misspelt option was carried without effect (and named in the label)
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "depqbf"
+     options = {encoding = "compact", certfy = true}
+     """, "engines[0].options: engine depqbf takes no option 'certfy'; its options: "
+          "attacker_moves, certify,"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = ["brute", "tsume"]
+     matrix = {heuristics = ["A", "B"]}
+     """, "engines[0].options: engine brute takes no option 'heuristics'"),
 ])
 def test_config_errors_name_file_and_key(tmp_path, body, message):
     path = write_experiment(tmp_path, body)
@@ -210,7 +226,7 @@ def test_config_error_on_the_command_line_is_one_line(tmp_path, capsys, monkeypa
     assert "experiments/nosuch.toml: no such experiment file" in capsys.readouterr().err
 
 
-def test_engine_entries_expand_and_carry_any_options(tmp_path):
+def test_engine_entries_expand_and_carry_their_options(tmp_path):
     path = write_experiment(tmp_path, """
         [limits]
         timeout = 5
@@ -224,7 +240,7 @@ def test_engine_entries_expand_and_carry_any_options(tmp_path):
         label = "{engine}/{encoding}"
         max_plies = 3
         [[engines]]
-        engine = "dfpn"
+        engine = "tsume"
         options = {heuristics = "ABC", dag = true}
         timeout = 9
         [[engines]]
@@ -237,7 +253,7 @@ def test_engine_entries_expand_and_carry_any_options(tmp_path):
     """)
     exp = load_experiment(path)
     assert [e.label for e in exp.engines] == ["depqbf/paper", "depqbf/compact", "caqe/paper",
-                                              "caqe/compact", "dfpn/dag=true,heuristics=ABC",
+                                              "caqe/compact", "tsume/dag=true,heuristics=ABC",
                                               "brute-99"]
     assert exp.engines[0].options == {"encoding": "paper", "memory_mb": 1000}
     assert exp.engines[4].options == {"heuristics": "ABC", "dag": True, "max_nodes": 99}

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 from .limits import LimitReached, limits as bounded
@@ -65,6 +65,13 @@ class EngineSpec:
     limit: str = "max_nodes"
     #: answers through a QBF solver (so its verdicts can be certified)
     qbf: bool = False
+    #: the engine's options class (loaded as ``load`` is): its fields are the options it
+    #: reads, besides :data:`RUN_OPTIONS`
+    settings: Callable[[], type] = lambda: BruteOptions
+
+
+#: the options :func:`run_engine` reads of every engine's: its limits and the question's form
+RUN_OPTIONS = ("cpu_limit", "deepen", "no_hands", "memory_mb", "max_nodes")
 
 
 def _brute_engine() -> EngineFn:
@@ -91,18 +98,65 @@ def _portfolio_engine() -> EngineFn:
     return solve_mate
 
 
+def _mate_settings() -> type:
+    from .dfpn.engine import MateOptions
+    return MateOptions
+
+
+def _solve_settings() -> type:
+    from .dfpn.options import SolveOptions
+    return SolveOptions
+
+
+def _qbf_settings() -> type:
+    from .solvers.engine import QbfOptions
+    return QbfOptions
+
+
+def _portfolio_settings() -> type:
+    from .solvers.portfolio import PortfolioOptions
+    return PortfolioOptions
+
+
 #: every engine by name, in the order the command line's help lists them
 ENGINES: dict[str, EngineSpec] = {
     "brute": EngineSpec(_brute_engine),
-    "dfpn": EngineSpec(_dfpn_engine),
+    "dfpn": EngineSpec(_dfpn_engine, settings=_mate_settings),
     # unbounded df-pn: n is not a bound, the verdict says whether any mate exists
-    "tsume": EngineSpec(_tsume_engine),
-    **{solver: EngineSpec(_qbf_engine, {"solver": solver}, "memory_mb", qbf=True)
+    "tsume": EngineSpec(_tsume_engine, settings=_solve_settings),
+    **{solver: EngineSpec(_qbf_engine, {"solver": solver}, "memory_mb", qbf=True,
+                          settings=_qbf_settings)
        for solver in SOLVERS},
-    "qbf": EngineSpec(_qbf_engine, limit="memory_mb", qbf=True),  # --solver NAME or PATH
+    "qbf": EngineSpec(_qbf_engine, limit="memory_mb", qbf=True,  # --solver NAME or PATH
+                      settings=_qbf_settings),
     # QBF configurations side by side, the first verdict wins (--members, --jobs)
-    "portfolio": EngineSpec(_portfolio_engine, limit="memory_mb", qbf=True),
+    "portfolio": EngineSpec(_portfolio_engine, limit="memory_mb", qbf=True,
+                            settings=_portfolio_settings),
 }
+
+
+def unknown_options(name: str, options) -> list[str]:
+    """The keys of ``options`` that engine ``name`` does not read (a misspelt option
+    would otherwise be carried, and named in a label, without effect).
+
+    >>> unknown_options("depqbf", {"encoding": "compact", "certfy": True, "max_nodes": 9})
+    ['certfy']
+    >>> unknown_options("tsume", {"heuristics": "ABC", "all_moves": True})
+    ['all_moves']
+    """
+    known = engine_options(name)
+    return sorted(k for k in options if k not in known)
+
+
+def engine_options(name: str) -> tuple[str, ...]:
+    """Every option engine ``name`` reads, sorted: its settings' fields and the limits.
+
+    >>> engine_options("brute")
+    ('all_moves', 'cpu_limit', 'deepen', 'max_nodes', 'memory_mb', 'no_hands')
+    """
+    spec = ENGINES[name]
+    return tuple(sorted({f.name for f in fields(spec.settings())} | set(RUN_OPTIONS)
+                        | set(spec.fixed)))
 
 
 def engine_names() -> list[str]:

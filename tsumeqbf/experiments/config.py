@@ -32,7 +32,8 @@ Schema (only ``instances`` and ``engines`` are required)::
 
     [[engines]]
     engine = "depqbf"                # a name, or a list of names
-    options = {encoding = "compact"} # given to the engine as is (any keys: {heuristics = "ABC"})
+    options = {encoding = "compact"} # given to the engine as is (those it reads: a key it does
+                                     # not, a misspelling, is refused; engines.engine_options)
     options = {members = ["caqe/enumerated", "rareqs/enumerated"], jobs = 2}   # engine portfolio
     matrix = {encoding = ["paper", "compact"]}   # cross product merged into options
     label = "{engine}/{encoding}"    # the name in reports; {placeholders}: engine and options
@@ -73,7 +74,7 @@ from pathlib import Path
 from ..arguments import read_toml
 from ..batch import read_cases
 from ..data import COLLECTIONS, collection_cases, data_file, is_data_file
-from ..engines import engine_names, engines_limited_by
+from ..engines import engine_names, engine_options, engines_limited_by, unknown_options
 from ..rules import Position, TsumeError
 
 REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai", "qbf")
@@ -513,6 +514,10 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
             if encoding is not None and encoding not in ENCODINGS:
                 raise where.fail(f"{key}.options.encoding",
                                  f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+            unknown = unknown_options(name, opts)
+            if unknown:
+                raise where.fail(f"{key}.options", f"engine {name} takes no option "
+                                 f"{unknown[0]!r}; its options: {', '.join(engine_options(name))}")
             given = dict(opts)  # a default label shows these, not the limits merged below
             for limit, engines in LIMIT_OPTIONS.items():
                 if limit in limits and name in engines:
