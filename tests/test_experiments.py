@@ -1082,3 +1082,9 @@ def test_paper_method_names_the_rows_beyond_2x_and_the_board_trend():
     assert [row[1] for row in run["beyond"]] == ["8x8"]
     assert run["board_trend"].startswith("0.5 on 3x3 to 3 on 9x9: ")
     assert "grows faster" in run["board_trend"]
+
+
+def test_a_scheduler_without_the_dask_executor_is_refused(capsys):
+    # it ran the cells here and said nothing of the scheduler named
+    assert main(["experiment", "run", "agreement", "--quick", "--scheduler", "tcp://x:8786"]) == 2
+    assert "give --executor dask with it" in capsys.readouterr().err

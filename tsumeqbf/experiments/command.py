@@ -18,6 +18,7 @@ import json
 import sys
 
 from ..arguments import positive_int
+from ..rules import TsumeError
 
 
 def register(sub) -> None:
@@ -90,6 +91,8 @@ def cmd_run(args) -> int:
     from .config import experiment_path, load_experiment
     from .runner import run_experiment
 
+    if args.scheduler is not None and args.executor != "dask":
+        raise TsumeError("--scheduler names a Dask scheduler: give --executor dask with it")
     exp = load_experiment(experiment_path(args.experiment), quick=args.quick)
     counts = run_experiment(exp, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
                             results_dir=args.results, progress=not args.quiet,
