@@ -179,3 +179,13 @@ def test_sfen_digits_are_ascii(capsys, sfen, fragment):
     # str.isdigit took '²' (then int() failed: an internal error) and '２' (read as 2)
     code, _, err = run(capsys, "show", sfen, "--zone", "2")
     assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_a_true_without_a_first_move_is_said_to_be_unchecked(capsys, tmp_path):
+    # a solver that only exits 10 was believed without a word
+    liar = tmp_path / "says_true"
+    liar.write_text("#!/bin/sh\nexit 10\n")
+    liar.chmod(0o755)
+    code, out, err = run(capsys, "mate", "2k/1P1/1G1 b - 1", "-n", "1", "--engine", "qbf",
+                         "--solver", str(liar))
+    assert out.startswith("mate within 1") and "nothing of its verdict was checked" in err

@@ -124,8 +124,9 @@ def _engine_options(args) -> dict:
         options.update(strategy=args.strategy, certify=True)
     if options.get("certify"):
         if not is_qbf_engine(args.engine):
-            raise TsumeError(f"--certify checks a QBF verdict; engine {args.engine!r} is not a "
-                             f"QBF engine")
+            what = ("--strategy writes a QBF verdict's strategy" if getattr(args, "strategy", None)
+                    else "--certify checks a QBF verdict")
+            raise TsumeError(f"{what}; engine {args.engine!r} is not a QBF engine")
         options.update(certify_limits)
     elif "certify_max_nodes" in certify_limits:
         raise TsumeError("--certify-nodes caps what --certify checks; give it with --certify")
@@ -327,6 +328,9 @@ def _print_answer(answer: Answer, n: int, say) -> None:
         print(f"not certified: {cert.certify_reason or ''}", file=say)
     if answer.error:
         print(f"tsumeqbf: {answer.status}: {answer.error}", file=sys.stderr)
+    if facts.get("certificate") == "missing" and cert is None:
+        print("tsumeqbf: note: the solver said true without a first move, so nothing of its "
+              "verdict was checked (--certify checks it)", file=sys.stderr)
 
 
 def cmd_batch(args) -> int:
