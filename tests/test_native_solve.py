@@ -543,3 +543,21 @@ def test_a_cpu_limit_landing_while_the_answer_is_replayed_stops_the_solve_not_fa
         solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=0)
     monkeypatch.setattr(Position, "parse_usi", real)
     assert replay_answer(pos, ["1a1b"]).startswith("ply 1 1a1b: ")  # still the finding
+
+
+def test_a_hand_past_the_unbounded_tables_goes_to_the_python_search():
+    # 99 of a kind: the core's positions hold it (bounded df-pn answers) but its unbounded
+    # tables do not; `auto` chose the core all the same and the solve was a ValueError
+    from tsumeqbf import native
+    from tsumeqbf.rules import InvalidQuestion
+
+    many = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G99P 1")
+    assert native.mate(many, 1)["proven"] is True
+    out = solve_tsume(many.copy())
+    assert out["backend"] == "rules" and out["status"] == "mate" and out["pv"] == ["G*5b"]
+    with pytest.raises(InvalidQuestion, match="unbounded search holds at most 98"):
+        solve_tsume(many.copy(), backend="native")
+    with pytest.raises(InvalidQuestion, match="unbounded search holds at most 98"):
+        native.tsume(many)
+    fewer = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G98P 1")
+    assert solve_tsume(fewer.copy())["backend"] == "native"

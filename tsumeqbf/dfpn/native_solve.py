@@ -73,7 +73,7 @@ def fastest_backend(pos, options) -> str:
     """
     from .. import native
 
-    if not native.available() or native.unsupported(pos):
+    if not native.available() or native.unsupported(pos, unbounded=True):
         return "rules"
     if any(checkpoint_kind(path) == "python" for path in (options.checkpoint, *options.seeds)
            if path is not None):
@@ -93,7 +93,7 @@ class NativeGame(Game):
     def __init__(self, pos):
         from .. import native
 
-        native.check_supported(pos)
+        native.check_supported(pos, unbounded=True)  # (its hands as the unbounded tables hold them)
         self.pos = pos
         self.attacker = pos.turn
         core = native.require().Game(*native.position_args(pos))
@@ -215,7 +215,7 @@ class NativeSearch:
             problem = Position.from_sfen(theirs["sfen"], zone=theirs["zone"])
         except (KeyError, TsumeError) as exc:
             raise TsumeError(f"seed {path}: its problem cannot be read ({exc})") from None
-        if native.unsupported(problem) or problem.turn != self.game.pos.turn:
+        if native.unsupported(problem, unbounded=True) or problem.turn != self.game.pos.turn:
             raise TsumeError(f"seed {path} is of another board, zone or attacker "
                              f"({theirs['sfen']})")
         if NativeGame(problem).key() != theirs.get("root_key"):

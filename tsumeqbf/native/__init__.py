@@ -54,23 +54,39 @@ def require():
     return _core
 
 
-def unsupported(pos) -> str | None:
-    """Why the native core cannot answer a question on ``pos``, or None when it can."""
+#: the most pieces of a kind in hand the core's positions hold (a byte each), and its
+#: unbounded search's (tsume_table.h: a count of MANY = 99 in a proof's hand means "any
+#: number", so a hand holds fewer)
+HAND_MAX = 255
+UNBOUNDED_HAND_MAX = 98
+
+
+def unsupported(pos, unbounded: bool = False) -> str | None:
+    """Why the native core cannot answer a question on ``pos``, or None when it can;
+    ``unbounded``: with its unbounded search (:func:`tsume`), which holds fewer in hand.
+
+    >>> from tsumeqbf.rules import Position
+    >>> many = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G99P 1")
+    >>> unsupported(many) is None, unsupported(many, unbounded=True)
+    (True, "the native core's unbounded search holds at most 98 pieces of a kind in hand")
+    """
     g = pos.geo
     if (g.width, g.height, g.zone) != (9, 9, 3):
         return (f"the native core plays only standard 9x9 shogi (zone 3), not "
                 f"{g.width}x{g.height} with zone {g.zone}")
     if pos.no_hands:
         return "the native core does not play the no-hands rules"
-    if any(n > 255 for hand in pos.hands for n in hand):
-        return "the native core holds at most 255 pieces of a kind in hand"
+    most = UNBOUNDED_HAND_MAX if unbounded else HAND_MAX
+    if any(n > most for hand in pos.hands for n in hand):
+        search = "'s unbounded search" if unbounded else ""
+        return f"the native core{search} holds at most {most} pieces of a kind in hand"
     return None
 
 
-def check_supported(pos) -> None:
-    """InvalidQuestion when the native core cannot answer on ``pos``; TsumeError when it
-    is not built."""
-    why = unsupported(pos)
+def check_supported(pos, unbounded: bool = False) -> None:
+    """InvalidQuestion when the native core cannot answer on ``pos`` (``unbounded``: with
+    its unbounded search); TsumeError when it is not built."""
+    why = unsupported(pos, unbounded)
     if why:
         raise InvalidQuestion(why)
     require()
@@ -193,7 +209,7 @@ def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     attacker taking the check with the shallowest proof, the defender the reply with the
     deepest; not the answer convention of :func:`tsumeqbf.dfpn.solve_tsume`, which reads
     the core's tables through :mod:`tsumeqbf.dfpn.native_solve`, and to be replayed)."""
-    check_supported(pos)
+    check_supported(pos, unbounded=True)
     start = time.perf_counter()
     search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops, dag, inherit,
                          group_interpositions)
