@@ -344,3 +344,17 @@ def test_a_memory_limit_past_what_the_kernel_holds_is_no_limit(capsys):
     code, out, _ = run(capsys, "mate", FIG5, "--zone", 2, "-n", 1, "--engine", "depqbf",
                        "--memory-mb", 17592186044415)
     assert code == 0 and out.startswith("mate within 1")
+
+
+@pytest.mark.parametrize("argv", [
+    ["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "brute", "--strategy", "{dir}"],
+    ["encode", FIG5, "--zone", "2", "-n", "1", "-o", "{dir}"],
+    ["solve", FIG5, "--zone", "2", "--kif", "{dir}/no/such/x.kif"],
+    ["batch", "cases.jsonl", "-o", "{dir}"],
+    ["check-formula", "f.qdimacs", "--certificate", "{dir}"],
+])
+def test_a_file_to_write_that_is_a_folder_is_refused_before_the_work(tmp_path, capsys, argv):
+    # `mate --strategy DIR` once solved, then failed to write and lost the answer
+    code, out, err = run(capsys, *[a.format(dir=tmp_path) for a in argv])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "is a folder: name a file in it" in err or "no folder" in err

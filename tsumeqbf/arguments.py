@@ -87,6 +87,29 @@ def output(path: str, encoding: str = "utf-8", newline: str | None = None):
             yield fh
 
 
+def output_file(path: str) -> str:
+    """An argparse type for a file a command writes: ``-``, or a path that is no folder,
+    in a folder that exists, refused before any work is done rather than after it.
+
+    >>> output_file("-"), output_file("answer.kif")
+    ('-', 'answer.kif')
+    >>> output_file(os.path.dirname(__file__))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: .../tsumeqbf is a folder: name a file in it
+    >>> output_file("/no/such/folder/answer.kif")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: no folder /no/such/folder to write answer.kif in
+    """
+    if path == STDOUT:
+        return path
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{path} is a folder: name a file in it")
+    folder, name = os.path.split(path)
+    if folder and not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"no folder {folder} to write {name} in")
+    return path
+
+
 def is_stream(path: str) -> bool:
     """Whether ``path`` names an existing file that is neither a regular file nor a
     folder: a device (``/dev/null``, ``/dev/stdout``) or a FIFO. Such a file is written

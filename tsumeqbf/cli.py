@@ -23,7 +23,7 @@ import os
 import signal
 import sys
 
-from .arguments import positive_float, positive_int, to_stdout
+from .arguments import output_file, positive_float, positive_int, to_stdout
 from .engines import ENGINES, is_qbf_engine
 from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
@@ -210,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="no progress: without it, a phase (listing, encoding, writing, solving, "
                         "certifying) that lasts over a second is named on stderr, with its "
                         "time (under --json only when stderr is a terminal)")
-    p.add_argument("--strategy", default=None, metavar="FILE",
+    p.add_argument("--strategy", default=None, metavar="FILE", type=output_file,
                    help="with a QBF engine: certify, and write the checked strategy tree "
                         "(JSON) with its main line in USI and Japanese notation ('-': "
                         "standard output, the answer then on stderr)")
@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds per case, for the whole question")
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="node limit per case (brute, dfpn, tsume)")
-    p.add_argument("-o", "--output", required=True,
+    p.add_argument("-o", "--output", required=True, type=output_file,
                    help="output JSONL, appended ('-': standard output); a case already "
                         "answered there by this configuration (engine, options, limits, "
                         "versions) is skipped, lines of other configurations are kept")

@@ -7,7 +7,7 @@ import contextlib
 import json
 import sys
 
-from ..arguments import STDOUT, positive_float, positive_int
+from ..arguments import STDOUT, output_file, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
@@ -28,7 +28,7 @@ def register(sub) -> None:
                    help="seconds for the whole search: the proof and the search for a shorter "
                         "line (default: none)")
     SolveOptions.add_flags(p)
-    p.add_argument("--kif", metavar="FILE", default=None,
+    p.add_argument("--kif", metavar="FILE", default=None, type=output_file,
                    help="write the answer as a KIF record with the start diagram (FILE.kif in "
                         "Shift_JIS, other names in UTF-8; '-': standard output, the answer "
                         "then on stderr)")

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from ..arguments import STDOUT, is_stream, output, positive_float, positive_int
+from ..arguments import STDOUT, is_stream, output, output_file, positive_float, positive_int
 from ..limits import LimitReached, limits
 from ..progress import phase, phase_notes, shows_phases
 from ..rules import Position, TsumeError, check_n
@@ -45,7 +45,7 @@ def register(sub) -> None:
     move_choice_args(p)
     p.add_argument("--format", default="qdimacs", choices=("qdimacs", "qcir"),
                    help="QDIMACS (prenex CNF) or QCIR-14 (the circuit: gates and an output)")
-    p.add_argument("-o", "--output", required=True,
+    p.add_argument("-o", "--output", required=True, type=output_file,
                    help="file to write, with FILE.names.json beside it ('-': standard output, "
                         "no names file, the statistics on stderr)")
     p.add_argument("--timeout", type=positive_float, default=None,

@@ -12,7 +12,7 @@ import json
 import sys
 from collections import Counter
 
-from ..arguments import positive_int
+from ..arguments import output_file, positive_int
 
 
 def register(sub) -> None:
@@ -57,7 +57,7 @@ def register_score(sub) -> None:
     p.add_argument("--csv", default=None, metavar="FILE",
                    help="the rows, one per file x solver (default DIR/scores.csv); a run "
                         "again with the same FILE skips the cells it holds")
-    p.add_argument("--md", default=None, metavar="FILE",
+    p.add_argument("--md", default=None, metavar="FILE", type=output_file,
                    help="the summary drawn from the CSV (default: beside it, .md)")
     p.add_argument("--solvers", default=",".join(READS["qdimacs"]),
                    help="comma-separated (default: all five)")

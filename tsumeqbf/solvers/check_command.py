@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from ..arguments import STDOUT, positive_float, positive_int
+from ..arguments import STDOUT, output_file, positive_float, positive_int
 from ..rules import TsumeError, check_n
 from ..rules.problem_files import load_position
 from ..values import Status
@@ -47,10 +47,10 @@ def register(sub) -> None:
                    help="lines of play the strategy may have")
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole check")
-    p.add_argument("--certificate", default=None, metavar="PATH",
+    p.add_argument("--certificate", default=None, metavar="PATH", type=output_file,
                    help="write the checked strategy (JSON) there ('-': standard output, the "
                         "result then on stderr)")
-    p.add_argument("--aiger", default=None, metavar="PATH",
+    p.add_argument("--aiger", default=None, metavar="PATH", type=output_file,
                    help="write the checked Skolem (true) or Herbrand (false) functions there "
                         "as an ASCII AIGER certificate ('-': standard output, the result then "
                         "on stderr)")
