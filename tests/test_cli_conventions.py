@@ -358,3 +358,11 @@ def test_a_file_to_write_that_is_a_folder_is_refused_before_the_work(tmp_path, c
     code, out, err = run(capsys, *[a.format(dir=tmp_path) for a in argv])
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "is a folder: name a file in it" in err or "no folder" in err
+
+
+def test_a_closed_standard_output_is_an_error_not_a_lost_answer():
+    # with fd 1 closed Python has no sys.stdout, and print() wrote the answer nowhere
+    done = subprocess.run(f"{sys.executable} -m tsumeqbf mate '{FIG5}' --zone 2 -n 1 >&-",
+                          shell=True, capture_output=False, stderr=subprocess.PIPE, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and done.stderr == "tsumeqbf: error: standard output is closed\n"

@@ -365,6 +365,10 @@ def cmd_show(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stdout is None:  # started with it closed (`>&-`): an answer would vanish unsaid
+        if sys.stderr is not None:
+            print("tsumeqbf: error: standard output is closed", file=sys.stderr)
+        return 2
     try:
         parser = build_parser()
         try:
