@@ -93,7 +93,7 @@ class NativeGame(Game):
     def __init__(self, pos):
         from .. import native
 
-        native.check_supported(pos, unbounded=True)  # (its hands as the unbounded tables hold them)
+        native.check_supported(pos, unbounded=True)  # (hands as the unbounded tables hold them)
         self.pos = pos
         self.attacker = pos.turn
         core = native.require().Game(*native.position_args(pos))
