@@ -332,3 +332,12 @@ def test_only_the_command_line_imports_the_family_layer():
                    or n == "family" or n.startswith("family.") for n in names):
                 offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []
+
+
+def test_a_question_with_an_even_n_is_named(tmp_path, capsys):
+    (tmp_path / "cases.jsonl").write_text('{"id": "q7", "sfen": "2k/3/1GP b - 1", "n": 2, "zone": 2}\n')
+    spec = tmp_path / "spec.toml"
+    spec.write_text('encodings = ["compact"]\n[[questions]]\nfile = "cases.jsonl"\n')
+    assert main(["family", str(spec), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "question 'q7' of file" in err and "n must be an odd number" in err

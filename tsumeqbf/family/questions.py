@@ -15,7 +15,7 @@ import re
 
 from ..batch import read_cases
 from ..data import collection_cases, is_data_file
-from ..rules import TsumeError
+from ..rules import TsumeError, check_n
 from ..rules.generate import question_set
 from .spec import Source
 
@@ -53,6 +53,11 @@ def source_questions(source: Source) -> list[dict]:
             continue
         if source.max_n is not None and case["n"] > source.max_n:
             continue
+        try:
+            check_n(int(case["n"]))
+        except TsumeError as exc:  # (which question: the family's other checks come later)
+            raise TsumeError(f"question {case['id']!r} of {source.kind} {source.value!r}: "
+                             f"{exc}") from None
         out.append({"id": safe_id(source.prefix + str(case["id"])), "sfen": case["sfen"],
                     "n": int(case["n"]), "zone": case.get("zone"), "no_hands": source.no_hands,
                     "encodings": source.encodings})
