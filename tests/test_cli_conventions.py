@@ -366,3 +366,10 @@ def test_a_closed_standard_output_is_an_error_not_a_lost_answer():
                           shell=True, capture_output=False, stderr=subprocess.PIPE, text=True,
                           cwd=ROOT, timeout=60)
     assert done.returncode == 2 and done.stderr == "tsumeqbf: error: standard output is closed\n"
+
+
+def test_an_unknown_option_before_the_command_is_named(capsys):
+    # argparse said only "the following arguments are required: command"
+    assert main(["--bogus", "mate"]) == 2
+    assert capsys.readouterr().err == ("tsumeqbf: error: unrecognized option --bogus: a command "
+                                       "comes first\n")

@@ -371,6 +371,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         parser = build_parser()
+        first = (sys.argv[1:] if argv is None else argv)[:1]
+        if first and first[0].startswith("-") and first[0] not in ("-h", "--help", "--version"):
+            # (argparse would say only that a command is required)
+            raise TsumeError(f"unrecognized option {first[0]}: a command comes first")
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help, --version: printed, nothing else to do
