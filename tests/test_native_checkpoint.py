@@ -171,3 +171,20 @@ def test_a_position_solved_apart_seeds_the_cores_search(tmp_path, capsys):
     assert "seed " + str(python) + " is not the native core's" in _refused(
         [*solve[:-1], str(python)], capsys)
     assert solve_tsume(pos, max_nodes=10, seeds=(str(python),))["backend"] == "rules"
+
+
+def test_a_finished_checkpoint_run_again_does_the_same_work(tmp_path, capsys):
+    # checkpoints taken during the searches for a shorter line after the proof stored
+    # their nodes as the proof's: each run from the file then reported more nodes and
+    # gave the searches after the proof that much more (558,143 -> 1,003,520 -> 2,002,944)
+    sfen = "6S+Pl/5s3/4L2l1/5gkBr/4pn3/5Gp2/9/6N2/7+R+n b BN2g2sl15p 1"  # zukou-004
+    argv = ["solve", sfen, "--checkpoint", str(tmp_path / "ck.bin"),
+            "--checkpoint-every", "100000", "--json", "--quiet"]
+    runs = []
+    for _ in range(2):
+        assert main(argv) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    first, again = runs
+    assert first["resumed_nodes"] == 0 and first["after_nodes"] > 100_000
+    assert again["resumed_nodes"] == first["nodes"] == again["nodes"]
+    assert again["after_nodes"] == first["after_nodes"] and again["pv"] == first["pv"]

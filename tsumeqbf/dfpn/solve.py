@@ -171,6 +171,10 @@ def _prove(search, game, pos, options: SolveOptions, progress):
     try:
         return search.solve(), resumed, seeded
     finally:  # at the end, and on Ctrl-C: nothing found so far is lost
+        # the proof's tables alone: checkpoints taken during the searches for a shorter
+        # line after it counted their nodes as the proof's, and a run again from the file
+        # then gave them that many more (the count grew with every run)
+        search.progress = progress
         search.save_tables(checkpoint, identity)
 
 
