@@ -1088,3 +1088,11 @@ def test_a_scheduler_without_the_dask_executor_is_refused(capsys):
     # it ran the cells here and said nothing of the scheduler named
     assert main(["experiment", "run", "agreement", "--quick", "--scheduler", "tcp://x:8786"]) == 2
     assert "give --executor dask with it" in capsys.readouterr().err
+
+
+def test_a_report_without_results_names_the_run_that_makes_them(tmp_path, capsys):
+    # the hint left out --out, so the run it named wrote elsewhere
+    out = tmp_path / "elsewhere"
+    assert main(["experiment", "report", "agreement", "--quick", "--out", str(out)]) == 2
+    assert f"run `tsumeqbf experiment run agreement --quick --out {out}` first" in (
+        capsys.readouterr().err)

@@ -380,7 +380,8 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
     if not csv_path.exists():
         raise TsumeError(f"{csv_path}: no results yet; run `tsumeqbf experiment run "
                          f"{exp.path.stem if exp.packaged else exp.path}"
-                         f"{' --quick' if exp.quick else ''}` first")
+                         f"{' --quick' if exp.quick else ''}"
+                         f"{f' --out {results_dir}' if results_dir else ''}` first")
     every = read_csv(csv_path)
     mix = mix_text(every)
     if mix and not mixed:
