@@ -169,6 +169,15 @@ def test_the_engine_help_and_the_experiment_limits_come_from_the_registry():
     assert set(LIMIT_OPTIONS["memory_mb"]) | set(LIMIT_OPTIONS["max_nodes"]) == set(ENGINES)
 
 
+def test_every_engine_names_the_options_it_reads():
+    # an experiment's options are checked against them (engines.engine_options)
+    from tsumeqbf.engines import ENGINES, RUN_OPTIONS, engine_options
+
+    for name, spec in ENGINES.items():
+        assert spec.settings is not None, name
+        assert set(RUN_OPTIONS) < set(engine_options(name)), name
+
+
 @pytest.mark.parametrize("sfen, fragment", [
     ("²k/3/1GP b - 1", "SFEN rank 1: unexpected character '²'"),
     ("２k/3/1GP b - 1", "SFEN rank 1: unexpected character '２'"),

@@ -128,6 +128,21 @@ def is_stream(path: str) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
+def failure_text(exc: Exception) -> str:
+    """A failure as one line: an OSError as its file and the system's words, any other
+    exception as its message.
+
+    >>> failure_text(IsADirectoryError(21, "Is a directory", "out"))
+    'out: Is a directory'
+    >>> failure_text(ValueError("n must be odd"))
+    'n must be odd'
+    """
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    return str(exc)
+
+
 def to_stdout(*paths: str | None) -> bool:
     """Whether one of ``paths`` is ``-``: then the command's own report of what it did goes
     to stderr, so that standard output holds the file alone."""

@@ -23,7 +23,7 @@ import os
 import signal
 import sys
 
-from .arguments import output_file, positive_float, positive_int, to_stdout
+from .arguments import failure_text, output_file, positive_float, positive_int, to_stdout
 from .engines import ENGINES, is_qbf_engine
 from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
@@ -398,8 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except OSError as exc:  # a path that is a folder, unwritable, a full disk: the user's to fix
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"tsumeqbf: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"tsumeqbf: error: {failure_text(exc)}", file=sys.stderr)
         return 2
     except UnicodeDecodeError as exc:  # a text file of ours read as UTF-8 (problem files say more)
         print(f"tsumeqbf: error: an input file is not UTF-8 text ({exc.reason} at byte "

@@ -66,8 +66,8 @@ class EngineSpec:
     #: answers through a QBF solver (so its verdicts can be certified)
     qbf: bool = False
     #: the engine's options class (loaded as ``load`` is): its fields are the options it
-    #: reads, besides :data:`RUN_OPTIONS`
-    settings: Callable[[], type] = lambda: BruteOptions
+    #: reads, besides :data:`RUN_OPTIONS`; every engine names one
+    settings: Callable[[], type] | None = None
 
 
 #: the options :func:`run_engine` reads of every engine's: its limits and the question's form
@@ -120,7 +120,7 @@ def _portfolio_settings() -> type:
 
 #: every engine by name, in the order the command line's help lists them
 ENGINES: dict[str, EngineSpec] = {
-    "brute": EngineSpec(_brute_engine),
+    "brute": EngineSpec(_brute_engine, settings=lambda: BruteOptions),
     "dfpn": EngineSpec(_dfpn_engine, settings=_mate_settings),
     # unbounded df-pn: n is not a bound, the verdict says whether any mate exists
     "tsume": EngineSpec(_tsume_engine, settings=_solve_settings),

@@ -7,6 +7,8 @@ text) ends in one line and exit status 2, as the command line's; Ctrl-C in 130."
 import importlib
 import sys
 
+from ..arguments import failure_text
+
 BENCHMARKS = ("movegen", "qbf", "dfpn", "answers", "lengths", "along", "certify", "bloqqer",
               "undecided", "formulacheck", "native-ab", "usi-mate")
 USAGE = f"usage: python -m tsumeqbf.bench {{{','.join(BENCHMARKS)}}} [options]"
@@ -31,9 +33,7 @@ def main(argv: list[str]) -> int:
         print(f"tsumeqbf.bench {argv[0]}: interrupted", file=sys.stderr)
         return 130
     except (ValueError, OSError) as exc:  # TsumeError and UnicodeDecodeError among them
-        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        print(f"tsumeqbf.bench {argv[0]}: error: {where}{text}", file=sys.stderr)
+        print(f"tsumeqbf.bench {argv[0]}: error: {failure_text(exc)}", file=sys.stderr)
         return 2
 
 

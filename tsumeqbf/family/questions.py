@@ -54,12 +54,12 @@ def source_questions(source: Source) -> list[dict]:
         if source.max_n is not None and case["n"] > source.max_n:
             continue
         try:
-            check_n(int(case["n"]))
+            n = check_n(int(case["n"]))
         except TsumeError as exc:  # (which question: the family's other checks come later)
             raise TsumeError(f"question {case['id']!r} of {source.kind} {source.value!r}: "
                              f"{exc}") from None
         out.append({"id": safe_id(source.prefix + str(case["id"])), "sfen": case["sfen"],
-                    "n": int(case["n"]), "zone": case.get("zone"), "no_hands": source.no_hands,
+                    "n": n, "zone": case.get("zone"), "no_hands": source.no_hands,
                     "encodings": source.encodings})
         if source.limit is not None and len(out) == source.limit:
             break

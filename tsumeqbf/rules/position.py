@@ -594,14 +594,11 @@ def check_n(n) -> int:
     return n
 
 
-ASCII_DIGITS = frozenset("0123456789")
-
-
 def _parse_rank(row: str, rank: int) -> list[int]:
     out: list[int] = []
     promoted = False
     for ch in row:
-        if ch in ASCII_DIGITS:  # (str.isdigit takes '²' and '２' too)
+        if "0" <= ch <= "9":  # (str.isdigit takes '²' and '２' too)
             if promoted:
                 raise SfenError(f"SFEN rank {rank}: '+' must precede a piece letter")
             if ch == "0":
@@ -634,7 +631,7 @@ def _parse_hands(text: str) -> list[list[int]]:
         return hands
     count = ""
     for ch in text:
-        if ch in ASCII_DIGITS:  # (str.isdigit takes '²' and '２' too)
+        if "0" <= ch <= "9":  # (str.isdigit takes '²' and '２' too)
             count += ch
             continue
         kind = LETTER_KIND.get(ch.upper())
