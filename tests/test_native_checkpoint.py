@@ -117,7 +117,7 @@ def test_a_mismatched_native_checkpoint_is_refused_in_one_line(tmp_path, capsys)
     assert "root_key" in _refused([*solve, sfen], capsys)
     # a body cut short, or of another VERSION than its head says
     path.write_bytes(good[:len(good) // 2])
-    assert "not readable (truncated)" in _refused([*solve, sfen], capsys)
+    assert "not readable (truncated or damaged)" in _refused([*solve, sfen], capsys)
     at = len(head) + len(ident) + 2 + 4  # the body's VERSION follows its 4-byte tag
     path.write_bytes(good[:at] + (3).to_bytes(4, "little") + good[at + 4:])
     assert "not readable (written by core VERSION 3" in _refused([*solve, sfen], capsys)

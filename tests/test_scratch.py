@@ -52,3 +52,24 @@ def test_the_command_gives_its_solver_a_file_in_its_scratch_folder(tmp_path):
     folder = seen.read_text()
     assert os.path.dirname(folder) == str(tmp) and os.path.basename(folder).startswith("tsumeqbf-")
     assert os.listdir(tmp) == []
+
+
+def test_a_killed_commands_folder_goes_with_the_next_command(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import sys, time
+        from tsumeqbf.scratch import scratch_dir
+        with scratch_dir() as folder:
+            print(folder, flush=True)
+            time.sleep(60)
+    """)], stdout=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp_path)})
+    left = child.stdout.readline().strip()
+    other_namespace = tmp_path / "tsumeqbf-1-1-kept"  # (a pid of another namespace)
+    other_namespace.mkdir()
+    with scratch_dir() as folder:  # the child still runs: its folder stays
+        assert os.path.isdir(left) and folder != left
+    child.kill()
+    child.wait()
+    with scratch_dir() as folder:
+        assert not os.path.exists(left)
+        assert sorted(os.listdir(tmp_path)) == sorted([os.path.basename(folder), other_namespace.name])

@@ -56,7 +56,8 @@ def read_checkpoint(path) -> dict:
     except OSError as exc:
         raise TsumeError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
     except Exception as exc:  # a truncated or foreign file: unpickling fails many ways
-        raise TsumeError(f"checkpoint {path} is not readable ({type(exc).__name__})") from None
+        raise TsumeError(f"checkpoint {path} is not readable (truncated or damaged: unpickling "
+                         f"failed with {type(exc).__name__})") from None
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise TsumeError(f"{path} is not a checkpoint of this version ({CHECKPOINT_FORMAT})")
     return state

@@ -126,7 +126,7 @@ inline std::string read_tables(UnboundedSearch& search, TableIn& in, uint32_t ve
     }
     if (in.get<uint32_t>() != TABLES_MAGIC || !in.ok ||
         search.seq >= INT32_MAX || search.n_disproofs >= INT32_MAX)
-        return "truncated";
+        return "truncated or damaged";
     return "";
 }
 
@@ -144,7 +144,7 @@ inline std::string read_proofs(UnboundedSearch& search, TableIn& in, uint32_t ve
         if (read_proof(in, e)) seeds.push_back(e);
         else in.ok = false;
     }
-    if (!in.ok) return "truncated";
+    if (!in.ok) return "truncated or damaged";
     int64_t before = 1, last = 0, first = 0;
     each_of(search, BoardTable::PROOF, [&](const BoardTable::Entry& e) {
         before = std::min<int64_t>(before, e.s.seq);
