@@ -10,7 +10,8 @@ from tsumeqbf.cli import main
 from tsumeqbf.data import read_rows
 from tsumeqbf.rules import Position, TsumeError, diagram
 from tsumeqbf.rules.problem_files import (ProblemFileError, STARTPOS, load_position,
-                                         position_from_usi, read_problem)
+                                         position_from_usi, read_problem, sfen_from_csa,
+                                         sniff_format)
 
 cshogi = pytest.importorskip("cshogi")
 import cshogi.KIF  # noqa: E402
@@ -96,7 +97,7 @@ def test_usi_lines_and_sfen_files(tmp_path):
     ("none.kif", "先手：someone\n", "no board diagram"),
     ("rest.kif", "後手の持駒：なし\n+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n先手の持駒：残り全部\n",
      "line 6: 残り全部 is for the defender"),
-    ("bad.csa", "P1 *  * -XX\n+\n", "line 1: bad square '-XX'"),
+    ("bad.csa", "P1 *  * -XX *  *  *  *  *  * \n+\n", "line 1: bad square '-XX'"),
     ("bad.csa", "P1 *  *  *  *  *  *  * -OU * \nP+00OU\n+\n", "line 2: bad piece 'OU'"),
     ("noturn.csa", "P1 *  *  *  *  *  *  * -OU * \n", "no side to move"),
     ("junk.csa", "P1 *  *  *  *  *  *  * -OU * \nhello\n+\n", "line 2: not a CSA position line"),
@@ -108,7 +109,32 @@ def test_usi_lines_and_sfen_files(tmp_path):
     ("pi-twice.csa", "PI\nPI\n+\n", "line 2: PI after another diagram"),
     ("two.usi", "position startpos\nposition startpos\n", "line 2: expected one USI"),
     ("illegal.usi", "\nposition startpos moves 7g7f 7g7f\n", "line 2: move 2 (7g7f)"),
-    ("kings.kif", "+------+\n|v玉v玉|一\n| 金 ・|二\n+------+\n", "more than one king"),
+    ("kings.kif", "後手の持駒：なし\n+------+\n|v玉v玉|一\n| 金 ・|二\n+------+\n先手の持駒：なし\n",
+     "more than one king"),
+    # what each read as another problem than the file's: a hand line in another spelling
+    # skipped (an empty hand), a second diagram's hands and turn with the first's board, a
+    # rank missing (a smaller board), a missing hand line read as empty, ranks of a CSA
+    # file missing or cut short (empty squares), a P+ piece under a later rank line
+    ("colon.kif", "後手の持駒：なし\n+------+\n| ・v玉|一\n| ・ ・|二\n+------+\n先手の持駒 金\n",
+     "no 先手の持駒 line"),
+    ("two.kif", "後手の持駒：なし\n+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n先手の持駒：金\n"
+     "後手の持駒：なし\n+------+\n| ・v玉|一\n| ・ ・|二\n+------+\n先手の持駒：なし\n",
+     "line 7: a second hand line for this side"),
+    ("two-frames.kif", "後手の持駒：なし\n+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n+------+\n",
+     "line 6: a second board diagram"),
+    ("rank.kif", "後手の持駒：なし\n+------+\n| ・v玉|一\n| 金 ・|三\n+------+\n先手の持駒：なし\n",
+     "line 4: rank 三 where rank 二 comes"),
+    ("files.kif", "後手の持駒：なし\n  ３ ２ １\n+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n先手の持駒：なし\n",
+     "line 2: 3 file numbers over a board 2 squares wide"),
+    ("turns.kif", "後手の持駒：なし\n+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n先手の持駒：なし\n"
+     "先手番\n後手番\n", "line 8: a second side to move"),
+    ("nohands.kif", "+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n先手の持駒：金\n",
+     "no 後手の持駒 line"),
+    ("ranks.csa", "P1 *  *  *  *  *  *  * -OU * \nP2 *  *  *  *  *  *  *  *  * \n+\n",
+     "no P3 P4 P5 P6 P7 P8 P9: a diagram by ranks gives all nine"),
+    ("short.csa", "P1 *  *  *  *  *  *  * -OU * \nP2 *  * \n+\n", "line 2: fewer than nine squares"),
+    ("order.csa", "P+23KI\nP1 *  *  *  *  *  *  * -OU * \n+\n", "line 2: P1 after a P+/P- line"),
+    ("pi-ranks.csa", "PI\nP1 *  *  *  *  *  *  * -OU * \n+\n", "line 2: P1 after another diagram"),
 ])
 def test_malformed_file_is_one_line_exit_2(tmp_path, capsys, name, text, fragment):
     path = tmp_path / name
@@ -161,3 +187,22 @@ def test_solve_writes_a_kif_that_readers_import(tmp_path, capsys, row):
     # (cshogi's KIF reader reads no board diagram, only games from a handicap's start)
     # and our own reader takes the record back as the problem
     assert read_problem(str(kif)) == pos
+
+
+def test_kif_hand_and_turn_lines_as_writers_spell_them(tmp_path):
+    board = "+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n"
+    for text in [f"後手の持駒:なし\n{board}先手の持ち駒：金\n  後手番\n",
+                 f" 後手の持ち駒：なし\n  ２ １\n{board} 先手の持駒: 金\n手番：後手\n",
+                 f"後手の持駒：なし\n{board}先手の持駒：金\n後手番  (board 2x2, zone 1)\n"]:
+        path = tmp_path / "p.kif"
+        path.write_text(text, encoding="utf-8")
+        assert read_problem(str(path), zone=1).sfen() == "1k/G1 w G 1", text
+
+
+def test_csa_statements_separated_by_commas():
+    assert sfen_from_csa("P-21OU,P+23KI00KI\n+") == sfen_from_csa("P-21OU\nP+23KI00KI\n+")
+
+
+@pytest.mark.parametrize("text", ["P8/9/9/9/9/9/9/9/k8 b - 1\n", "position sfen P8/9/9/9/9/9/9/9/k8 b - 1\n"])
+def test_an_sfen_starting_with_a_pawn_is_not_taken_for_csa(text):
+    assert sniff_format(text) == "usi"

@@ -19,7 +19,7 @@ from .pieces import (BLACK, HAND_KINDS, KIND_GLYPH, KIND_KANJI, LETTER_KIND, PRO
                      SFEN_HAND_ORDER, SFEN_LETTER, WHITE)
 
 KANJI_DIGITS = "〇一二三四五六七八九"
-_WIDE_DIGITS = "０１２３４５６７８９"
+WIDE_DIGITS = "０１２３４５６７８９"
 
 
 def move_to_usi(geo: Geometry, m: int) -> str:
@@ -52,7 +52,7 @@ def parse_usi_move(pos, text: str, check_legal: bool = True) -> int:
 
 
 def square_japanese(geo: Geometry, s: int) -> str:
-    return _WIDE_DIGITS[geo.file_of(s)] + KANJI_DIGITS[geo.rank_of(s)]
+    return WIDE_DIGITS[geo.file_of(s)] + KANJI_DIGITS[geo.rank_of(s)]
 
 
 def move_to_japanese(pos, m: int, previous_to: int | None = None) -> str:
@@ -117,7 +117,7 @@ def diagram(pos) -> str:
     """A BOD-style text diagram: gote's pieces marked ``v``, files W..1 across the top."""
     geo = pos.geo
     lines = [f"後手の持駒：{_hand_text(pos, WHITE)}",
-             " " + "".join(f" {_WIDE_DIGITS[f]}" for f in range(geo.width, 0, -1)),
+             " " + "".join(f" {WIDE_DIGITS[f]}" for f in range(geo.width, 0, -1)),
              "+" + "---" * geo.width + "+"]
     for r in range(geo.height):
         row = ""

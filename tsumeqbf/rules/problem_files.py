@@ -31,7 +31,7 @@ import re
 import sys
 
 from .errors import TsumeError
-from .notation import KANJI_DIGITS, diagram, move_to_japanese, square_japanese
+from .notation import KANJI_DIGITS, WIDE_DIGITS, diagram, move_to_japanese, square_japanese
 from .moves import drop_kind, is_drop, is_promotion, move_from, move_to
 from .pieces import BLACK, KIND_KANJI
 from .position import Position
@@ -127,7 +127,7 @@ def sniff_format(text: str) -> str:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if any("持駒" in ln or ln.startswith("+---") for ln in lines):
         return "kif"
-    if any(re.match(r"P[1-9+\-I]", ln) for ln in lines):
+    if any(re.match(r"P(?:[1-9][ *+\-]|[+\-]\d\d|I)", ln) for ln in lines):
         return "csa"
     return "usi"
 
@@ -190,40 +190,76 @@ def _usi_file(text: str, zone, tsume_hands) -> Position:
 def sfen_from_bod(text: str) -> tuple[str, bool]:
     """SFEN of a KIF/BOD board diagram and whether the defender's hand is ``残り全部``.
     Lines other than the hands, the board and the side to move (KIF headers, moves,
-    comments) are skipped: the problem is the diagram."""
-    rows, hands, turn, rest, frame = [], {}, "b", None, 0
+    comments) are skipped: the problem is the diagram. What would make it another problem
+    than the file's is refused: a second diagram or hand line, a rank missing by the
+    labels, a hand line missing (a tsume's defender holds ``残り全部`` only when it says
+    so).
+
+    >>> sfen_from_bod("後手の持駒:なし\\n+------+\\n| ・v玉|一\\n| 金 ・|二\\n+------+\\n"
+    ...               "先手の持ち駒：金\\n  後手番")
+    ('1k/G1 w G 1', False)
+    """
+    rows, hands, turn, rest, frame, files = [], {}, None, None, 0, None
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.rstrip()
-        key, sep, value = line.partition("：")
-        if sep and key in ("先手の持駒", "下手の持駒", "後手の持駒", "上手の持駒"):
-            color = "b" if key[0] in "先下" else "w"
-            value = value.strip(" 　")
+        line = raw.strip(" 　\t")
+        hand = _BOD_HAND.match(line)
+        if hand:
+            color = "b" if hand.group(1) in ("先手", "下手") else "w"
+            if color in hands or (rest and rest[0] == color):
+                raise _LineError(number, "a second hand line for this side: one position a file")
+            value = hand.group(2).strip(" 　")
             if value == _ALL_REST:
                 rest = (color, number)
+                hands[color] = {}
             else:
                 hands[color] = _bod_hand(value, number)
-        elif line.lstrip().startswith("+") and line.strip("+-  ") == "":
+        elif line.startswith("+") and line.strip("+-  ") == "":
             frame += 1
+            if frame > 2:
+                raise _LineError(number, "a second board diagram: one position a file")
         elif frame == 1 and line.startswith("|"):
-            rows.append(_bod_row(line, number))
-        elif line.startswith(("後手番", "上手番", "手番：後手")):  # ours adds a board note
-            turn = "w"
+            rows.append(_bod_row(line, number, len(rows) + 1))
+        elif frame == 0 and line and all(ch in WIDE_DIGITS + " 　" for ch in line):
+            files = (number, sum(ch in WIDE_DIGITS for ch in line))
+        elif _BOD_TURN.match(line):  # ours adds a board note
+            who = _BOD_TURN.match(line)
+            side = "w" if (who.group(1) or who.group(2)) in ("後手", "上手") else "b"
+            if turn is not None and side != turn:
+                raise _LineError(number, "a second side to move: one position a file")
+            turn = side
     if frame < 2 or not rows:
         raise _LineError(None, "no board diagram (a frame of +---+ lines around | rows)")
     width = len(rows[0][1])
     for number, cells in rows:
         if len(cells) != width:
             raise _LineError(number, f"{len(cells)} squares on this rank, {width} on the first")
+    if files is not None and files[1] != width:
+        raise _LineError(files[0], f"{files[1]} file numbers over a board {width} squares wide")
+    for color, key in (("w", "後手の持駒"), ("b", "先手の持駒")):
+        if color not in hands:
+            raise _LineError(None, f"no {key} line (the pieces, なし, or {_ALL_REST} for a "
+                                   f"tsume's defender)")
+    turn = turn or "b"
     if rest is not None and rest[0] == turn:
         raise _LineError(rest[1], f"{_ALL_REST} is for the defender's hand, not the side to move")
     board = "/".join(_sfen_rank(cells) for _, cells in rows)
-    hand_text = _sfen_hand(hands.get("b", {}), upper=True) + _sfen_hand(hands.get("w", {}), upper=False)
+    hand_text = _sfen_hand(hands["b"], upper=True) + _sfen_hand(hands["w"], upper=False)
     return f"{board} {turn} {hand_text or '-'} 1", rest is not None
 
 
-def _bod_row(line: str, number: int) -> tuple[int, list]:
-    """The squares of one board row ``| ・v玉 歩|一``, files from the highest down."""
-    inner = line[1:].split("|")[0]
+# a hand line (``先手の持駒：飛 歩二``), as KIF writers spell it; a side-to-move line
+_BOD_HAND = re.compile(r"(先手|下手|後手|上手)の持ち?駒[：:](.*)$")
+_BOD_TURN = re.compile(r"(?:(先手|下手|後手|上手)番|手番[：:](先手|後手))(?:[ 　\t(（].*)?$")
+
+
+def _bod_row(line: str, number: int, rank: int) -> tuple[int, list]:
+    """The squares of the diagram's ``rank``-th row ``| ・v玉 歩|一``, files from the
+    highest down; its label, when it has one, must name that rank."""
+    inner, _, label = line[1:].partition("|")
+    label = label.strip(" 　")
+    if label and label != KANJI_DIGITS[rank:rank + 1]:
+        raise _LineError(number, f"rank {label} where rank {KANJI_DIGITS[rank:rank + 1] or rank} "
+                                 f"comes (a rank missing or given twice)")
     cells, white = [], False
     for ch in inner:
         if ch in " 　":
@@ -306,52 +342,67 @@ def _sfen_hand(hand: dict, upper: bool) -> str:
 
 # -- CSA -----------------------------------------------------------------------------------------
 def sfen_from_csa(text: str) -> tuple[str, bool]:
-    """SFEN of a CSA position (``PI``, ``P1``..``P9``, ``P+``/``P-`` with ``00AL``, then
-    ``+`` or ``-`` to move); moves, times and comments after it are skipped. The second
-    value is always False: ``00AL`` is resolved here, into the named side's hand.
+    """SFEN of a CSA position (``PI`` or all of ``P1``..``P9``, then ``P+``/``P-`` with
+    ``00AL``, then ``+`` or ``-`` to move; statements one a line or comma-separated);
+    moves, times and comments after it are skipped. The second value is always False:
+    ``00AL`` is resolved here, into the named side's hand.
 
-    >>> sfen_from_csa("P1 *  *  *  *  *  *  * -OU * \\nP+23KI00KI\\n+")
+    >>> sfen_from_csa("P-21OU\\nP+23KI00KI\\n+")
     ('7k1/9/7G1/9/9/9/9/9/9 b G 1', False)
     """
-    board, hands, turn, all_rest = None, {"b": {}, "w": {}}, None, None
-    ranks_given: set[int] = set()  # the P1..P9 lines read (each once: one diagram a file)
+    board, hands, turn, all_rest = {}, {"b": {}, "w": {}}, None, None
+    base = None  # "PI" or the P1..P9 lines, each once: one diagram a file
+    ranks_given: set[int] = set()
+    placed = False  # a P+/P- line has put a piece on the board
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.rstrip("\r\n ")
-        if not line or line[0] in "'V$NT%" or turn is not None:
+        raw = raw.rstrip("\r\n ")
+        if not raw or raw[0] in "'V$NT%" or turn is not None:
             continue  # comments, headers; after the side to move, the game's moves
-        if line in ("+", "-"):
-            turn = "b" if line == "+" else "w"
-        elif line.startswith("PI"):
-            if board is not None:
-                raise _LineError(number, "PI after another diagram: one position a file")
-            board = _csa_startpos(line, number)
-        elif re.match(r"P[1-9]", line):
-            rank = int(line[1])
-            if rank in ranks_given or (board is not None and not ranks_given):
-                raise _LineError(number, f"P{rank} given twice: one position a file")
-            ranks_given.add(rank)
-            board = board if board is not None else {}
-            for i, cell in enumerate(_csa_cells(line[2:], number)):
-                board[(rank, i)] = cell
-        elif line[:2] in ("P+", "P-"):
-            side = "b" if line[1] == "+" else "w"
-            board = board if board is not None else {}
-            for file_rank, piece in _csa_pieces(line[2:], number):
-                if file_rank == "00" and piece == "AL":
-                    all_rest = side
-                elif file_rank == "00":
-                    hands[side][piece] = hands[side].get(piece, 0) + 1
-                else:
-                    square = (int(file_rank[1]), 9 - int(file_rank[0]))
-                    if board.get(square) is not None:
-                        raise _LineError(number, f"square {file_rank} already holds a piece")
-                    board[square] = piece if side == "b" else piece.lower()
-        else:
-            raise _LineError(number, f"not a CSA position line: {line[:20]!r}")
-    if board is None:
+        for line in raw.split(","):
+            if turn is not None:
+                break
+            line = line.rstrip()
+            if line in ("+", "-"):
+                turn = "b" if line == "+" else "w"
+            elif line.startswith("PI") or re.match(r"P[1-9]", line):
+                here = "PI" if line.startswith("PI") else "ranks"
+                rank = None if here == "PI" else int(line[1])
+                if rank in ranks_given:
+                    raise _LineError(number, f"P{rank} given twice: one position a file")
+                if base not in (None, here) or here == "PI" and base:
+                    raise _LineError(number, f"{line[:2]} after another diagram: one position a file")
+                if placed:
+                    raise _LineError(number, f"{line[:2]} after a P+/P- line put a piece on the "
+                                             f"board: the diagram comes first")
+                base = here
+                if here == "PI":
+                    board = _csa_startpos(line, number)
+                    continue
+                ranks_given.add(rank)
+                for i, cell in enumerate(_csa_cells(line[2:], number)):
+                    board[(rank, i)] = cell
+            elif line[:2] in ("P+", "P-"):
+                side = "b" if line[1] == "+" else "w"
+                for file_rank, piece in _csa_pieces(line[2:], number):
+                    if file_rank == "00" and piece == "AL":
+                        all_rest = side
+                    elif file_rank == "00":
+                        hands[side][piece] = hands[side].get(piece, 0) + 1
+                    else:
+                        square = (int(file_rank[1]), 9 - int(file_rank[0]))
+                        if board.get(square) is not None:
+                            raise _LineError(number, f"square {file_rank} already holds a piece")
+                        board[square] = piece if side == "b" else piece.lower()
+                        placed = True
+            else:
+                raise _LineError(number, f"not a CSA position line: {line[:20]!r}")
+    if base is None and not placed and not any(hands.values()) and all_rest is None:
         raise _LineError(None, "no position (PI, P1..P9 or P+/P- lines)")
     if turn is None:
         raise _LineError(None, "no side to move (a line '+' or '-')")
+    if base == "ranks" and len(ranks_given) < 9:
+        missing = " ".join(f"P{r}" for r in range(1, 10) if r not in ranks_given)
+        raise _LineError(None, f"no {missing}: a diagram by ranks gives all nine")
     ranks = [[board.get((r, f)) for f in range(9)] for r in range(1, 10)]
     if all_rest is not None:
         _give_rest(ranks, hands, all_rest)
@@ -360,12 +411,15 @@ def sfen_from_csa(text: str) -> tuple[str, bool]:
 
 
 def _csa_cells(text: str, number: int) -> list:
-    """The nine 3-character squares of a ``P1``..``P9`` line, files 9 to 1."""
+    """The nine 3-character squares of a ``P1``..``P9`` line, files 9 to 1 (the last
+    one's trailing space may be cut)."""
+    if len(text) < 26:
+        raise _LineError(number, "fewer than nine squares (three characters each)")
     text = text.ljust(27)
     cells = []
     for i in range(0, 27, 3):
         cell = text[i:i + 3]
-        if cell.strip() in ("*", ""):
+        if cell.strip() == "*":
             cells.append(None)
         elif cell[0] in "+-" and cell[1:] in _CSA_SFEN:
             piece = _CSA_SFEN[cell[1:]]
