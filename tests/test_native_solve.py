@@ -561,3 +561,23 @@ def test_a_hand_past_the_unbounded_tables_goes_to_the_python_search():
         native.tsume(many)
     fewer = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G98P 1")
     assert solve_tsume(fewer.copy())["backend"] == "native"
+
+
+def test_limits_past_what_the_core_counts(capsys):
+    # a node limit past 64 bits is none; plies past a C int go to the Python search under
+    # auto and are refused by --backend native; a table past a billion entries is refused
+    from tsumeqbf.cli import main
+
+    sfen, huge = "7k1/9/7G1/9/9/9/9/9/9 b G 1", str(10 ** 23)
+    for backend in ("native", "rules", "cshogi"):
+        assert main(["solve", sfen, "--backend", backend, "--max-nodes", huge, "--quiet"]) == 0
+        assert capsys.readouterr().out.startswith("mate in 1")
+    assert main(["mate", sfen, "-n", "3", "--engine", "dfpn", "--max-nodes", huge, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["backend"] == "native"
+    assert main(["mate", sfen, "-n", str(2 ** 31 + 1), "--engine", "dfpn", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["backend"] == "rules" and out["status"] == "mate"
+    assert main(["mate", sfen, "-n", str(2 ** 31 + 1), "--engine", "dfpn", "--backend", "native"]) == 2
+    assert "native core answers at most 2,147,483,647 plies" in capsys.readouterr().err
+    assert main(["solve", sfen, "--tt-entries", huge]) == 2
+    assert "--tt-entries must be from 2 to 1,000,000,000" in capsys.readouterr().err

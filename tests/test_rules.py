@@ -787,3 +787,11 @@ def test_an_exception_landing_inside_move_generation_leaves_the_position_as_it_w
                 pass
             assert (pos.sfen(), pos.key) == before, (r["id"], generate.__name__)
         monkeypatch.setattr(Position, "is_attacked", real)
+
+
+def test_a_position_pickled_or_copied_equals_itself():
+    import copy
+    import pickle
+    pos = Position.from_sfen("2k/3/1GP b - 1", zone=2)
+    for other in (pickle.loads(pickle.dumps(pos)), copy.deepcopy(pos), copy.copy(pos)):
+        assert other == pos and other.geo is pos.geo

@@ -4,6 +4,7 @@ engine's own thread, its solvers' rusage, a limit that stops a search or an enco
 
 import json
 import signal
+import sys
 import time
 
 import pytest
@@ -150,3 +151,13 @@ def test_a_limit_past_what_the_timer_holds_is_no_limit():
     with cpu_limited(1e12):
         assert cpu_left() > 1e11
     assert cpu_left() is None
+
+
+@pytest.mark.parametrize("seconds", [-1, float("nan")])
+def test_a_limit_below_zero_is_refused_and_leaves_nothing_set(seconds):
+    handler, hook = signal.getsignal(signal.SIGPROF), sys.unraisablehook
+    with pytest.raises(ValueError, match="above 0 seconds"):
+        with cpu_limited(seconds):
+            pass
+    assert signal.getsignal(signal.SIGPROF) == handler and sys.unraisablehook is hook
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)

@@ -39,6 +39,8 @@ from typing import Any, Mapping
 #: df-pn's table: the unsolved positions it keeps (``solve --tt-entries``, the USI
 #: engine's TableEntries, the native core's), about 330 bytes each with the proofs
 TABLE_ENTRIES = 1_000_000
+#: the most it may be asked to keep (330 GB: past any machine, within what the core counts)
+TABLE_ENTRIES_MAX = 1_000_000_000
 
 
 def setting(default, help: str | None = None, *, flag: str | None = None, type=None,

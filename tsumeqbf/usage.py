@@ -172,10 +172,12 @@ def cpu_limited(seconds: float | None):
     if not seconds:
         yield
         return
+    if not seconds > 0:  # (NaN too)
+        raise ValueError(f"a CPU limit must be above 0 seconds, not {seconds}")
     end = _process_cpu() + seconds
     token = _cpu_end.set(end)
     here = threading.current_thread() is threading.main_thread()
-    old_handler = old_timer = old_hook = None
+    old_handler = old_timer = old_hook = unset = object()  # (set only in the main thread)
     raised = {"at": None, "lost": False}
     try:
         if here:
@@ -200,9 +202,11 @@ def cpu_limited(seconds: float | None):
             old_timer = signal.setitimer(signal.ITIMER_PROF, min(seconds, 2 ** 31), RETRY_S)
         yield
     finally:
-        if old_handler is not None:  # the timer first: no signal may find no handler
+        if old_timer is not unset:  # the timer first: no signal may find no handler
             signal.setitimer(signal.ITIMER_PROF, *old_timer)
+        if old_handler is not unset:
             signal.signal(signal.SIGPROF, old_handler)
+        if old_hook is not unset:
             sys.unraisablehook = old_hook
         _cpu_end.reset(token)
 

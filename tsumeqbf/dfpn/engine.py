@@ -41,20 +41,21 @@ class MateOptions(Settings):
                              f"{', '.join(BACKENDS)}")
 
 
-def chosen_backend(pos: Position, settings: MateOptions) -> str:
-    """The search that answers ``pos`` under ``settings``: its ``backend``, and for
-    ``auto`` native where the core is built and plays the board, else rules."""
+def chosen_backend(pos: Position, settings: MateOptions, n: int | None = None) -> str:
+    """The search that answers ``pos`` (to ``n`` plies) under ``settings``: its
+    ``backend``, and for ``auto`` native where the core is built and answers the
+    question, else rules."""
     if settings.backend != "auto":
         return settings.backend
     from .. import native
 
-    return "native" if native.available() and native.unsupported(pos) is None else "rules"
+    return "native" if native.available() and native.unsupported(pos, n=n) is None else "rules"
 
 
 def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
     settings = MateOptions.from_config(options)
     # the answer names the one chosen
-    settings = replace(settings, backend=chosen_backend(pos, settings))
+    settings = replace(settings, backend=chosen_backend(pos, settings, n))
     if settings.backend == "native":
         from .. import native
 

@@ -271,11 +271,12 @@ class NativeSearch:
 
     def _run(self, call) -> tuple:
         """(verdict, reason) of a core call with this search's limits."""
+        from .. import native
+
         seconds = -1.0 if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
         every = min(4096, self.progress_every) if self.progress else 4096
         self._next_progress = (self.nodes // self.progress_every + 1) * self.progress_every
-        return call(-1 if self.max_nodes is None else self.max_nodes, seconds, self._tick,
-                    every)
+        return call(native.node_limit(self.max_nodes), seconds, self._tick, every)
 
     def _tick(self) -> str | None:
         """The core's call every few thousand nodes: the reason a memory limit has passed

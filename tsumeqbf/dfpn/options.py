@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from ..arguments import non_negative_int, positive_int
-from ..settings import TABLE_ENTRIES, Settings, setting
+from ..settings import TABLE_ENTRIES, TABLE_ENTRIES_MAX, Settings, setting
 
 HEURISTICS = "ABCDEF"
 
@@ -71,17 +71,17 @@ class TsumeOptions(Settings):
         TABLE_ENTRIES, "unsolved positions the table keeps before it drops the half with the "
                        "least work behind them (about 330 bytes each with the proofs beside "
                        f"them; default {TABLE_ENTRIES:,})", flag="--tt-entries", usi="TableEntries",
-        usi_min=2, usi_max=1_000_000_000)
+        usi_min=2, usi_max=TABLE_ENTRIES_MAX)
     epsilon: float = 0.25  # the 1+ε trick's ε
 
     def __post_init__(self):
         object.__setattr__(self, "heuristics", check_heuristics(self.heuristics))
         if self.mate_probe not in (0, 1, 3):
             raise ValueError(f"mate_probe must be 0, 1 or 3, not {self.mate_probe!r}")
-        if self.tt_limit < 2:
+        if not 2 <= self.tt_limit <= TABLE_ENTRIES_MAX:
             from ..rules import TsumeError
-            raise TsumeError(f"--tt-entries must be at least 2 (the table's tt_limit, "
-                             f"{self.tt_limit})")
+            raise TsumeError(f"--tt-entries must be from 2 to {TABLE_ENTRIES_MAX:,} (the "
+                             f"table's tt_limit, {self.tt_limit})")
 
     def search_options(self) -> TsumeOptions:
         """The search's own options (a subclass's further fields left out)."""

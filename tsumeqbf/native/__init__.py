@@ -61,9 +61,23 @@ HAND_MAX = 255
 UNBOUNDED_HAND_MAX = 98
 
 
-def unsupported(pos, unbounded: bool = False) -> str | None:
-    """Why the native core cannot answer a question on ``pos``, or None when it can;
-    ``unbounded``: with its unbounded search (:func:`tsume`), which holds fewer in hand.
+#: the most plies a bounded question may ask of the core (it counts them in a C int)
+MOST_PLIES = 2 ** 31 - 1
+
+
+def node_limit(max_nodes: int | None) -> int:
+    """A node limit as the core takes it: -1 for none (None, or more than it counts).
+
+    >>> node_limit(None), node_limit(10), node_limit(10 ** 30)
+    (-1, 10, -1)
+    """
+    return -1 if max_nodes is None or max_nodes >= 2 ** 63 else max_nodes
+
+
+def unsupported(pos, unbounded: bool = False, n: int | None = None) -> str | None:
+    """Why the native core cannot answer a question on ``pos`` (of ``n`` plies, when
+    bounded), or None when it can; ``unbounded``: with its unbounded search
+    (:func:`tsume`), which holds fewer in hand.
 
     >>> from tsumeqbf.rules import Position
     >>> many = Position.from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G99P 1")
@@ -71,6 +85,8 @@ def unsupported(pos, unbounded: bool = False) -> str | None:
     (True, "the native core's unbounded search holds at most 98 pieces of a kind in hand")
     """
     g = pos.geo
+    if n is not None and n > MOST_PLIES:
+        return f"the native core answers at most {MOST_PLIES:,} plies, not {n:,}"
     if (g.width, g.height, g.zone) != (9, 9, 3):
         return (f"the native core plays only standard 9x9 shogi (zone 3), not "
                 f"{g.width}x{g.height} with zone {g.zone}")
@@ -83,10 +99,11 @@ def unsupported(pos, unbounded: bool = False) -> str | None:
     return None
 
 
-def check_supported(pos, unbounded: bool = False) -> None:
+def check_supported(pos, unbounded: bool = False, n: int | None = None) -> None:
     """InvalidQuestion when the native core cannot answer on ``pos`` (``unbounded``: with
-    its unbounded search); TsumeError when it is not built."""
-    why = unsupported(pos, unbounded)
+    its unbounded search; ``n``: the plies of a bounded question); TsumeError when it is
+    not built."""
+    why = unsupported(pos, unbounded, n)
     if why:
         raise InvalidQuestion(why)
     require()
@@ -153,10 +170,10 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
     move of a mate, nodes and seconds. A signal (Ctrl-C) stops it with KeyboardInterrupt.
 
     """
-    check_supported(pos)
+    check_supported(pos, n=n)
     start = time.perf_counter()
     proven, best, nodes, tt_hits, tt_size, reason = _core.mate(
-        *position_args(pos), n, -1 if max_nodes is None else max_nodes,
+        *position_args(pos), n, node_limit(max_nodes),
         -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops,
         memory_exceeded, 4096)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
@@ -183,7 +200,7 @@ def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float |
     >>> out["found"], [pos.usi(m) for m in out["line"]], out["refuted"]
     (True, ['G*5b'], -1)
     """
-    check_supported(pos)
+    check_supported(pos, n=most)
     start = time.perf_counter()
 
     def tick():  # (progress, then the memory limits mate() reads)
@@ -191,7 +208,7 @@ def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float |
         return memory_exceeded()
 
     found, line, refuted, nodes, reason = _core.shortest(
-        *position_args(pos), most, -1 if max_nodes is None else max_nodes,
+        *position_args(pos), most, node_limit(max_nodes),
         -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops,
         memory_exceeded if on_nodes is None else tick, 4096)
     return {"found": found, "line": line, "refuted": refuted, "nodes": nodes,
@@ -213,7 +230,7 @@ def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     start = time.perf_counter()
     search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops, dag, inherit,
                          group_interpositions)
-    proven, reason = search.solve(-1 if max_nodes is None else max_nodes,
+    proven, reason = search.solve(node_limit(max_nodes),
                                   -1.0 if not timeout else float(timeout))
     line = search.line() if proven else []
     nodes, tt_hits, tt_size, proofs, disproofs, twins = search.stats()

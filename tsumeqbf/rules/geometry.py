@@ -64,6 +64,10 @@ class Geometry:
         self._build_check_from()
         self._build_lines()
 
+    def __reduce__(self):
+        # one object a shape: positions compare their geometries by identity
+        return geometry, (self.width, self.height, self.zone)
+
     def _at(self, x: int, y: int) -> int:
         """The square at (x, y), or -1 off the board."""
         return y * self.width + x if 0 <= x < self.width and 0 <= y < self.height else -1
