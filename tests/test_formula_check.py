@@ -239,3 +239,34 @@ def test_a_token_that_is_not_an_integer_is_one_line(tmp_path, capsys):
     assert main(["check-formula", str(written), "--sfen", "2k/3/1GP b - 1", "--zone", "2",
                  "-n", "1", "--encoding", "enumerated"]) == 2
     assert capsys.readouterr().err == f"tsumeqbf: error: {written}: line 3: 'x' is not an integer\n"
+
+
+@pytest.mark.parametrize("edit, fragment", [
+    (lambda lines, at: [lines[0].replace("G14", "G99")] + lines[1:], "line 1: not a QCIR-14 header"),
+    (lambda lines, at: lines[:at + 1] + [lines[at]] + lines[at + 1:], "quantified twice"),
+    (lambda lines, at: lines + [lines[-1]], "defined twice"),
+    (lambda lines, at: lines + [f"{10 ** 6} = and(99999)"], "99999 is neither a quantified variable"),
+])
+def test_a_qcir_file_the_encoder_would_not_write_is_refused(tmp_path, capsys, edit, fragment):
+    # each was read as another formula than the file's (a second definition won, a free
+    # variable was left free) and "proven"
+    sfen, zone = MATE
+    written = tmp_path / "f.qcir"
+    write_formula(encode(Position.from_sfen(sfen, zone=zone), 1, "compact"), str(written))
+    lines = written.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("exists("))
+    written.write_text("\n".join(edit(lines, at)) + "\n")
+    assert main(["check-formula", str(written)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tsumeqbf: error: {written}") and fragment in err, err
+
+
+def test_check_formula_refuses_a_hopeless_n_and_encodes_within_its_timeout(tmp_path, capsys):
+    sfen, zone = MATE
+    written = tmp_path / "f.qdimacs"
+    write_formula(encode(Position.from_sfen(sfen, zone=zone), 3, "compact"), str(written))
+    assert main(["check-formula", str(written), "-n", str(10 ** 11 + 1)]) == 2
+    assert "too large for a QBF encoding" in capsys.readouterr().err
+    # (the question encoded again for 2001 plies would take minutes)
+    assert main(["check-formula", str(written), "-n", "2001", "--timeout", "1"]) == 1
+    assert "unknown: " in capsys.readouterr().err

@@ -157,3 +157,26 @@ def test_crashing_solver_from_the_command_line(tmp_path, capsys):
     import json
     row = json.loads(capsys.readouterr().out)
     assert code == 1 and row["status"] == "error" and row["mate"] is None
+
+
+def test_limits_are_set_in_a_child_that_cannot_import_any_more(tmp_path, monkeypatch):
+    # the child holds the parent's address space until it execs: a memory limit below it
+    # set before the steps that import (ctypes) failed the start ("preexec_fn"); a CPU
+    # limit past the kernel's nanoseconds stopped the solver at once
+    import sys as _sys
+    monkeypatch.delitem(_sys.modules, "ctypes", raising=False)
+    exe = fake_solver(tmp_path, "import sys; sys.exit(10)")
+    res = run_solver(exe, TRUE_QBF, timeout=20, memory_mb=1)
+    assert res.status in ("unknown", "error") and "preexec" not in res.message
+    res = run_solver(exe, TRUE_QBF, timeout=20, cpu_limit=10 ** 19)
+    assert res.status == "true", res.message
+
+
+def test_a_solver_printing_bytes_that_are_not_utf8_is_read(tmp_path):
+    exe = fake_solver(tmp_path, """
+        import sys
+        sys.stdout.buffer.write(bytes(range(128, 256)) + b"\\ns cnf 1 1 1\\n")
+        sys.exit(20)
+    """)
+    res = run_solver(exe, TRUE_QBF, timeout=20)
+    assert res.status == "false"

@@ -319,7 +319,8 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
             if limit is not None:  # read again before the members could have used what is left
                 reading = max(CPU_POLL_S, left / cores)
                 wait = reading if wait is None else min(wait, reading)
-            ready, _, _ = select.select(list(running), [], [], wait)
+            # (a wait past what select takes, a day at most: the loop reads the clocks again)
+            ready, _, _ = select.select(list(running), [], [], None if wait is None else min(wait, 86400))
             for fd in ready:
                 chunk = os.read(fd, 1 << 16)
                 if chunk:

@@ -197,17 +197,23 @@ def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
     signals that :func:`run_solver` held while starting it unblocked, and on Linux a
     signal that kills the solver if the thread that started it dies (a batch worker
     killed outright must not leave a solver running in its own session)."""
+    import resource  # (imported here: in the child past RLIMIT_AS an import can fail)
+
     def apply():
-        import resource
+        carry_nice()
+        unhold_signals()
+        die_with_parent(signal.SIGKILL)
+        # the limits last: the steps above may allocate, and the child still holds the
+        # parent's address space
         if memory_mb:
             # (past what the kernel's limit can hold, as good as none)
             limit = min(memory_mb * 1024 * 1024, 2 ** 63 - 1)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         if cpu_s:
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
-        carry_nice()
-        unhold_signals()
-        die_with_parent(signal.SIGKILL)
+            # (68 years is as good as none; the kernel's nanoseconds overflow far below
+            # what the limit holds)
+            seconds = min(cpu_s, 2 ** 31)
+            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     return apply
 
 
@@ -238,7 +244,7 @@ def _start(spec: SolverSpec, exe: str, args: list[str], memory_mb: int | None,
     """The solver started in its own session (its own process group, for the kill)."""
     try:
         return _Waited([exe, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, start_new_session=True,
+                       stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True,
                        preexec_fn=_child_setup(memory_mb, cpu_s))
     except OSError as exc:
         raise SolverError(f"cannot start {spec.name} ({exe}): {exc.strerror}") from None

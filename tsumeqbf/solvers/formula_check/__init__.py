@@ -53,6 +53,8 @@ import json
 import time
 
 from ...encoder.registry import encode
+from ...encoder.size import check_plies
+from ...limits import LimitReached, limits
 from ...rules import Position
 from ..certify import CertificateFailure, CertificateIncomplete, certify
 from .aiger import check_aiger, write_aiger
@@ -81,8 +83,13 @@ def check_file(path: str, pos: Position, n: int, encoding: str, *, strategy: str
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
     written = read_written(path)
-    if enc is None:
-        enc = encode(pos, n, encoding, **(choices or {}))
+    if enc is None:  # within the deadline and the machine's memory, as every encoding
+        check_plies(n)
+        try:
+            with limits(deadline=deadline):
+                enc = encode(pos, n, encoding, **(choices or {}))
+        except LimitReached as exc:
+            raise CheckUnknown(f"the question encoded again: {exc}") from None
     ask = strategy_ask(strategy, max_nodes, deadline)
     root = ask(pos.copy(), n)
     if root.verdict is None:

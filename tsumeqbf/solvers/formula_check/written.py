@@ -3,6 +3,7 @@ as clauses that define each gate both ways."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ...encoder.formula import QdimacsError, qdimacs_pieces, read_qdimacs
@@ -59,27 +60,57 @@ def read_written(path: str) -> Written:
 
 
 def _read_qcir(text: str, path: str) -> Written:
+    """QCIR-14 in the cleansed form the encoder writes: every variable quantified once,
+    every gate defined once before it is used, over quantified variables and earlier
+    gates; anything else is refused (a second definition or a free variable would make
+    it another formula than the one checked)."""
     prefix, clauses, units = [], [], set()
     gates: dict[int, tuple[str, list[int]]] = {}
+    quantified: set[int] = set()
     output = None
-    for no, raw in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    if not re.fullmatch(r"#QCIR-G14(\s+\d+)?", lines[0].strip()):
+        raise TsumeError(f"{path}: line 1: not a QCIR-14 header ('#QCIR-G14')")
+    for no, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         try:
             if line.startswith(("exists(", "forall(")):
                 q = "e" if line[0] == "e" else "a"
+                if gates or not line.endswith(")"):
+                    raise ValueError(line)
                 vs = [int(x) for x in line[line.index("(") + 1:-1].split(",") if x.strip()]
+                again = next((v for v in vs if v <= 0 or v in quantified or vs.count(v) > 1), None)
+                if again is not None:
+                    raise TsumeError(f"{path}: line {no}: variable {again} quantified twice "
+                                     f"(or not a variable)")
+                quantified.update(vs)
                 prefix.append((q, vs))
             elif line.startswith("output("):
+                if output is not None or not line.endswith(")"):
+                    raise ValueError(line)
                 output = int(line[7:-1])
             else:
                 g, rhs = line.split("=")
                 op, args = rhs.strip().split("(", 1)
-                lits = [int(x) for x in args.rstrip(")").split(",") if x.strip()]
+                if not args.endswith(")"):
+                    raise ValueError(args)
+                lits = [int(x) for x in args[:-1].split(",") if x.strip()]
                 if op.strip() not in ("and", "or"):
                     raise ValueError(op)
-                gates[int(g)] = (op.strip(), lits)
+                g = int(g)
+                if g <= 0 or g in gates or g in quantified:
+                    raise TsumeError(f"{path}: line {no}: gate {g} defined twice (or over a "
+                                     f"variable)")
+                unknown = next((x for x in lits if abs(x) not in quantified
+                                and abs(x) not in gates), None)
+                if unknown is not None:
+                    raise TsumeError(f"{path}: line {no}: {abs(unknown)} is neither a "
+                                     f"quantified variable nor a gate defined before")
+                gates[g] = (op.strip(), lits)
+        except TsumeError:
+            raise
         except ValueError:
             raise TsumeError(f"{path}: line {no}: not QCIR-14 as the encoder writes it") from None
     if output is None or output not in gates:
