@@ -310,6 +310,10 @@ def test_cli_bad_members_are_one_line(capsys):
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "portfolio",
                  "--jobs", "0"]) == 2
     assert "argument --jobs/-j: must be above 0" in capsys.readouterr().err
+    for empty in ("", " , "):  # (the empty list ran the default members)
+        assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "portfolio",
+                     "--members", empty]) == 2
+        assert "the portfolio needs at least one member" in capsys.readouterr().err
     assert main(["mate", FIG5, "--zone", "2", "-n", "1", "--engine", "caqe", "--jobs", "2"]) == 2
     assert "--jobs sets the portfolio's members; engine 'caqe'" in capsys.readouterr().err
 

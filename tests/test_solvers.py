@@ -150,6 +150,15 @@ def test_unknown_solver_from_the_command_line(capsys):
     assert code != 0 and len(err.splitlines()) == 1 and "unknown QBF solver" in err
 
 
+def test_a_solver_file_that_is_not_executable_is_named_so(tmp_path, capsys):
+    script = tmp_path / "solver"
+    script.write_text("#!/bin/sh\nexit 10\n")
+    assert main(["mate", "2k/3/1GP b - 1", "--zone", "2", "-n", "1", "--engine", "qbf",
+                 "--solver", str(script)]) == 2
+    assert capsys.readouterr().err == (f"tsumeqbf: error: QBF solver '{script}' is not "
+                                       f"executable (chmod +x it)\n")
+
+
 def test_crashing_solver_from_the_command_line(tmp_path, capsys):
     exe = fake_solver(tmp_path, "import sys; sys.exit(1)")
     code = main(["mate", "2k/3/1GP b - 1", "--zone", "2", "-n", "1", "--engine", "qbf",

@@ -162,10 +162,13 @@ class PortfolioOptions(CertifyOptions):
     used_kinds_only: bool = False  # every member's (encoding paper)
 
     def __post_init__(self):
-        members = self.members or DEFAULT_MEMBERS
+        members = DEFAULT_MEMBERS if self.members is None else self.members
         if isinstance(members, str):
             members = members.split(",")
-        object.__setattr__(self, "members", tuple(m.strip() for m in members if m.strip()))
+        members = tuple(m.strip() for m in members if m.strip())
+        if not members:
+            raise ValueError("the portfolio needs at least one member")
+        object.__setattr__(self, "members", members)
 
 
 @dataclass(frozen=True)
@@ -199,8 +202,6 @@ def members_of(options: dict) -> list[Member]:
     labels separated by commas), :data:`DEFAULT_MEMBERS` without it; each checked (its
     encoding, its axes, its solver installed): ValueError or SolverError with one line."""
     members = [parse_member(text) for text in PortfolioOptions.from_config(options).members]
-    if not members:
-        raise ValueError("the portfolio needs at least one member")
     for member in members:
         try:
             question_of(member.options)

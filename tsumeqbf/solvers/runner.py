@@ -119,7 +119,9 @@ def find_solver(name: str) -> tuple[SolverSpec, str]:
         raise SolverError(f"QBF solver {name!r} is not installed "
                           f"(looked for {', '.join(spec.binaries)}); {INSTALL_HINT}")
     path = shutil.which(name) or (name if os.path.isfile(name) else None)
-    if path is None or not os.access(path, os.X_OK):
+    if path is not None and not os.access(path, os.X_OK):
+        raise SolverError(f"QBF solver {name!r} is not executable (chmod +x it)")
+    if path is None:
         raise SolverError(f"unknown QBF solver {name!r}: choose one of "
                           f"{', '.join(solver_names())} or give the path of an executable")
     return SolverSpec(Path(path).name, (path,)), path
