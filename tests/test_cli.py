@@ -146,9 +146,12 @@ def test_batch_bad_cases_file(tmp_path, capsys):
     assert code == 2 and "missing key(s) n" in err
 
 
-def test_a_closed_pipe_is_not_an_error():
-    proc = subprocess.Popen([sys.executable, "-m", "tsumeqbf", "show",
-                             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"],
+@pytest.mark.parametrize("command", [
+    ["show", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"],
+    ["encode", "2k/3/1GP b - 1", "--zone", "2", "-n", "3", "-o", "-"],  # (was exit 2)
+])
+def test_a_closed_pipe_is_not_an_error(command):
+    proc = subprocess.Popen([sys.executable, "-m", "tsumeqbf", *command],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader is gone before the first line, like `| head -0`
     err = proc.stderr.read().decode()

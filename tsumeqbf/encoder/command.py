@@ -147,6 +147,9 @@ def _write_files(args, pos: Position, enc, pieces, old_of: dict) -> None:
             json.dump({"sfen": pos.sfen(), "n": args.n, "zone": pos.geo.zone,
                        "encoding": args.encoding, "format": args.format, "names": names,
                        "first_moves": [pos.usi(c.move()) for c in enc.first_moves]}, fh)
+    except BrokenPipeError:  # its reader closed standard output: 141, as every command
+        _remove(files)
+        raise
     except OSError as exc:
         _remove(files)
         raise TsumeError(f"cannot write {args.output}: {exc.strerror}") from None
