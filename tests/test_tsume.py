@@ -623,7 +623,7 @@ def test_dfpn_benchmark_passes_the_table_size_on(monkeypatch, capsys):
 
     assert bench_passes_on(monkeypatch, "tt_limit", ["--tt-entries", "5000"], []) == [5000, 1_000_000]
     args = ["--no-bounded", "--max-nodes", "3000", "--ids", "zukou-002"]
-    with pytest.raises(SystemExit, match="--tt-entries must be at least 2"):
+    with pytest.raises(SystemExit, match="--tt-entries must be from 2 to 1,000,000,000"):
         bench_dfpn.main(args + ["--tt-entries", "1"])
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from tsumeqbf.experiments.store import COLUMNS, format_value, parse_value
+from tsumeqbf.engines import run_engine
+from tsumeqbf.rules import TsumeError
 from tsumeqbf.values import Answer, Certification, Limits, Question, Status, Timings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +117,8 @@ def test_run_engine_hands_every_question_one_limits(monkeypatch):
         seen.append((n, limits))
         return Answer.decided(False)
 
-    monkeypatch.setitem(engines.ENGINES, "fake", engines.EngineSpec(lambda: engine))
+    monkeypatch.setitem(engines.ENGINES, "fake", engines.EngineSpec(lambda: engine,
+                                                                    settings=lambda: engines.BruteOptions))
     before = time.monotonic()
     answer = engines.run_engine("fake", Position.from_sfen("2k/3/1GP b - 1", zone=2), 5,
                                 timeout=30, options={"deepen": True, "max_nodes": 7})
@@ -126,3 +129,34 @@ def test_run_engine_hands_every_question_one_limits(monkeypatch):
     assert before + 30 <= one.deadline <= time.monotonic() + 30
     assert (one.max_nodes, one.seconds) == (7, 30)
     assert answer.engine == "fake" and answer.settings["max_nodes"] == 7
+
+
+def test_typed_values_refuse_what_they_would_misread():
+    from tsumeqbf.rules import Position
+    # a line given as one string was read move by letter; a 1 was kept as the verdict
+    with pytest.raises(TypeError, match="sequence of USI moves"):
+        Answer.decided(True, line="G*2b")
+    assert Answer.of(1).verdict is True and Answer.from_dict({"status": "mate", "mate": 1}).verdict is True
+    with pytest.raises(ValueError, match="True, False or None"):
+        Status.of("x")
+    with pytest.raises(ValueError, match="no status"):
+        Answer.from_dict({})
+    with pytest.raises(TypeError):
+        Question(None, 1)
+    with pytest.raises(ValueError, match="zone"):
+        Question("2k/3/1GP b - 1", 1, zone=-3)
+    with pytest.raises(TypeError, match="an SFEN is a string"):
+        Position.from_sfen(None)
+    with pytest.raises(TypeError, match="promotion zone"):
+        Position.from_sfen("2k/3/1GP b - 1", zone="2")
+    with pytest.raises(TypeError, match="takes a Position"):
+        run_engine("brute", "2k/3/1GP b - 1", 1)
+    with pytest.raises(TsumeError, match="has no option all_movs"):
+        run_engine("brute", Position.from_sfen("2k/3/1GP b - 1", zone=2), 1, options={"all_movs": False})
+
+
+def test_an_answer_is_hashable_and_its_certified_line_compares_as_read_back():
+    cert = Certification(True, strategy_nodes=3, main_line=["G*2b"])
+    answer = Answer.decided(True, first_move="G*2b", certification=cert, facts={"nodes": 1})
+    assert hash(answer) == hash(Answer.from_dict(answer.to_dict()))
+    assert Answer.from_dict(answer.to_dict()) == answer

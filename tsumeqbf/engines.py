@@ -206,7 +206,14 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
     questions share one deadline); without them they are made here, ``timeout`` seconds
     from now, with options ``memory_mb`` and ``max_nodes``."""
     start = time.perf_counter()
+    if not isinstance(pos, Position):
+        raise TypeError(f"run_engine takes a Position (Position.from_sfen(...)), not "
+                        f"{type(pos).__name__}")
     options = dict(options or {})
+    if name in ENGINES and unknown_options(name, options):
+        raise TsumeError(f"engine {name!r} has no option "
+                         f"{', '.join(unknown_options(name, options))}; it reads "
+                         f"{', '.join(engine_options(name))}")
     if limits is None:  # from now: loading the engine is on the question's clock
         limits = Limits.within(timeout, options.get("memory_mb"), options.get("max_nodes"))
     check_n(n)

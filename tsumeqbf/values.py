@@ -58,6 +58,9 @@ class Status(str, enum.Enum):
     @classmethod
     def of(cls, verdict: bool | None) -> Status:
         """The status of a search's verdict: True, False, or None (limit reached)."""
+        # (a store's 0 and 1 are its booleans)
+        if verdict is not None and (type(verdict) not in (bool, int) or verdict not in (0, 1)):
+            raise ValueError(f"a verdict is True, False or None, not {verdict!r}")
         return {True: cls.MATE, False: cls.NOMATE, None: cls.UNKNOWN}[verdict]
 
     @property
@@ -132,6 +135,11 @@ class Question:
     rules: str = "standard"
 
     def __post_init__(self):
+        if not isinstance(self.sfen, str):
+            raise TypeError(f"a question's sfen is a string, not {type(self.sfen).__name__}")
+        if self.zone is not None and (isinstance(self.zone, bool) or not isinstance(self.zone, int)
+                                      or self.zone < 1):
+            raise ValueError(f"a promotion zone is a depth >= 1 (or None), not {self.zone!r}")
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 1 or self.n % 2 == 0:
             raise ValueError(f"n must be an odd number of plies >= 1, got {self.n!r}")
         if self.rules not in RULES:
@@ -228,6 +236,17 @@ class Certification:
     certify_reason: str | None = None
     main_line: tuple[str, ...] | None = None
 
+    def __post_init__(self):
+        if self.main_line is not None:
+            object.__setattr__(self, "main_line", _moves(self.main_line, "main_line"))
+
+
+def _moves(line, name: str) -> tuple[str, ...]:
+    """A line of USI moves as a tuple; TypeError for one string (read move by letter)."""
+    if isinstance(line, str):
+        raise TypeError(f"{name} is a sequence of USI moves, not one string: {line!r}")
+    return tuple(line)
+
 
 #: the dict keys of the typed fields; every other key of an answer's dict is a fact
 _TIMINGS = tuple(f.name for f in dataclasses.fields(Timings))
@@ -263,7 +282,7 @@ class Answer:
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     timings: Timings = field(default_factory=Timings, repr=False)
     certification: Certification | None = field(default=None, repr=False)
-    facts: Mapping[str, Any] = field(default_factory=dict)
+    facts: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     #: the answer's columns of an experiment's store and CSV, with their SQL kinds
     #: (:data:`tsumeqbf.experiments.store.COLUMNS` holds them among the cell's)
@@ -280,8 +299,9 @@ class Answer:
         if self.verdict != self.status.verdict:
             raise ValueError(f"an answer of status {self.status} has verdict "
                              f"{self.status.verdict}, not {self.verdict}")
+        object.__setattr__(self, "verdict", self.status.verdict)  # (1 read as True)
         if self.line is not None:
-            object.__setattr__(self, "line", tuple(self.line))
+            object.__setattr__(self, "line", _moves(self.line, "line"))
 
     # -- made by engines ----------------------------------------------------------------
 
@@ -365,6 +385,8 @@ class Answer:
         a store's row (whose other columns become facts); a missing ``mate`` follows
         the status."""
         data = dict(data)
+        if "status" not in data:
+            raise ValueError("an answer's dict has no status")
         status = Status(data.pop("status"))
         verdict = data.pop("mate", status.verdict)
         line = data.pop("pv", None)
@@ -373,9 +395,6 @@ class Answer:
         if "certified" in data:
             certification = Certification(**{k: data.pop(k) for k in _CERTIFICATION
                                              if k in data})
-            if certification.main_line is not None:
-                certification = dataclasses.replace(
-                    certification, main_line=tuple(certification.main_line))
         return cls(status, verdict, first_move=data.pop("first_move", None), line=line,
                    error=data.pop("error", None), engine=data.pop("engine", None),
                    settings=dict(settings or {}), timings=timings,

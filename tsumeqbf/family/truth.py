@@ -47,9 +47,9 @@ def _answers(engine: str, pos: Position, depths, max_nodes: int) -> dict[int, bo
     out: dict[int, bool] = {}
     if max_nodes <= 0:
         return out
-    options = {"max_nodes": max_nodes, "all_moves": False}
-    if engine == "dfpn":
-        options["backend"] = "rules"
+    # (brute force stops at the first mating move; df-pn on the rules engine's moves)
+    options = {"max_nodes": max_nodes,
+               **({"backend": "rules"} if engine == "dfpn" else {"all_moves": False})}
     for k in depths:
         answer = run_engine(engine, pos, k, options=options)
         if not answer.status.decided:

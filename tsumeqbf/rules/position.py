@@ -79,6 +79,10 @@ class Position:
         (the side not to move) holds every piece of the 40-piece set that is neither on
         the board nor in the attacker's hand.
         """
+        if not isinstance(sfen, str):
+            raise TypeError(f"an SFEN is a string, not {type(sfen).__name__}")
+        if zone is not None and (isinstance(zone, bool) or not isinstance(zone, int)):
+            raise TypeError(f"a promotion zone is an int (or None), not {zone!r}")
         fields = sfen.strip().split()
         if len(fields) not in (3, 4):
             raise SfenError(f"SFEN needs 'board side hands [move]', got {sfen.strip()!r}")
