@@ -59,12 +59,12 @@ class ProblemFileError(TsumeError):
     """A problem file that cannot be read: one line naming the file, the line and why."""
 
 
-class _LineError(Exception):
-    """Raised by a format reader with the 1-based line number; turned into a
-    ProblemFileError that names the file."""
+class LineError(ProblemFileError):
+    """Raised by a format reader with the 1-based line number (a ProblemFileError of the
+    text alone); :func:`read_problem` makes it one that names the file."""
 
     def __init__(self, line: int | None, what: str):
-        super().__init__(what)
+        super().__init__(f"line {line}: {what}" if line else what)
         self.line, self.what = line, what
 
 
@@ -97,7 +97,7 @@ def read_problem(path: str, zone: int | None = None, tsume_hands: bool = False) 
         text = decode_text(data)
         fmt = EXTENSIONS.get(os.path.splitext(path)[1].lower()) or sniff_format(text)
         return position_from_text(text, fmt, zone=zone, tsume_hands=tsume_hands)
-    except _LineError as exc:
+    except LineError as exc:
         where = f" line {exc.line}" if exc.line else ""
         raise ProblemFileError(f"{path}{where}: {exc.what}") from None
     except TsumeError as exc:  # a well-formed file of an impossible position
@@ -115,7 +115,7 @@ def decode_text(data: bytes) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise _LineError(None, "neither UTF-8 nor Shift_JIS text")
+    raise LineError(None, "neither UTF-8 nor Shift_JIS text")
 
 
 def sniff_format(text: str) -> str:
@@ -134,7 +134,15 @@ def sniff_format(text: str) -> str:
 
 def position_from_text(text: str, fmt: str = "kif", zone: int | None = None,
                        tsume_hands: bool = False) -> Position:
-    """The position in ``text`` of format ``fmt`` ("kif", "csa" or "usi")."""
+    """The position in ``text`` of format ``fmt`` ("kif", "csa" or "usi");
+    ProblemFileError when it cannot be read.
+
+    >>> position_from_text("P1 * ", "csa")
+    Traceback (most recent call last):
+    tsumeqbf.rules.problem_files.LineError: line 1: fewer than nine squares (three characters each)
+    """
+    if fmt not in ("kif", "csa", "usi"):
+        raise ValueError(f"unknown problem format {fmt!r}; choose kif, csa or usi")
     if fmt == "usi":
         return _usi_file(text, zone, tsume_hands)
     sfen, rest = {"kif": sfen_from_bod, "csa": sfen_from_csa}[fmt](text)
@@ -177,13 +185,13 @@ def _usi_file(text: str, zone, tsume_hands) -> Position:
     lines = [(i, ln.strip()) for i, ln in enumerate(text.splitlines(), 1)
              if ln.strip() and not ln.lstrip().startswith("#")]
     if len(lines) != 1:
-        raise _LineError(lines[1][0] if lines else None,
+        raise LineError(lines[1][0] if lines else None,
                          "expected one USI position line or SFEN" if lines else "empty file")
     number, line = lines[0]
     try:
         return position_from_usi(line, zone=zone, tsume_hands=tsume_hands)
     except TsumeError as exc:
-        raise _LineError(number, str(exc)) from None
+        raise LineError(number, str(exc)) from None
 
 
 # -- KIF/BOD board diagrams --------------------------------------------------------------------
@@ -206,7 +214,7 @@ def sfen_from_bod(text: str) -> tuple[str, bool]:
         if hand:
             color = "b" if hand.group(1) in ("先手", "下手") else "w"
             if color in hands or (rest and rest[0] == color):
-                raise _LineError(number, "a second hand line for this side: one position a file")
+                raise LineError(number, "a second hand line for this side: one position a file")
             value = hand.group(2).strip(" 　")
             if value == _ALL_REST:
                 rest = (color, number)
@@ -216,7 +224,7 @@ def sfen_from_bod(text: str) -> tuple[str, bool]:
         elif line.startswith("+") and line.strip("+-  ") == "":
             frame += 1
             if frame > 2:
-                raise _LineError(number, "a second board diagram: one position a file")
+                raise LineError(number, "a second board diagram: one position a file")
         elif frame == 1 and line.startswith("|"):
             rows.append(_bod_row(line, number, len(rows) + 1))
         elif frame == 0 and line and all(ch in WIDE_DIGITS + " 　" for ch in line):
@@ -225,23 +233,23 @@ def sfen_from_bod(text: str) -> tuple[str, bool]:
             who = _BOD_TURN.match(line)
             side = "w" if (who.group(1) or who.group(2)) in ("後手", "上手") else "b"
             if turn is not None and side != turn:
-                raise _LineError(number, "a second side to move: one position a file")
+                raise LineError(number, "a second side to move: one position a file")
             turn = side
     if frame < 2 or not rows:
-        raise _LineError(None, "no board diagram (a frame of +---+ lines around | rows)")
+        raise LineError(None, "no board diagram (a frame of +---+ lines around | rows)")
     width = len(rows[0][1])
     for number, cells in rows:
         if len(cells) != width:
-            raise _LineError(number, f"{len(cells)} squares on this rank, {width} on the first")
+            raise LineError(number, f"{len(cells)} squares on this rank, {width} on the first")
     if files is not None and files[1] != width:
-        raise _LineError(files[0], f"{files[1]} file numbers over a board {width} squares wide")
+        raise LineError(files[0], f"{files[1]} file numbers over a board {width} squares wide")
     for color, key in (("w", "後手の持駒"), ("b", "先手の持駒")):
         if color not in hands:
-            raise _LineError(None, f"no {key} line (the pieces, なし, or {_ALL_REST} for a "
+            raise LineError(None, f"no {key} line (the pieces, なし, or {_ALL_REST} for a "
                                    f"tsume's defender)")
     turn = turn or "b"
     if rest is not None and rest[0] == turn:
-        raise _LineError(rest[1], f"{_ALL_REST} is for the defender's hand, not the side to move")
+        raise LineError(rest[1], f"{_ALL_REST} is for the defender's hand, not the side to move")
     board = "/".join(_sfen_rank(cells) for _, cells in rows)
     hand_text = _sfen_hand(hands["b"], upper=True) + _sfen_hand(hands["w"], upper=False)
     return f"{board} {turn} {hand_text or '-'} 1", rest is not None
@@ -258,7 +266,7 @@ def _bod_row(line: str, number: int, rank: int) -> tuple[int, list]:
     inner, _, label = line[1:].partition("|")
     label = label.strip(" 　")
     if label and label != KANJI_DIGITS[rank:rank + 1]:
-        raise _LineError(number, f"rank {label} where rank {KANJI_DIGITS[rank:rank + 1] or rank} "
+        raise LineError(number, f"rank {label} where rank {KANJI_DIGITS[rank:rank + 1] or rank} "
                                  f"comes (a rank missing or given twice)")
     cells, white = [], False
     for ch in inner:
@@ -273,7 +281,7 @@ def _bod_row(line: str, number: int, rank: int) -> tuple[int, list]:
             piece = _GLYPH_SFEN[ch]
             cells.append(piece.lower() if white else piece)
         else:
-            raise _LineError(number, f"unknown piece {ch!r} in the board")
+            raise LineError(number, f"unknown piece {ch!r} in the board")
         white = False
     return number, cells
 
@@ -288,11 +296,11 @@ def _bod_hand(value: str, number: int) -> dict:
             continue
         piece = _GLYPH_SFEN.get(item[0])
         if piece is None or piece.startswith("+") or piece == "K":
-            raise _LineError(number, f"not a piece that can be held: {item!r}")
+            raise LineError(number, f"not a piece that can be held: {item!r}")
         try:
             count = _kanji_number(item[1:]) if item[1:] else 1
         except ValueError:
-            raise _LineError(number, f"bad count in {item!r}") from None
+            raise LineError(number, f"bad count in {item!r}") from None
         hand[piece] = hand.get(piece, 0) + count
     return hand
 
@@ -368,11 +376,11 @@ def sfen_from_csa(text: str) -> tuple[str, bool]:
                 here = "PI" if line.startswith("PI") else "ranks"
                 rank = None if here == "PI" else int(line[1])
                 if rank in ranks_given:
-                    raise _LineError(number, f"P{rank} given twice: one position a file")
+                    raise LineError(number, f"P{rank} given twice: one position a file")
                 if base not in (None, here) or here == "PI" and base:
-                    raise _LineError(number, f"{line[:2]} after another diagram: one position a file")
+                    raise LineError(number, f"{line[:2]} after another diagram: one position a file")
                 if placed:
-                    raise _LineError(number, f"{line[:2]} after a P+/P- line put a piece on the "
+                    raise LineError(number, f"{line[:2]} after a P+/P- line put a piece on the "
                                              f"board: the diagram comes first")
                 base = here
                 if here == "PI":
@@ -391,18 +399,18 @@ def sfen_from_csa(text: str) -> tuple[str, bool]:
                     else:
                         square = (int(file_rank[1]), 9 - int(file_rank[0]))
                         if board.get(square) is not None:
-                            raise _LineError(number, f"square {file_rank} already holds a piece")
+                            raise LineError(number, f"square {file_rank} already holds a piece")
                         board[square] = piece if side == "b" else piece.lower()
                         placed = True
             else:
-                raise _LineError(number, f"not a CSA position line: {line[:20]!r}")
+                raise LineError(number, f"not a CSA position line: {line[:20]!r}")
     if base is None and not placed and not any(hands.values()) and all_rest is None:
-        raise _LineError(None, "no position (PI, P1..P9 or P+/P- lines)")
+        raise LineError(None, "no position (PI, P1..P9 or P+/P- lines)")
     if turn is None:
-        raise _LineError(None, "no side to move (a line '+' or '-')")
+        raise LineError(None, "no side to move (a line '+' or '-')")
     if base == "ranks" and len(ranks_given) < 9:
         missing = " ".join(f"P{r}" for r in range(1, 10) if r not in ranks_given)
-        raise _LineError(None, f"no {missing}: a diagram by ranks gives all nine")
+        raise LineError(None, f"no {missing}: a diagram by ranks gives all nine")
     ranks = [[board.get((r, f)) for f in range(9)] for r in range(1, 10)]
     if all_rest is not None:
         _give_rest(ranks, hands, all_rest)
@@ -414,7 +422,7 @@ def _csa_cells(text: str, number: int) -> list:
     """The nine 3-character squares of a ``P1``..``P9`` line, files 9 to 1 (the last
     one's trailing space may be cut)."""
     if len(text) < 26:
-        raise _LineError(number, "fewer than nine squares (three characters each)")
+        raise LineError(number, "fewer than nine squares (three characters each)")
     text = text.ljust(27)
     cells = []
     for i in range(0, 27, 3):
@@ -425,25 +433,25 @@ def _csa_cells(text: str, number: int) -> list:
             piece = _CSA_SFEN[cell[1:]]
             cells.append(piece if cell[0] == "+" else piece.lower())
         else:
-            raise _LineError(number, f"bad square {cell!r} (file {9 - i // 3})")
+            raise LineError(number, f"bad square {cell!r} (file {9 - i // 3})")
     if text[27:].strip():
-        raise _LineError(number, "more than nine squares")
+        raise LineError(number, "more than nine squares")
     return cells
 
 
 def _csa_pieces(text: str, number: int) -> list:
     """``P+`` / ``P-`` lines: 4-character items, square (``00`` for the hand) and piece."""
     if len(text) % 4:
-        raise _LineError(number, "pieces must come as 4 characters each (square, piece)")
+        raise LineError(number, "pieces must come as 4 characters each (square, piece)")
     out = []
     for i in range(0, len(text), 4):
         file_rank, piece = text[i:i + 2], text[i + 2:i + 4]
         if not file_rank.isdigit() or (file_rank != "00" and "0" in file_rank):
-            raise _LineError(number, f"bad square {file_rank!r}")
+            raise LineError(number, f"bad square {file_rank!r}")
         if file_rank == "00" and piece == "AL":
             out.append((file_rank, piece))
         elif piece not in _CSA_SFEN or (file_rank == "00" and piece in ("OU", "TO", "NY", "NK", "NG", "UM", "RY")):
-            raise _LineError(number, f"bad piece {piece!r}")
+            raise LineError(number, f"bad piece {piece!r}")
         else:
             out.append((file_rank, _CSA_SFEN[piece]))
     return out
@@ -464,7 +472,7 @@ def _csa_startpos(line: str, number: int) -> dict:
     for file_rank, piece in _csa_pieces(line[2:], number):
         square = (int(file_rank[1]), 9 - int(file_rank[0])) if file_rank != "00" else None
         if square is None or board.get(square, "").upper() != piece:
-            raise _LineError(number, f"PI removes {file_rank}{piece}, which is not there")
+            raise LineError(number, f"PI removes {file_rank}{piece}, which is not there")
         del board[square]
     return board
 
@@ -482,7 +490,7 @@ def _give_rest(ranks, hands, side) -> None:
             used[letter] += n
     for letter, total in _STANDARD_HAND.items():
         if total - used[letter] < 0:
-            raise _LineError(None, f"00AL: more {letter} pieces than the standard set holds")
+            raise LineError(None, f"00AL: more {letter} pieces than the standard set holds")
         if total > used[letter]:
             hands[side][letter] = hands[side].get(letter, 0) + total - used[letter]
 
