@@ -167,3 +167,17 @@ def test_a_file_that_is_not_text_is_one_line(tmp_path, cases, capsys, which):
     assert main(["batch", *argv, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not UTF-8 text" in err
+
+
+@pytest.mark.parametrize("change", [{"sfen": "2k/3/G2 b - 1"}, {"n": 3}, {"zone": 1}])
+def test_an_id_answered_for_another_question_is_refused_not_skipped(tmp_path, cases, capsys,
+                                                                      change):
+    # the old line was kept as the answer to the new question under that id
+    out = tmp_path / "out.jsonl"
+    assert _batch(capsys, cases, "-o", out)[0] == 0
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text(json.dumps({"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2, **change}) + "\n")
+    code, err = _batch(capsys, changed, "-o", out)
+    assert code == 2 and len(_rows(out)) == 2
+    assert err == (f"tsumeqbf: error: {out} answers case 'fig5' for another question (sfen "
+                   f"'{FIG5}', n 1, zone 2): give the case another id, or write to another file\n")

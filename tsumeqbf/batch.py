@@ -153,11 +153,21 @@ def _qbf_versions(options: dict) -> dict:
     return {"encoder_version": encoding_version(qbf.encoding), "solver_version": version}
 
 
-def finished_ids(path: str, config: dict) -> tuple[set, dict]:
-    """Ids already answered in an output file under ``config``, and the ids of the other
-    lines by their configuration's canonical JSON ("null" for lines written before
-    configurations were recorded). A torn last line is ignored."""
-    done, others = set(), {}
+#: what a case asks: a line answers a case of its id only when they agree on these
+QUESTION_KEYS = ("sfen", "n", "zone")
+
+
+def question_of(row: dict) -> tuple:
+    """The question a case or an answer's line asks (a line keeps a case's key that its
+    answer also sets as ``input_KEY``)."""
+    return tuple(row[f"input_{k}"] if f"input_{k}" in row else row.get(k) for k in QUESTION_KEYS)
+
+
+def finished_ids(path: str, config: dict) -> tuple[dict, dict]:
+    """The questions already answered in an output file under ``config``, by id, and the
+    ids of the other lines by their configuration's canonical JSON ("null" for lines
+    written before configurations were recorded). A torn last line is ignored."""
+    done, others = {}, {}
     if path == "-" or not os.path.exists(path) or is_stream(path):
         return done, others
     for _, line in _text_lines(path, "JSONL file of answers"):
@@ -170,7 +180,7 @@ def finished_ids(path: str, config: dict) -> tuple[set, dict]:
         if not isinstance(theirs, dict):  # none recorded (or not one we wrote)
             theirs = None
         if theirs == config:
-            done.add(case_id)
+            done[case_id] = question_of(row)
         else:
             others.setdefault(json.dumps(theirs, sort_keys=True), set()).add(case_id)
     return done, others
@@ -415,6 +425,12 @@ def run_batch(cases_path: str, output_path: str, engine: str = "brute", jobs: in
     config = configuration(engine, options, timeout)  # bad input, before any case runs
     cases = read_cases(cases_path)
     done, others = finished_ids(output_path, config)
+    for case in cases:  # an id answered for another question: not an answer to skip on
+        if case["id"] in done and done[case["id"]] != question_of(case):
+            theirs = dict(zip(QUESTION_KEYS, done[case["id"]]))
+            raise TsumeError(f"{output_path} answers case {case['id']!r} for another question "
+                             f"({', '.join(f'{k} {v!r}' for k, v in theirs.items())}): give "
+                             f"the case another id, or write to another file")
     todo = [c for c in cases if c["id"] not in done]
     for note in resume_note(output_path, config, len(cases), todo, others):
         print(note, file=log or sys.stderr)
