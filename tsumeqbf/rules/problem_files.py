@@ -229,8 +229,7 @@ def sfen_from_bod(text: str) -> tuple[str, bool]:
             rows.append(_bod_row(line, number, len(rows) + 1))
         elif frame == 0 and line and all(ch in WIDE_DIGITS + " 　" for ch in line):
             files = (number, sum(ch in WIDE_DIGITS for ch in line))
-        elif _BOD_TURN.match(line):  # ours adds a board note
-            who = _BOD_TURN.match(line)
+        elif who := _BOD_TURN.match(line):  # (ours adds a board note after it)
             side = "w" if (who.group(1) or who.group(2)) in ("後手", "上手") else "b"
             if turn is not None and side != turn:
                 raise LineError(number, "a second side to move: one position a file")
