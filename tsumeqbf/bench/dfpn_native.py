@@ -386,9 +386,14 @@ def summary(rows: list[dict]) -> tuple[list[str], int]:
             out.append(f"{what}: " + ", ".join(rates))
     both = [r for r in solved if proven(r.get("cshogi_proven"))]
     if both:
-        ratios = [num(r, "time_s") / max(num(r, "cshogi_time_s"), 1e-6) for r in both]
+        medians = []
+        for clock, what in (("cpu_s", "CPU"), ("time_s", "wall")):
+            if all(r.get(clock) not in (None, "") and r.get(f"cshogi_{clock}") not in (None, "")
+                   for r in both):
+                ratios = [num(r, clock) / max(num(r, f"cshogi_{clock}"), 1e-6) for r in both]
+                medians.append(f"{what} {statistics.median(ratios):.2f}")
         out.append(f"where native and cshogi both solve ({len(both)}): native's seconds over "
-                   f"cshogi's at the median {statistics.median(ratios):.2f}")
+                   f"cshogi's at the median: {', '.join(medians)}")
     decided = (Status.MATE, Status.NOMATE)
     differ = [r["id"] for r in rows if r.get("python_status") in decided
               and r["status"] in decided and r["status"] != r["python_status"]]
