@@ -164,6 +164,30 @@ SMALL = """
      engine = "brute"
      """, "instances[0].in_quick: must be true or false, got a string"),
     ("[[instances]\n", "not valid TOML"),
+    # each ran: without a limit (NaN), a label template's error as an internal error, and
+    # DepQBF under CAQE's name in the provenance
+    ("""
+     [limits]
+     timeout = nan
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     """, "limits.timeout: must be a finite number, got nan"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     label = "{engine.foo}"
+     """, "engines[0].label: bad template"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "depqbf"
+     options = {solver = "caqe"}
+     """, "engines[0].options: engine depqbf takes no option 'solver'"),
     # a misspelt option was carried without effect (and named in the label)
     ("""
      [[instances]]
@@ -1096,3 +1120,39 @@ def test_a_report_without_results_names_the_run_that_makes_them(tmp_path, capsys
     assert main(["experiment", "report", "agreement", "--quick", "--out", str(out)]) == 2
     assert f"run `tsumeqbf experiment run agreement --quick --out {out}` first" in (
         capsys.readouterr().err)
+
+
+def test_a_csv_cases_file_with_expected_verdicts_and_a_byte_order_mark(tmp_path):
+    # its mate column was kept as the strings "true"/"false" and never compared; a
+    # spreadsheet's byte-order mark hid the id column
+    folder = tmp_path / "experiments"
+    folder.mkdir()
+    (folder / "cases.csv").write_text(f"id,sfen,n,zone,mate\nfig5,{FIG5},1,2,false\nfig6,{FIG6},3,2,\n",
+                                      encoding="utf-8-sig")
+    exp = load_experiment(str(write_experiment(tmp_path, """
+        [[instances]]
+        file = "cases.csv"
+        [[engines]]
+        engine = "brute"
+    """)))
+    metas = {i["id"]: i["meta"] for i in exp.instances}
+    assert metas["fig5"]["mate"] is False and "mate" not in metas["fig6"]
+    (folder / "cases.csv").write_text(f"id,sfen,n,mate\nfig5,{FIG5},1,perhaps\n")
+    with pytest.raises(TsumeError, match="mate must be true, false or empty, got 'perhaps'"):
+        load_experiment(str(folder / "x.toml"))
+    (folder / "cases.csv").write_text("id,sfen,n\n")
+    with pytest.raises(TsumeError, match="no cases"):
+        load_experiment(str(folder / "x.toml"))
+
+
+def test_a_store_or_csv_that_is_not_an_experiments_is_one_line(tmp_path):
+    from tsumeqbf.experiments.store import Store, read_csv
+
+    bad = tmp_path / "x.sqlite"
+    bad.write_bytes(b"not a database" * 100)
+    with pytest.raises(TsumeError, match="the experiment's store cannot be opened"):
+        Store(bad)
+    foreign = tmp_path / "x.csv"
+    foreign.write_text("a,b\n1,2\n")
+    with pytest.raises(TsumeError, match="no column key, instance, label, status"):
+        read_csv(foreign)

@@ -165,3 +165,5 @@ def read_toml(path, what: str) -> dict:
         raise TsumeError(f"{path}: no such {what} file") from None
     except tomllib.TOMLDecodeError as exc:
         raise TsumeError(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError:
+        raise TsumeError(f"{path}: not UTF-8 text, as TOML must be") from None

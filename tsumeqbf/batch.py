@@ -22,6 +22,7 @@ import functools
 import json
 import multiprocessing as mp
 import os
+import signal
 import time
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, NamedTuple
@@ -294,6 +295,20 @@ def merge_row(case: dict, result: dict) -> dict:
     return row
 
 
+def _ending(exitcode: int | None) -> str:
+    """How a worker process ended, from its exit code (negative: the signal).
+
+    >>> _ending(-9), _ending(1)
+    ('killed by SIGKILL', 'exit code 1')
+    """
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit code {exitcode}"
+
+
 class Lost(NamedTuple):
     """What :func:`iter_pool` yields for a task whose worker gave no result."""
     reason: str
@@ -376,7 +391,8 @@ def iter_pool(tasks, work: Callable[[Any], Any], jobs: int = 1,
                 try:
                     result = conn.recv()
                 except EOFError:
-                    result = Lost(f"worker died (exit code {proc.exitcode})", False)
+                    proc.join()  # (its exit code is known once it is reaped)
+                    result = Lost(f"worker died ({_ending(proc.exitcode)})", False)
                 conn.close()
                 proc.join()
                 yield Finished(task, result, time.monotonic() - started, len(running))

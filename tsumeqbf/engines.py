@@ -149,14 +149,17 @@ def unknown_options(name: str, options) -> list[str]:
 
 
 def engine_options(name: str) -> tuple[str, ...]:
-    """Every option engine ``name`` reads, sorted: its settings' fields and the limits.
+    """Every option engine ``name`` reads, sorted: its settings' fields and the limits,
+    but those it fixes (``depqbf``'s ``solver``: another would be ignored).
 
     >>> engine_options("brute")
     ('all_moves', 'cpu_limit', 'deepen', 'max_nodes', 'memory_mb', 'no_hands')
+    >>> "solver" in engine_options("depqbf"), "solver" in engine_options("qbf")
+    (False, True)
     """
     spec = ENGINES[name]
-    return tuple(sorted({f.name for f in fields(spec.settings())} | set(RUN_OPTIONS)
-                        | set(spec.fixed)))
+    return tuple(sorted(({f.name for f in fields(spec.settings())} | set(RUN_OPTIONS))
+                        - set(spec.fixed)))
 
 
 def engine_names() -> list[str]:

@@ -83,6 +83,10 @@ class Status(str, enum.Enum):
         return {Status.NOMATE: "no mate", Status.UNKNOWN: "timeout"}.get(self, self.value)
 
 
+#: the key of a row, a JSON line or a case that holds a verdict (True, False, None)
+VERDICT_KEY = "mate"
+
+
 def verdict_of(row: Mapping[str, Any]) -> bool | None:
     """The verdict a row holds (a store's or a JSON line's, or any dict with its key
     ``mate``): True, False, or None when not decided.
@@ -90,7 +94,7 @@ def verdict_of(row: Mapping[str, Any]) -> bool | None:
     >>> verdict_of({"status": "nomate", "mate": False}), verdict_of({"status": "error"})
     (False, None)
     """
-    return row.get("mate")
+    return row.get(VERDICT_KEY)
 
 
 def status_of(row: Mapping[str, Any]) -> Status | None:

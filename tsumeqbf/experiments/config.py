@@ -67,6 +67,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import math
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -76,6 +77,7 @@ from ..batch import read_cases
 from ..data import COLLECTIONS, collection_cases, data_file, is_data_file
 from ..engines import engine_names, engine_options, engines_limited_by, unknown_options
 from ..rules import Position, TsumeError
+from ..values import VERDICT_KEY
 
 REPORT_KINDS = ("paper-tables", "agreement", "scaling", "nagai", "qbf")
 #: which limit becomes which engine option, for which engines (the engines' registry says)
@@ -226,6 +228,8 @@ class _Where:
         kinds = (int,) if integer else (int, float)
         if isinstance(value, bool) or not isinstance(value, kinds):
             raise self.fail(key, f"must be {'an integer' if integer else 'a number'}, got {_kind(value)}")
+        if not math.isfinite(value):
+            raise self.fail(key, f"must be a finite number, got {value}")
         if (low is not None and value < low) or (high is not None and value > high):
             bounds = f"at least {low}" if high is None else f"between {low} and {high}"
             raise self.fail(key, f"must be {bounds}, got {value}")
@@ -411,18 +415,36 @@ def _read_case_file(where: _Where, path: Path, rel: str, key: str) -> list[dict]
     if path.suffix != ".csv":
         raise where.fail(key, f"expected a .jsonl or .csv file, got {rel!r}")
     cases = []
-    with open(path, encoding="utf-8", newline="") as fh:
-        for lineno, row in enumerate(csv.DictReader(fh), 2):
-            missing = [k for k in ("id", "sfen", "n") if not row.get(k)]
-            if missing:
-                raise TsumeError(f"{path}:{lineno}: missing value(s) for {', '.join(missing)}")
-            try:
-                row["n"] = int(row["n"])
-                row["zone"] = int(row["zone"]) if row.get("zone") else None
-            except ValueError:
-                raise TsumeError(f"{path}:{lineno}: n and zone must be integers") from None
-            cases.append(row)
+    # (utf-8-sig: a spreadsheet's byte-order mark is not part of the first column's name)
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        try:
+            rows = list(csv.DictReader(fh))
+        except UnicodeDecodeError:
+            raise TsumeError(f"{path}: not a cases file (not UTF-8 text)") from None
+    for lineno, row in enumerate(rows, 2):
+        missing = [k for k in ("id", "sfen", "n") if not row.get(k)]
+        if missing:
+            raise TsumeError(f"{path}:{lineno}: missing value(s) for {', '.join(missing)}")
+        try:
+            row["n"] = int(row["n"])
+            row["zone"] = int(row["zone"]) if row.get("zone") else None
+        except ValueError:
+            raise TsumeError(f"{path}:{lineno}: n and zone must be integers") from None
+        if VERDICT_KEY in row:  # an expected verdict, as a JSONL case's true or false
+            said = _CSV_VERDICTS.get((row[VERDICT_KEY] or "").strip().lower(), "bad")
+            if said == "bad":
+                raise TsumeError(f"{path}:{lineno}: {VERDICT_KEY} must be true, false or "
+                                 f"empty, got {row[VERDICT_KEY]!r}")
+            row[VERDICT_KEY] = said
+            if said is None:
+                del row[VERDICT_KEY]
+        cases.append(row)
+    if not cases:
+        raise TsumeError(f"{path}: no cases (a header line, then one case a line: id, sfen, n)")
     return cases
+
+
+_CSV_VERDICTS = {"true": True, "false": False, "": None}
 
 
 def _generated_cases(where: _Where, table: dict, key: str) -> list[dict]:
@@ -569,7 +591,7 @@ def _label(where: _Where, template, name: str, given: dict, options: dict, key: 
         return template.format(engine=name, **options)
     except KeyError as exc:
         raise where.fail(key, f"placeholder {{{exc.args[0]}}} is neither engine nor an option") from None
-    except (ValueError, IndexError) as exc:
+    except (ValueError, IndexError, AttributeError, TypeError) as exc:
         raise where.fail(key, f"bad template {template!r} ({exc})") from None
 
 

@@ -383,6 +383,8 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
                          f"{' --quick' if exp.quick else ''}"
                          f"{f' --out {results_dir}' if results_dir else ''}` first")
     every = read_csv(csv_path)
+    if not every:
+        raise TsumeError(f"{csv_path}: no rows to report")
     mix = mix_text(every)
     if mix and not mixed:
         raise TsumeError(f"{csv_path.name}: rows of {mix.split(' (')[0]}; a report comes from "

@@ -20,6 +20,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from ..rules import TsumeError
 from ..values import Answer, Status
 
 #: the answer's columns (:data:`tsumeqbf.values.Answer.COLUMNS`) that came later than the rest
@@ -85,8 +86,16 @@ def read_csv(path: Path, columns=COLUMNS) -> list[dict]:
     """Rows of a CSV written by :func:`write_csv`, typed again."""
     kinds = dict(columns)
     with open(path, encoding="utf-8", newline="") as fh:
-        return [{k: parse_value(v, kinds.get(k, "TEXT")) for k, v in row.items()}
-                for row in csv.DictReader(fh)]
+        try:
+            rows = [{k: parse_value(v, kinds.get(k, "TEXT")) for k, v in row.items()}
+                    for row in csv.DictReader(fh)]
+        except (ValueError, TypeError, AttributeError) as exc:  # (a torn or foreign file)
+            raise TsumeError(f"{path} is not an experiment's CSV as written ({exc})") from None
+    needed = ("key", "instance", "label", "status") if columns is COLUMNS else ()
+    missing = [name for name in needed if rows and name not in rows[0]]
+    if missing:
+        raise TsumeError(f"{path} is not an experiment's CSV: no column {', '.join(missing)}")
+    return rows
 
 
 def _quoted(names) -> str:
@@ -105,11 +114,14 @@ class Store:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.db = sqlite3.connect(path, timeout=30)
-        with self.db:
-            self.db.execute(_create("cells", COLUMNS, "key"))
-            self._add_missing_columns("cells", COLUMNS)
-            self.db.execute(_create("shrunk", SHRUNK_COLUMNS, "instance, label_a, label_b"))
+        try:
+            self.db = sqlite3.connect(path, timeout=30)
+            with self.db:
+                self.db.execute(_create("cells", COLUMNS, "key"))
+                self._add_missing_columns("cells", COLUMNS)
+                self.db.execute(_create("shrunk", SHRUNK_COLUMNS, "instance, label_a, label_b"))
+        except sqlite3.DatabaseError as exc:  # (not a database, or one that cannot be written)
+            raise TsumeError(f"{path}: the experiment's store cannot be opened ({exc})") from None
 
     def _add_missing_columns(self, table: str, columns) -> None:
         """A store begun by an older version resumes: columns added since are added empty."""
