@@ -1156,3 +1156,30 @@ def test_a_store_or_csv_that_is_not_an_experiments_is_one_line(tmp_path):
     foreign.write_text("a,b\n1,2\n")
     with pytest.raises(TsumeError, match="no column key, instance, label, status"):
         read_csv(foreign)
+
+
+def test_a_changed_configuration_relabels_its_cells_and_says_what_it_keeps(tmp_path, capsys):
+    from tsumeqbf.experiments.runner import run_experiment
+
+    cases_file(tmp_path, [{"id": "fig5", "sfen": FIG5, "n": 1, "zone": 2}])
+    body = """
+        [[instances]]
+        file = "cases.jsonl"
+        [[engines]]
+        engine = "brute"
+        label = "A"
+        [[engines]]
+        engine = "dfpn"
+        label = "B"
+    """
+    path = write_experiment(tmp_path, body)
+    run_experiment(load_experiment(str(path)), progress=False)
+    # the labels swapped: each label's rows were the other engine's
+    write_experiment(tmp_path, body.replace('"A"', '"X"').replace('"B"', '"A"').replace('"X"', '"B"'))
+    run_experiment(load_experiment(str(path)), progress=False)
+    rows = read_csv(tmp_path / "results" / "x.csv")
+    assert {(r["engine"], r["label"]) for r in rows} == {("brute", "B"), ("dfpn", "A")}
+    write_experiment(tmp_path, body.split("[[engines]]\n        engine = \"dfpn\"")[0])
+    capsys.readouterr()
+    run_experiment(load_experiment(str(path)), progress=False)
+    assert "the store holds 1 cells this configuration does not ask for" in capsys.readouterr().err

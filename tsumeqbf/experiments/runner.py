@@ -250,7 +250,14 @@ def _run_cells(exp, store, results, jobs, client, progress, counts, continue_csv
             if other and progress:
                 print(f"{exp.name}: {other} stored cells of other code run again",
                       file=sys.stderr, flush=True)
+        store.relabel({c["key"]: c["label"] for c in cells})
         finished, ran_out = store.finished_keys(), store.timed_out()
+        others = len(finished - {c["key"] for c in cells})
+        if others:  # said even when quiet: the CSV and the report will show them
+            print(f"{exp.name}: the store holds {others} cells this configuration does not ask "
+                  f"for (an engine, question or repeat since changed); the CSV and the report "
+                  f"keep them: use another --out for this configuration alone",
+                  file=sys.stderr, flush=True)
         todo = [{**c, "jobs": None if client else jobs} for c in cells
                 if c["key"] not in finished or more_time(c, ran_out)]
         meter = Progress(f"[{exp.name}] cells", len(cells), initial=len(cells) - len(todo),

@@ -177,6 +177,14 @@ class Store:
                 self.db.execute("DELETE FROM shrunk")
         return gone
 
+    def relabel(self, labels: dict[str, str]) -> int:
+        """Give the stored cells of ``labels`` (key -> label) those labels: a label is not
+        part of a cell's key, so a renamed engine keeps its cells; how many changed."""
+        with self.db:
+            return sum(self.db.execute("UPDATE cells SET label = ? WHERE key = ? AND label IS NOT ?",
+                                       (label, key, label)).rowcount
+                       for key, label in labels.items())
+
     def record_many(self, rows: list[dict]) -> None:
         """Insert finished cells in one transaction (a commit per row costs a disk sync)."""
         self._insert("cells", COLUMNS, rows)
