@@ -628,11 +628,20 @@ def test_a_fresh_clone_continues_from_the_committed_csv_when_asked(tmp_path):
     assert after[rows[0]["key"]]["finished_at"] != rows[0]["finished_at"]
     for row in rows[1:]:
         assert after[row["key"]] == row  # taken as it was
+    # a row of a cell the configuration does not have (another repeat) is kept, not dropped
+    # from the CSV the run writes
+    extra = {**rows[1], "key": rows[1]["key"] + "#r9", "repeat": 9}
+    write_csv(csv_path, [*after.values(), extra])
+    db.unlink()
+    assert main(["experiment", "run", str(path), "--quiet", "--continue-csv"]) == 0
+    kept = {r["key"]: r for r in read_csv(csv_path)}
+    assert len(kept) == 9 and kept[extra["key"]] == extra
     # without the flag a fresh store measures every cell here (the main job on a new machine)
     db.unlink()
     run_experiment(load_experiment(path), progress=False)
     again = {r["key"]: r for r in read_csv(csv_path)}
     assert all(again[k]["finished_at"] != after[k]["finished_at"] for k in after)
+    assert extra["key"] not in again
 
 
 def qbf_solvers_experiment(tmp_path, solvers, options="{}"):

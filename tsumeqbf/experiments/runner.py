@@ -301,15 +301,18 @@ def seed_from_csv(store: Store, cells: list[dict], csv_path: Path, shrunk_path: 
     """Fill an empty store from the exported CSV, so that a run resumes on another machine
     (or in a fresh clone) from the committed raw rows, as it would from its own store.
 
-    Only rows of cells that the configuration still has, asking the same question (same
-    SFEN, n and zone), are taken: a row from a changed configuration is run again, never
-    reused. Returns how many rows were taken; 0 when the store already has rows."""
+    The rows of cells that the configuration still has, asking the same question (same
+    SFEN, n and zone), are taken as finished: a row from a changed configuration is run
+    again, never reused. Rows of cells it does not have (another repeat, an engine taken
+    out) are kept as they are, so that the CSV written after the run loses none of them.
+    Returns how many rows were taken as finished; 0 when the store already has rows."""
     if store.finished_keys() or not csv_path.exists():
         return 0
     question = {c["key"]: (c["sfen"], c["n"], c["zone"]) for c in cells}
-    taken = [row for row in read_csv(csv_path)
+    rows = read_csv(csv_path)
+    taken = [row for row in rows
              if question.get(row["key"]) == (row["sfen"], row["n"], row["zone"])]
-    store.record_many(taken)
+    store.record_many(taken + [row for row in rows if row["key"] not in question])
     if taken and shrunk_path.exists():
         store.record_shrunk_many(read_csv(shrunk_path, SHRUNK_COLUMNS))
     return len(taken)
