@@ -159,6 +159,14 @@ SMALL = """
     ("""
      [[instances]]
      paper = [1]
+     [[engines]]
+     engine = "brute"
+     [quick]
+     engines = ["brute", "brute"]
+     """, "quick.engines[1].label: engine 'brute' is listed twice"),
+    ("""
+     [[instances]]
+     paper = [1]
      in_quick = "no"
      [[engines]]
      engine = "brute"
@@ -1192,3 +1200,9 @@ def test_a_changed_configuration_relabels_its_cells_and_says_what_it_keeps(tmp_p
     capsys.readouterr()
     run_experiment(load_experiment(str(path)), progress=False)
     assert "the store holds 1 cells this configuration does not ask for" in capsys.readouterr().err
+
+
+def test_an_experiment_named_like_a_quick_subset_is_refused(tmp_path):
+    # its results were stored with those of x --quick
+    with pytest.raises(TsumeError, match="cannot end in -quick"):
+        load_experiment(str(write_experiment(tmp_path, SMALL, name="x-quick")))

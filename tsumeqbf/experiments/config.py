@@ -265,6 +265,9 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
     need no instances (``with_instances=False``): they read the CSV, not the sources."""
     path = Path(path)
     where = _Where(path)
+    if path.stem.endswith("-quick"):  # (its results would be another's --quick subset's)
+        raise TsumeError(f"{path}: an experiment's name cannot end in -quick: the --quick "
+                         f"subset of NAME is stored as NAME-quick")
     doc = read_toml(path, "experiment")
     where.keys(doc, "", ("title", "description", "limits", "instances", "engines", "report", "quick"))
     quick_table = None
@@ -622,6 +625,8 @@ def _quick_engines(where: _Where, quick: dict, engines: list[EngineConfig]) -> l
         if "label" not in entry:
             raise where.fail(f"{key}.label", "missing")
         label = where.string(entry["label"], f"{key}.label")
+        if any(e.label == label for e in out):
+            raise where.fail(f"{key}.label", f"engine {label!r} is listed twice")
         if label not in by_label:
             raise where.fail(f"{key}.label", f"no engine labelled {label!r}; the labels are "
                                              f"{', '.join(by_label)}")
