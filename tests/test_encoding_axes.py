@@ -60,7 +60,7 @@ def test_a_choice_that_does_not_apply_is_one_line(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "does not apply" in err and "internal error" not in err and not out.exists()
     assert main(["mate", "1k1/3/PG1 b - 1", "--zone", "2", "-n", "1", "--engine", "depqbf",
-                 "--encoding", "paper", "--no-hands", "--attacker-moves", "onehot-ladder"]) == 1
+                 "--encoding", "paper", "--no-hands", "--attacker-moves", "onehot-ladder"]) == 2
     assert "does not apply" in capsys.readouterr().err
     assert main(["mate", "1k1/3/PG1 b - 1", "-n", "1", "--engine", "depqbf",
                  "--defender-moves", "onehot-ladder"]) == 2

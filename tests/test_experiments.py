@@ -196,6 +196,29 @@ SMALL = """
      engine = "depqbf"
      options = {solver = "caqe"}
      """, "engines[0].options: engine depqbf takes no option 'solver'"),
+    # option values were checked by no one: every cell an error row (or a string taken
+    # as true)
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "dfpn"
+     options = {cpu_limit = -1}
+     """, "engines[0].options: engine dfpn: cpu_limit must be a number above 0, got -1"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     options = {deepen = "no"}
+     """, "engines[0].options: engine brute: deepen must be true or false, got 'no'"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "dfpn"
+     options = {backend = "fast"}
+     """, "engines[0].options: engine dfpn: unknown dfpn backend 'fast'"),
     # a misspelt option was carried without effect (and named in the label)
     ("""
      [[instances]]
@@ -1206,3 +1229,21 @@ def test_an_experiment_named_like_a_quick_subset_is_refused(tmp_path):
     # its results were stored with those of x --quick
     with pytest.raises(TsumeError, match="cannot end in -quick"):
         load_experiment(str(write_experiment(tmp_path, SMALL, name="x-quick")))
+
+
+def test_a_quick_subset_without_a_source_whose_ids_have_timeouts_loads(tmp_path):
+    cases_file(tmp_path, [{"id": "j1", "sfen": FIG5, "n": 1, "zone": 2}])
+    path = write_experiment(tmp_path, """
+        [[instances]]
+        paper = [1]
+        [[instances]]
+        file = "cases.jsonl"
+        in_quick = false
+        [[engines]]
+        engine = "brute"
+        timeouts = {j1 = 5}
+        [quick]
+        max_plies = 1
+    """)
+    assert {i["id"] for i in load_experiment(str(path)).instances} >= {"j1"}
+    assert "j1" not in {i["id"] for i in load_experiment(str(path), quick=True).instances}

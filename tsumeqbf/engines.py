@@ -35,10 +35,11 @@ stands above the packages that answer questions (``rules``, ``encoder``, ``solve
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import dataclass, field, fields
-from typing import Callable
+from typing import Callable, Mapping
 
 from .limits import LimitReached, limits as bounded
 from .rules import Position, TsumeError, check_n
@@ -162,6 +163,45 @@ def engine_options(name: str) -> tuple[str, ...]:
                         - set(spec.fixed)))
 
 
+def option_problem(name: str, options: Mapping) -> str | None:
+    """What is wrong with the values of engine ``name``'s ``options`` (a type, a choice,
+    a limit not above 0, what its settings class refuses), else None: an experiment
+    refuses them as it loads rather than failing each cell.
+
+    >>> option_problem("brute", {"all_moves": "no"}), option_problem("dfpn", {"cpu_limit": -1})
+    ("all_moves must be true or false, got 'no'", 'cpu_limit must be a number above 0, got -1')
+    >>> option_problem("dfpn", {"backend": "fast"})
+    "unknown dfpn backend 'fast'; choose one of auto, rules, native"
+    """
+    settings = ENGINES[name].settings()
+    try:  # the class's own checks first: they say most
+        settings.from_config(options)
+    except (ValueError, TypeError) as exc:  # (TsumeError too: a ValueError)
+        return str(exc)
+    by_name = {f.name: f for f in fields(settings)}
+    for key, value in options.items():
+        if key in ("cpu_limit", "memory_mb", "max_nodes"):
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not 0 < value < math.inf):
+                return f"{key} must be a number above 0, got {value!r}"
+        elif key in ("deepen", "no_hands"):
+            if not isinstance(value, bool):
+                return f"{key} must be true or false, got {value!r}"
+        elif key in by_name:
+            f = by_name[key]
+            choices, default = f.metadata.get("choices"), f.default
+            if choices and value not in choices:
+                return f"{key} must be one of {', '.join(map(str, choices))}, got {value!r}"
+            if isinstance(default, bool) and not isinstance(value, bool):
+                return f"{key} must be true or false, got {value!r}"
+            if (type(default) in (int, float) and
+                    (isinstance(value, bool) or not isinstance(value, (int, float)))):
+                return f"{key} must be a number, got {value!r}"
+            if isinstance(default, str) and not isinstance(value, str):
+                return f"{key} must be a string, got {value!r}"
+    return None
+
+
 def engine_names() -> list[str]:
     return sorted(ENGINES)
 
@@ -217,6 +257,9 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
         raise TsumeError(f"engine {name!r} has no option "
                          f"{', '.join(unknown_options(name, options))}; it reads "
                          f"{', '.join(engine_options(name))}")
+    problem = option_problem(name, options) if name in ENGINES else None
+    if problem:
+        raise TsumeError(f"engine {name!r}: {problem}")
     if limits is None:  # from now: loading the engine is on the question's clock
         limits = Limits.within(timeout, options.get("memory_mb"), options.get("max_nodes"))
     check_n(n)

@@ -75,7 +75,8 @@ from pathlib import Path
 from ..arguments import read_toml
 from ..batch import read_cases
 from ..data import COLLECTIONS, collection_cases, data_file, is_data_file
-from ..engines import engine_names, engine_options, engines_limited_by, unknown_options
+from ..engines import (engine_names, engine_options, engines_limited_by, option_problem,
+                       unknown_options)
 from ..rules import Position, TsumeError
 from ..values import VERDICT_KEY
 
@@ -284,7 +285,10 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
         limits.update(_limits(where, quick_table["limits"], "quick.limits"))
     generate_overrides = where.table(quick_table.get("generate", {}), "quick.generate") if quick_table else {}
     instances = _instances(where, doc, generate_overrides, quick) if with_instances else []
-    engines = _engines(where, doc, limits, {inst["id"] for inst in instances} if with_instances else None)
+    # (the ids an engine's timeouts may name: all of them, which a quick load's sources
+    # leave out some of; the full load checks them)
+    engines = _engines(where, doc, limits,
+                       {inst["id"] for inst in instances} if with_instances and not quick else None)
     report = _report(where, doc.get("report", {}))
     if quick_table:
         if with_instances:
@@ -543,6 +547,9 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
             if unknown:
                 raise where.fail(f"{key}.options", f"engine {name} takes no option "
                                  f"{unknown[0]!r}; its options: {', '.join(engine_options(name))}")
+            problem = option_problem(name, opts)
+            if problem:
+                raise where.fail(f"{key}.options", f"engine {name}: {problem}")
             given = dict(opts)  # a default label shows these, not the limits merged below
             for limit, engines in LIMIT_OPTIONS.items():
                 if limit in limits and name in engines:
