@@ -164,6 +164,23 @@ SMALL = """
      [quick]
      engines = ["brute", "brute"]
      """, "quick.engines[1].label: engine 'brute' is listed twice"),
+    # each gave zero cells, or a typo was read only with --quick
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     instances = ["nosuch"]
+     """, "engines[0].instances: no instance 'nosuch'"),
+    ("""
+     [[instances]]
+     paper = [1]
+     [[engines]]
+     engine = "brute"
+     min_width = 5
+     max_width = 3
+     """, "engines[0].min_width: is above max_width (5 > 3)"),
+
     ("""
      [[instances]]
      paper = [1]
@@ -1247,3 +1264,16 @@ def test_a_quick_subset_without_a_source_whose_ids_have_timeouts_loads(tmp_path)
     """)
     assert {i["id"] for i in load_experiment(str(path)).instances} >= {"j1"}
     assert "j1" not in {i["id"] for i in load_experiment(str(path), quick=True).instances}
+
+
+def test_a_typo_in_the_quick_table_is_found_by_a_full_load_too(tmp_path):
+    path = write_experiment(tmp_path, """
+        [[instances]]
+        paper = [1]
+        [[engines]]
+        engine = "brute"
+        [quick]
+        max_plys = 1
+    """)
+    with pytest.raises(TsumeError, match="quick.max_plys: unknown key"):
+        load_experiment(path)

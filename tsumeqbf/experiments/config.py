@@ -272,14 +272,14 @@ def load_experiment(path: str | Path, quick: bool = False, with_instances: bool 
     doc = read_toml(path, "experiment")
     where.keys(doc, "", ("title", "description", "limits", "instances", "engines", "report", "quick"))
     quick_table = None
+    if quick and "quick" not in doc:
+        raise where.fail("quick", "this experiment has no [quick] table")
+    if "quick" in doc:  # (its keys checked by every load: a typo is not left for --quick)
+        where.keys(where.table(doc["quick"], "quick"), "quick",
+                   ("limits", "generate", "max_plies", "max_width", "min_width", "instances",
+                    "engines"))
     if quick:
-        if "quick" not in doc:
-            raise where.fail("quick", "this experiment has no [quick] table")
-        quick_table = where.table(doc["quick"], "quick")
-        where.keys(quick_table, "quick", ("limits", "generate", "max_plies", "max_width",
-                                          "min_width", "instances", "engines"))
-    elif "quick" in doc:
-        where.table(doc["quick"], "quick")
+        quick_table = doc["quick"]
     limits = _limits(where, doc.get("limits", {}), "limits")
     if quick_table and "limits" in quick_table:
         limits.update(_limits(where, quick_table["limits"], "quick.limits"))
@@ -526,6 +526,9 @@ def _engines(where: _Where, doc: dict, limits: dict, ids: set | None) -> list[En
             if not isinstance(values, list) or not values:
                 raise where.fail(f"{key}.matrix.{k}", "must be a non-empty list of values")
         restrictions = _restrictions(where, entry, key)
+        unknown = [i for i in restrictions.get("only", ()) if ids is not None and i not in ids]
+        if unknown:  # (as a timeout's: no cell would run)
+            raise where.fail(f"{key}.instances", f"no instance {unknown[0]!r}")
         timeout = (where.number(entry["timeout"], f"{key}.timeout", low=0.001)
                    if "timeout" in entry else limits.get("timeout"))
         cpu_limit = (where.number(entry["cpu_limit"], f"{key}.cpu_limit", low=0.001)
@@ -576,6 +579,9 @@ def _restrictions(where: _Where, table: dict, key: str) -> dict:
     for bound in ("max_width", "min_width"):
         if bound in table:
             out[bound] = where.number(table[bound], f"{key}.{bound}", integer=True, low=1, high=9)
+    if out.get("min_width", 1) > out.get("max_width", 9):
+        raise where.fail(f"{key}.min_width", f"is above max_width ({out['min_width']} > "
+                                             f"{out['max_width']}): no board is left")
     if "instances" in table:
         out["only"] = tuple(where.strings(table["instances"], f"{key}.instances"))
     return out
