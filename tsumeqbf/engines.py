@@ -71,8 +71,11 @@ class EngineSpec:
     settings: Callable[[], type] | None = None
 
 
-#: the options :func:`run_engine` reads of every engine's: its limits and the question's form
-RUN_OPTIONS = ("cpu_limit", "deepen", "no_hands", "memory_mb", "max_nodes")
+#: the options :func:`run_engine` reads of every engine's: its limits (numbers above 0)
+#: and the question's form (switches)
+RUN_LIMITS = ("cpu_limit", "memory_mb", "max_nodes")
+RUN_SWITCHES = ("deepen", "no_hands")
+RUN_OPTIONS = RUN_LIMITS + RUN_SWITCHES
 
 
 def _brute_engine() -> EngineFn:
@@ -180,11 +183,11 @@ def option_problem(name: str, options: Mapping) -> str | None:
         return str(exc)
     by_name = {f.name: f for f in fields(settings)}
     for key, value in options.items():
-        if key in ("cpu_limit", "memory_mb", "max_nodes"):
+        if key in RUN_LIMITS:
             if (isinstance(value, bool) or not isinstance(value, (int, float))
                     or not 0 < value < math.inf):
                 return f"{key} must be a number above 0, got {value!r}"
-        elif key in ("deepen", "no_hands"):
+        elif key in RUN_SWITCHES:
             if not isinstance(value, bool):
                 return f"{key} must be true or false, got {value!r}"
         elif key in by_name:
@@ -253,13 +256,14 @@ def run_engine(name: str, pos: Position, n: int, timeout: float | None = None,
         raise TypeError(f"run_engine takes a Position (Position.from_sfen(...)), not "
                         f"{type(pos).__name__}")
     options = dict(options or {})
-    if name in ENGINES and unknown_options(name, options):
-        raise TsumeError(f"engine {name!r} has no option "
-                         f"{', '.join(unknown_options(name, options))}; it reads "
-                         f"{', '.join(engine_options(name))}")
-    problem = option_problem(name, options) if name in ENGINES else None
-    if problem:
-        raise TsumeError(f"engine {name!r}: {problem}")
+    if name in ENGINES:  # (an unknown name is get_engine's to say)
+        unknown = unknown_options(name, options)
+        if unknown:
+            raise TsumeError(f"engine {name!r} has no option {', '.join(unknown)}; it reads "
+                             f"{', '.join(engine_options(name))}")
+        problem = option_problem(name, options)
+        if problem:
+            raise TsumeError(f"engine {name!r}: {problem}")
     if limits is None:  # from now: loading the engine is on the question's clock
         limits = Limits.within(timeout, options.get("memory_mb"), options.get("max_nodes"))
     check_n(n)

@@ -152,6 +152,10 @@ RETRY_S = 0.05
 #: CPU seconds after which the limit is raised again though its exception was not seen lost
 #: (a search that caught it and went on)
 AGAIN_S = 1.0
+#: a CPU limit of this many seconds (68 years) or more is as good as none: what the
+#: profiling timer holds, and far below where the kernel's RLIMIT_CPU in nanoseconds
+#: overflows
+NO_LIMIT_S = 2 ** 31
 
 
 @contextlib.contextmanager
@@ -198,8 +202,7 @@ def cpu_limited(seconds: float | None):
 
             old_hook, sys.unraisablehook = sys.unraisablehook, note_lost
             old_handler = signal.signal(signal.SIGPROF, stop)
-            # (a limit past what the timer holds, 68 years, is as good as none)
-            old_timer = signal.setitimer(signal.ITIMER_PROF, min(seconds, 2 ** 31), RETRY_S)
+            old_timer = signal.setitimer(signal.ITIMER_PROF, min(seconds, NO_LIMIT_S), RETRY_S)
         yield
     finally:
         if old_timer is not unset:  # the timer first: no signal may find no handler

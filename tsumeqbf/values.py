@@ -290,7 +290,7 @@ class Answer:
 
     #: the answer's columns of an experiment's store and CSV, with their SQL kinds
     #: (:data:`tsumeqbf.experiments.store.COLUMNS` holds them among the cell's)
-    COLUMNS = (("status", "TEXT"), ("mate", "BOOLEAN"), ("first_move", "TEXT"),
+    COLUMNS = (("status", "TEXT"), (VERDICT_KEY, "BOOLEAN"), ("first_move", "TEXT"),
                ("time_s", "REAL"), ("encode_s", "REAL"), ("solve_s", "REAL"),
                ("vars", "INTEGER"), ("clauses", "INTEGER"), ("blocks", "INTEGER"),
                ("nodes", "INTEGER"), ("certified", "BOOLEAN"), ("strategy_nodes", "INTEGER"),
@@ -347,7 +347,7 @@ class Answer:
         """The answer as JSON keys: ``status``, ``mate``, ``first_move``, ``pv`` (when
         there is a line), the facts, the certification's keys (when asked), ``error``,
         ``engine`` and the timings (those measured)."""
-        out = {"status": self.status.value, "mate": self.verdict, "first_move": self.first_move}
+        out = {"status": self.status.value, VERDICT_KEY: self.verdict, "first_move": self.first_move}
         if self.line is not None:
             out["pv"] = list(self.line)
         out.update(self.facts)
@@ -392,7 +392,7 @@ class Answer:
         if "status" not in data:
             raise ValueError("an answer's dict has no status")
         status = Status(data.pop("status"))
-        verdict = data.pop("mate", status.verdict)
+        verdict = data.pop(VERDICT_KEY, status.verdict)
         line = data.pop("pv", None)
         timings = Timings(**{k: data.pop(k) for k in _TIMINGS if k in data})
         certification = None

@@ -34,7 +34,7 @@ from pathlib import Path
 from ..limits import machine_reserve_mb, meminfo_mb
 from ..niceness import carry_nice
 from ..stop import die_with_parent, signals_held, unhold_signals
-from ..usage import add_child, child_cpu_limit
+from ..usage import NO_LIMIT_S, add_child, child_cpu_limit
 from ..values import Status
 
 #: seconds between two looks at the memory the machine has left while a solver runs
@@ -212,9 +212,7 @@ def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
             limit = min(memory_mb * 1024 * 1024, 2 ** 63 - 1)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         if cpu_s:
-            # (68 years is as good as none; the kernel's nanoseconds overflow far below
-            # what the limit holds)
-            seconds = min(cpu_s, 2 ** 31)
+            seconds = min(cpu_s, NO_LIMIT_S)
             resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     return apply
 
