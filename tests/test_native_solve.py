@@ -581,3 +581,14 @@ def test_limits_past_what_the_core_counts(capsys):
     assert "native core answers at most 2,147,483,647 plies" in capsys.readouterr().err
     assert main(["solve", sfen, "--tt-entries", huge]) == 2
     assert "--tt-entries must be from 2 to 1,000,000,000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", ["native", "cshogi", "rules"])
+def test_far_interpositions_that_delay_one_next_to_the_king_are_not_counted(backend):
+    # the discovered check 3c3b+ can be met by a pawn on any square of the bishop's
+    # diagonal; the one on 2b, next to the king, always counts (P*2b 3b2b), and each far
+    # one is taken by the bishop with no gain: mate in 3, 15 plies with every ply counted
+    pos = Position.from_sfen("8k/8p/6P2/9/9/9/9/9/B8 b - 1", tsume_hands=True)
+    out = _answer(pos, backend, shorten_nodes=0, shortest_up_to=0)
+    assert (out["length"], out["plies"]) == (3, 15)
+    assert out["pv"] == ["3c3b+", "P*2b", "3b2b"]

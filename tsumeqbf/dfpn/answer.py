@@ -10,11 +10,12 @@ node's children were proven earlier, so the walk is finite) each proven node get
 * a useless interposition (muda-ai) is not counted: an interposition away from the king
   (a piece put next to the king always counts) after which the attacker can capture the
   interposed piece and mate at most two plies later than after the defender's best other
-  reply (or than an immediate mate when there is none) only delays the same mate, so the
-  defender is not credited with it. The capture need not be the line the answer shows
-  (which may be another check, equally short), nor be ranked nearer to mate: after a
-  capture the defender may interpose again, which costs plies but is not counted. When
-  every reply is such an interposition the check is mate, as tsume-shogi counts it.
+  reply (an interposition next to the king among them; an immediate mate when there is
+  none) only delays the same mate, so the defender is not credited with it. The
+  capture need not be the line the answer shows (which may be another check, equally
+  short), nor be ranked nearer to mate: after a capture the defender may interpose
+  again, which costs plies but is not counted. When every reply is such an
+  interposition the check is mate, as tsume-shogi counts it.
 
 The length is the shortest within the proofs found; ``shortest_check`` asks the bounded
 solver whether a mate two plies shorter exists.
@@ -641,14 +642,16 @@ def _without_useless_interpositions(game, scored, capture_length):
     if not inter:
         return scored
     others = [s for s in scored if not game.is_interposition(s[0])]
-    base = max((s[1] for s in others), default=0)
+    near = [game.next_to_king(move_to(s[0])) for s in inter]
+    # an interposition next to the king always counts, so it is one of the best other
+    # replies a far one is measured against
+    base = max([s[1] for s in others] + [s[1] for s, n in zip(inter, near) if n], default=0)
     kept = list(others)
-    for s in inter:
-        m = s[0]
-        if game.next_to_king(move_to(m)):
+    for s, n in zip(inter, near):
+        if n:
             kept.append(s)
             continue
-        onto = capture_length(m)
+        onto = capture_length(s[0])
         if onto is None or onto > base + 2:
             kept.append(s)
     return kept

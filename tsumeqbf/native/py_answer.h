@@ -611,10 +611,17 @@ struct ValueWalk {
         for (const Scored& sc : scored)
             (interposes(p, attacker, sc.move) ? inter : kept).push_back(sc);
         if (inter.empty()) return scored;
+        // an interposition next to the king always counts: a far one is measured against it too
+        std::vector<char> near;
         int32_t base = 0;
         for (const Scored& sc : kept) base = std::max(base, sc.length);
         for (const Scored& sc : inter) {
-            if (touches_king(p, attacker, move_to(sc.move))) { kept.push_back(sc); continue; }
+            near.push_back(touches_king(p, attacker, move_to(sc.move)));
+            if (near.back()) base = std::max(base, sc.length);
+        }
+        for (size_t i = 0; i < inter.size(); ++i) {
+            const Scored& sc = inter[i];
+            if (near[i]) { kept.push_back(sc); continue; }
             int32_t onto = capture_length(sc.move);
             if (onto < 0 || onto > base + 2) kept.push_back(sc);
         }
