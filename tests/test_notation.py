@@ -12,10 +12,9 @@ import random
 
 import pytest
 
-from tsumeqbf.rules import Position, line_to_japanese, move_to_japanese
+from tsumeqbf.rules import Position, TsumeError, line_to_japanese, move_to_japanese
 from tsumeqbf.rules.cshogi_board import supports
 from tsumeqbf.rules.moves import is_drop, move_from, move_to
-from tsumeqbf.rules.notation import relative_words
 
 WIDE = "０１２３４５６７８９"
 KANJI = "〇一二三四五六七八九"
@@ -131,14 +130,6 @@ def test_more_dragons_than_the_set_holds_fall_back_to_the_origin():
         ["▲５二龍左", "▲５二龍(53)", "▲５二龍右"]
 
 
-def test_the_doc_example():
-    from tsumeqbf.rules import geometry
-    from tsumeqbf.rules.pieces import BLACK, GOLD
-    g = geometry(9, 9, 3)
-    assert relative_words(g, BLACK, GOLD, g.square(6, 5), g.square(5, 5),
-                          {g.square(6, 6), g.square(5, 6)}) == "寄"
-
-
 # -- many positions --------------------------------------------------------------------
 LIMIT = {"P": 18, "L": 4, "N": 4, "S": 4, "G": 4, "B": 2, "R": 2}
 # each kind's promoted form counts against its base kind's limit
@@ -157,8 +148,9 @@ def crowded_sfen(rng: random.Random) -> str:
         if base != "K":
             if used[base] >= LIMIT[base]:
                 return False
-            last = rank if text.isupper() else 10 - rank
-            if not text.startswith("+") and (base in "PL" and last == 1 or base == "N" and last <= 2):
+            last = rank if text.isupper() else 10 - rank  # ranks from its own far end
+            dead = base in "PL" and last == 1 or base == "N" and last <= 2
+            if dead and not text.startswith("+"):
                 return False
             used[base] += 1
         pieces[key] = text
@@ -189,7 +181,7 @@ def crowded_positions(count: int, seed: int):
     while found < count:
         try:
             pos = Position.from_sfen(crowded_sfen(rng))
-        except Exception:  # the side not to move in check, and the like: draw again
+        except TsumeError:  # the side not to move in check, and the like: draw again
             continue
         if supports(pos):
             found += 1
@@ -255,9 +247,10 @@ def test_against_cshogi_ki2(count):
             ours_w, theirs_w = ki2_words(ours), ki2_words(theirs)
             assert ours_w[-1] in "寄引" and ours_w[:-1] == theirs_w in ("左", "右"), \
                 (pos.sfen(), ours, theirs)
-            sign = 1 if pos.turn == 0 else -1  # files grow toward sente's left
-            on_side = [s for s in rivals if sign * (pos.geo.file_of(s) - pos.geo.file_of(move_to(m)))
-                       * (1 if theirs_w == "左" else -1) > 0]
+            # files grow toward sente's left and gote's right
+            sign = (1 if pos.turn == 0 else -1) * (1 if theirs_w == "左" else -1)
+            on_side = [s for s in rivals
+                       if sign * (pos.geo.file_of(s) - pos.geo.file_of(move_to(m))) > 0]
             assert len(on_side) > 1, (pos.sfen(), ours, theirs)
             terse += 1
     assert compared > 40 * count and ambiguous > 2 * count
