@@ -4,8 +4,9 @@ when neither alone singles it out, and 打 only when a board piece could go ther
 
 The textbook cases are positions from published explanations of the rules; cshogi's KI2
 writer (``move_to_ki2``) is an independent oracle on every move of crowded random
-positions (250, and 3,000 in the slow run: some 20,000 and 270,000 moves), and the two
-kinds of case where it answers otherwise are pinned down below."""
+positions (250 of them, 13,576 moves of which 892 have a rival; the slow run 3,000,
+177,708 and 11,595), and the two kinds of case where it answers otherwise are pinned
+down below."""
 
 from __future__ import annotations
 
