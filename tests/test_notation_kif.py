@@ -26,10 +26,11 @@ TAKERS = [("P", "56", "同　歩(56)"), ("L", "57", "同　香(57)"), ("N", "67"
 
 
 def taker_position(piece: str, square: str) -> Position:
-    rows = [["1"] * 9 for _ in range(9)]  # files 9..1 left to right
-    rows[0][0] = "k"
+    rows = [["1"] * 9 for _ in range(9)]  # rows[rank - 1][9 - file]
+    rows[0][0] = "k"  # 91
     rows[3][4] = "p"  # 54
-    rows[8 - 0][8] = "K" if piece != "K" else "1"
+    if piece != "K":
+        rows[8][8] = "K"  # 19
     rows[int(square[1]) - 1][9 - int(square[0])] = piece
     return Position.from_sfen("/".join("".join(r) for r in rows) + " w - 1")
 
