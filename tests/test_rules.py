@@ -563,9 +563,10 @@ def test_usi_rejects(text):
     # a drop is marked 打 only when a board piece of the same kind could go there too
     ("k3/4/4/1G2 b G 1", None, "G*3c", "▲３三金打"),
     ("k3/4/4/1G2 b G 1", None, "G*1b", "▲１二金"),
-    # two golds can reach 33: the origin disambiguates, KIF style
-    ("k3/4/4/G1G1 b - 1", None, "4d3c", "▲３三金(44)"),
-    ("k3/4/4/G1G1 b - 1", None, "2d3c", "▲３三金(24)"),
+    # two golds can reach 33, both moving up: the one on sente's left and on its right
+    # (tests/test_notation.py has the other words)
+    ("k3/4/4/G1G1 b - 1", None, "4d3c", "▲３三金左"),
+    ("k3/4/4/G1G1 b - 1", None, "2d3c", "▲３三金右"),
     # promoted pieces: their own names, never 成/不成
     ("k3/4/4/+R3 b - 1", 4, "4d4b", "▲４二龍"),
     ("k3/4/4/+B3 b - 1", 4, "4d2b", "▲２二馬"),

@@ -31,8 +31,8 @@ import re
 import sys
 
 from .errors import TsumeError
-from .notation import KANJI_DIGITS, WIDE_DIGITS, diagram, move_to_japanese, square_japanese
-from .moves import drop_kind, is_drop, is_promotion, move_from, move_to
+from .notation import KANJI_DIGITS, WIDE_DIGITS, diagram, promotion_suffix, square_japanese
+from .moves import drop_kind, is_drop, move_from, move_to
 from .pieces import BLACK, KIND_KANJI
 from .position import Position
 
@@ -526,20 +526,18 @@ def kif_record(pos: Position, usi_moves: list[str], title: str = "") -> str:
 
 
 def kif_move(pos: Position, m: int, previous_to: int | None = None) -> str:
-    """KIF text of a move of ``pos``: ``７六歩(77)``, ``同　銀(22)``, ``２二金打``,
-    ``３三角成(88)``, ``３三角不成(88)`` (origin always given, as KIF writes it)."""
+    """KIF text of a move of ``pos``: ``７六歩(77)``, ``同　銀(22)``, ``同　成銀(34)``,
+    ``２二金打``, ``３三角成(88)``, ``３三角不成(88)``. The origin is always given, as KIF
+    writes it, and 同 is always followed by an ideographic space, whatever the piece's
+    name: that is how Kifu for Windows writes it and what KIF readers look for."""
     geo = pos.geo
     to = move_to(m)
-    dest = "同" if previous_to == to else square_japanese(geo, to)
+    dest = "同　" if previous_to == to else square_japanese(geo, to)
     if is_drop(m):
         return f"{dest}{KIND_KANJI[drop_kind(m)]}打"
     frm = move_from(m)
     name = KIND_KANJI[pos.board[frm] & 15]
-    if dest == "同" and len(name) == 1:
-        dest = "同　"  # KIF pads 同 to two characters before a one-glyph piece
-    # 成, or 不成 where promotion was possible, as move_to_japanese decides
-    suffix = "成" if is_promotion(m) else ("不成" if "不成" in move_to_japanese(pos, m) else "")
-    return f"{dest}{name}{suffix}({geo.file_of(frm)}{geo.rank_of(frm)})"
+    return f"{dest}{name}{promotion_suffix(pos, m)}({geo.file_of(frm)}{geo.rank_of(frm)})"
 
 
 def write_kif(path: str, pos: Position, usi_moves: list[str], title: str = "") -> None:
