@@ -3,12 +3,17 @@ in-process for the protocol's corners."""
 
 import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import sysconfig
 import time
+from pathlib import Path
 
 import pytest
 
+import tsumeqbf
 from tsumeqbf.cli import main
 from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.solve import replay_answer
@@ -204,11 +209,20 @@ def _read_until(proc, prefix, lines, limit_s=60):
 @contextlib.contextmanager
 def _engine_process(engine_cmd):
     proc = subprocess.Popen([engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=_env_of_this_package())
     try:
         yield proc
     finally:
         proc.kill()
+
+
+def _env_of_this_package() -> dict:
+    """The environment with the package under test first on the path: an installed
+    script's interpreter would otherwise import whatever copy it finds (a wheel in its
+    site-packages, another checkout's editable install)."""
+    here = str(Path(tsumeqbf.__file__).resolve().parent.parent)
+    rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([here, *rest])}
 
 
 def _send(proc, text: str) -> None:
@@ -251,6 +265,69 @@ def test_stop_after_the_proof_answers_with_the_mate(engine_cmd):
         assert replay_answer(Position.from_sfen(sfen), pv) == "ok" and len(pv) == 17
         _send(proc, "quit\n")
         assert proc.wait(timeout=10) == 0
+
+
+def _stat(pid: int) -> list[str] | None:
+    """/proc/PID/stat's fields after the command name (state first, parent second, start
+    time twentieth), or None when there is no such process."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """(pid, start time) of each process whose parent is ``pid``, found by reading every
+    /proc/PID/stat (/proc/PID/task/TID/children is not in every kernel: not in this
+    machine's)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        fields = _stat(int(entry)) if entry.isdigit() else None
+        if fields and int(fields[1]) == pid:
+            found.append((int(entry), fields[19]))
+    return found
+
+
+def _running(pid: int, started: str) -> bool:
+    """Whether the process ``pid`` that started at ``started`` still runs. A zombie does
+    not: a killed child whose parent is gone waits for PID 1 to reap it, which takes up to
+    2 s on this machine and forever where PID 1 reaps nothing (the pid answers
+    ``os.kill(pid, 0)`` meanwhile); the pid taken again by another process neither."""
+    fields = _stat(pid)
+    return fields is not None and fields[19] == started and fields[0] not in ("Z", "X")
+
+
+def _installed_script(name: str) -> str:
+    """The console script ``name`` of this interpreter's installation (its bin folder,
+    not PATH, which a run of .venv/bin/python without activating does not change)."""
+    path = Path(sysconfig.get_path("scripts")) / name
+    if not path.is_file():
+        pytest.skip(f"{name} is not installed beside {sys.executable}")
+    return str(path)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="the parent-death signal and /proc are Linux's")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+@pytest.mark.parametrize("door", ["tsumeqbf usi", "tsumeqbf-usi"])
+def test_an_engine_killed_during_a_search_leaves_no_child(engine_cmd, door, signum):
+    # the child outlived an engine killed by a GUI (SIGKILL), and tsumeqbf-usi, which
+    # did not stop as 'tsumeqbf usi' does, on SIGTERM too: a df-pn search running for
+    # good, its table growing
+    command = engine_cmd if door == "tsumeqbf usi" else _installed_script("tsumeqbf-usi")
+    with _engine_process(command) as proc:
+        _send(proc, f"usi\nisready\nposition sfen {HARD}\ngo mate infinite\n")
+        _read_until(proc, "info depth", [])  # the search's child is running
+        children = _children(proc.pid)
+        assert children  # (else the test would pass checking nothing)
+        os.kill(proc.pid, signum)
+        proc.wait(timeout=30)
+        end = time.monotonic() + 30  # (a loaded machine: the kill is at once, as a rule)
+        while any(_running(*child) for child in children) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert [pid for pid, started in children if _running(pid, started)] == []
+        assert "Traceback" not in proc.stderr.read()
 
 
 def _talk(*commands, wait=True) -> list[str]:
@@ -354,4 +431,6 @@ def test_the_search_child_leaves_ctrl_c_to_the_engine_and_stops_quietly(capfd):
     os.kill(engine.search.proc.pid, signal.SIGTERM)  # a second, in its clean-up
     assert engine.wait(30)
     assert out[-1] == "checkmate timeout"
+    # its stderr is /dev/null: a traceback would show as multiprocessing's exit status 1
+    assert engine.search.proc.exitcode == 0
     assert "Traceback" not in capfd.readouterr().err

@@ -19,6 +19,7 @@ out the line with more questions of the same engine (:func:`bounded_line`).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from ..dfpn.options import SolveOptions
 from ..rules import Position, TsumeError
 from ..solvers.runner import certifying_solvers
+from ..stop import die_with_parent
 from ..values import Answer, Limits, Status
 
 #: engines that answer a bounded question with a first move (a QBF solver that prints no
@@ -212,18 +214,36 @@ def _on_sigterm(signum, frame):
     raise _Stopped
 
 
-def _child(request: MateRequest, conn) -> None:
+def _quiet_streams() -> None:
+    """Point this process's standard streams at /dev/null: the engine's stdout is the
+    GUI's protocol and its stdin the GUI's commands, and nothing of the search (a warning,
+    a solver started with the streams it inherits) may write into the one or read the
+    other."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    if null > 2:
+        os.close(null)
+
+
+def _child(request: MateRequest, conn, parent: int) -> None:
+    _quiet_streams()
     # Ctrl-C and a hang-up reach the whole process group: they are the engine's to act on,
     # and it stops this search with SIGTERM (here they raised past the clean-up, and
     # multiprocessing printed the traceback)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    # a search outlives no engine, even one killed with SIGKILL (Linux); the QBF solver
+    # is killed with this process in turn (tsumeqbf.solvers.runner)
+    die_with_parent(signal.SIGKILL)
 
     def send(kind, payload):
         conn.send((kind, payload))
 
     try:
+        if os.getppid() != parent:  # the engine died before die_with_parent: no one asks
+            return
         try:
             answer = answer_mate(request, send)
         except TsumeError as exc:
@@ -270,12 +290,15 @@ class MateSearch:
         self._timer = None
 
     def start(self) -> None:
+        """Fork the search's child (from a thread that outlives the search: the child is
+        killed when the thread that forked it ends, as when the engine is killed)."""
         # fork: nothing re-imported, a search starts at once (spawn where there is no fork)
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         recv, send = ctx.Pipe(duplex=False)
         with self.lock:
-            self.proc = ctx.Process(target=_child, args=(self.request, send), daemon=True)
+            self.proc = ctx.Process(target=_child, args=(self.request, send, os.getpid()),
+                                    daemon=True)
             self.proc.start()
         send.close()
         threading.Thread(target=self._relay, args=(recv,), daemon=True).start()
