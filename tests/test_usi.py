@@ -330,6 +330,21 @@ def test_an_engine_killed_during_a_search_leaves_no_child(engine_cmd, door, sign
         assert "Traceback" not in proc.stderr.read()
 
 
+@pytest.mark.parametrize("end", ["stop\nquit\n", "quit\n", ""])
+def test_a_search_stopped_at_once_prints_no_traceback(engine_cmd, end):
+    # the child ran with the engine's SIGTERM handler until it had set its own: a stop
+    # in between raised the engine's Stopped in multiprocessing's start-up and printed a
+    # traceback on the GUI's stderr (about one 'go mate' and 'stop' in six)
+    commands = (f"position sfen {HARD}\n" + "go mate 60000\nstop\n" * 20
+                + "go mate infinite\n" + end)  # "": the GUI closes our stdin
+    done = subprocess.run([engine_cmd], input=commands, capture_output=True, text=True,
+                          timeout=300, env=_env_of_this_package())
+    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+    assert done.stderr == ""
+    answers = [line for line in done.stdout.splitlines() if not line.startswith("info")]
+    assert answers == ["checkmate timeout"] * 21 and done.returncode == 0
+
+
 def _talk(*commands, wait=True) -> list[str]:
     out = []
     engine = UsiEngine(out.append)

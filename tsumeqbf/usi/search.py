@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ..dfpn.options import SolveOptions
 from ..rules import Position, TsumeError
 from ..solvers.runner import certifying_solvers
-from ..stop import die_with_parent
+from ..stop import die_with_parent, signals_held, unhold_signals
 from ..values import Answer, Limits, Status
 
 #: engines that answer a bounded question with a first move (a QBF solver that prints no
@@ -214,6 +214,14 @@ def _on_sigterm(signum, frame):
     raise _Stopped
 
 
+def _answer_in_hand() -> None:
+    """The search has its answer: a stop from now on would only lose it, so SIGTERM is
+    ignored (in the search's child only, where _child set its handler: answer_mate also
+    runs in-process)."""
+    if signal.getsignal(signal.SIGTERM) is _on_sigterm:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def _quiet_streams() -> None:
     """Point this process's standard streams at /dev/null: the engine's stdout is the
     GUI's protocol and its stdin the GUI's commands, and nothing of the search (a warning,
@@ -229,8 +237,8 @@ def _quiet_streams() -> None:
 def _child(request: MateRequest, conn, parent: int) -> None:
     _quiet_streams()
     # Ctrl-C and a hang-up reach the whole process group: they are the engine's to act on,
-    # and it stops this search with SIGTERM (here they raised past the clean-up, and
-    # multiprocessing printed the traceback)
+    # and it stops this search with SIGTERM. The engine holds these signals while it forks
+    # (its own handlers, inherited, would raise its Stopped here before these are set).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
@@ -242,6 +250,7 @@ def _child(request: MateRequest, conn, parent: int) -> None:
         conn.send((kind, payload))
 
     try:
+        unhold_signals()  # (a stop sent meanwhile is raised here, where it is caught)
         if os.getppid() != parent:  # the engine died before die_with_parent: no one asks
             return
         try:
@@ -250,10 +259,12 @@ def _child(request: MateRequest, conn, parent: int) -> None:
             answer = Answer.failed(str(exc))
         except Exception as exc:  # a bug: say so on the protocol rather than die silently
             answer = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
+        _answer_in_hand()
         send("done", answer)
     except (KeyboardInterrupt, OSError):  # (_Stopped is one)
         pass  # stopped, or the engine went away: the parent answers for us
     finally:
+        _answer_in_hand()  # a stop that comes now would raise past multiprocessing's exit
         conn.close()
 
 
@@ -296,16 +307,19 @@ class MateSearch:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         recv, send = ctx.Pipe(duplex=False)
-        with self.lock:
-            self.proc = ctx.Process(target=_child, args=(self.request, send, os.getpid()),
-                                    daemon=True)
-            self.proc.start()
-        send.close()
-        threading.Thread(target=self._relay, args=(recv,), daemon=True).start()
-        if self.request.timeout is not None:
-            self._timer = threading.Timer(self.request.timeout + TIME_GRACE_S, self.stop)
-            self._timer.daemon = True
-            self._timer.start()
+        # a stop signal to the engine waits until the search is whole (child, relay,
+        # timer), so that its clean-up finds one to stop; the child unholds them itself
+        with signals_held():
+            with self.lock:
+                self.proc = ctx.Process(target=_child, args=(self.request, send, os.getpid()),
+                                        daemon=True)
+                self.proc.start()
+            send.close()
+            threading.Thread(target=self._relay, args=(recv,), daemon=True).start()
+            if self.request.timeout is not None:
+                self._timer = threading.Timer(self.request.timeout + TIME_GRACE_S, self.stop)
+                self._timer.daemon = True
+                self._timer.start()
 
     def _relay(self, conn) -> None:
         result = None
