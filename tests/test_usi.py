@@ -345,6 +345,36 @@ def test_a_search_stopped_at_once_prints_no_traceback(engine_cmd, end):
     assert answers == ["checkmate timeout"] * 21 and done.returncode == 0
 
 
+def test_a_stop_while_a_bounded_engine_spells_out_its_mate_answers_with_it(monkeypatch):
+    # brute proves a mate in 3, then asks more questions to spell out the line: a stop
+    # among them answered 'checkmate timeout', the mate proven lost
+    import tsumeqbf.engines as engines
+
+    real, held = engines.run_engine, []
+
+    def run_engine(name, pos, n, **kwargs):  # (in the search's child, a fork of this process)
+        if n == 1 and pos.sfen() != Position.from_sfen(YANE[0]["sfen"]).sfen() and not held:
+            held.append(n)
+            time.sleep(120)  # the first question of the line waits for the stop
+        return real(name, pos, n, **kwargs)
+
+    monkeypatch.setattr(engines, "run_engine", run_engine)
+    out = []
+    engine = UsiEngine(out.append)
+    for command in ("setoption name Engine value brute", "setoption name MaxPlies value 5",
+                    f"position sfen {YANE[0]['sfen']}", "go mate infinite"):
+        engine.handle(command)
+    end = time.monotonic() + 60
+    while not any("mate within 3" in line for line in out) and time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.2)  # (into the first question of the line)
+    engine.handle("stop")
+    assert engine.wait(10)
+    answer = out[-1].split()
+    assert answer[0] == "checkmate" and len(answer[1:]) == 3, out
+    assert replay_answer(Position.from_sfen(YANE[0]["sfen"]), answer[1:]) == "ok"
+
+
 def _talk(*commands, wait=True) -> list[str]:
     out = []
     engine = UsiEngine(out.append)

@@ -36,6 +36,7 @@ from ..values import Answer, Limits, Status
 BOUNDED_ENGINES = ("brute", *certifying_solvers(), "portfolio")
 ENGINES = ("dfpn",) + BOUNDED_ENGINES
 STOP_GRACE_S = 0.5  # after SIGTERM, the child is killed if still alive after this
+HANDOVER_S = 0.4  # of it, what a stopped search may take to finish a mate's proven line
 TIME_GRACE_S = 1.0  # a timed search is stopped this long after its limit, at the latest
 
 
@@ -119,6 +120,7 @@ def _solve_dfpn(pos, request: MateRequest, send) -> Answer:
 
     out = solve_tsume(pos, request.dfpn, max_nodes=request.max_nodes, timeout=request.timeout,
                       progress=progress, progress_every=1024, answer_on_stop=True)
+    _answer_in_hand()  # (a stop meanwhile ended the search with what it had: said below)
     full = min(1000, out["tt_size"] * 1000 // request.dfpn.tt_limit)
     nodes = out["nodes"] + out.get("after_nodes", 0)  # the proof's, then the searches after it
     send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
@@ -135,8 +137,12 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
     limits = Limits.within(request.timeout or None, max_nodes=request.max_nodes)
     options = {"jobs": request.threads} if (request.engine == "portfolio"
                                             and request.threads is not None) else {}
+    answers = {}  # (sfen, plies) -> Answer: a line spelt out again asks nothing twice
 
-    def mate(p, k) -> Answer:
+    def mate(p, k, limits=limits) -> Answer:
+        key = (p.sfen(), k)
+        if key in answers:
+            return answers[key]
         if limits.passed():
             raise _OutOfTime
         answer = run_engine(request.engine, p, k, options=options, limits=limits)
@@ -146,19 +152,21 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
             raise TsumeError(answer.error or "engine error")
         if answer.verdict and not answer.first_move:
             raise TsumeError(f"{request.engine} gave no first move for a mate")
+        answers[key] = answer
         return answer
 
     try:
         for n in range(1, request.max_plies + 1, 2):
             answer = mate(pos, n)
-            took = time.monotonic() - start
-            send("info", f"info depth {n} time {int(took * 1000)} string "
-                         f"{answer.status.word} within {n} plies ({request.engine})")
             if answer.verdict:
-                pv = [pos.usi(m) for m in bounded_line(pos, n, answer, mate)]
+                pv = [pos.usi(m) for m in _proven_line(pos, n, answer, mate, start, request,
+                                                       send)]
+                _answer_in_hand()
                 send("info", f"info depth {len(pv)} time {int((time.monotonic() - start) * 1000)} "
                              f"pv {' '.join(pv)}")
                 return Answer.decided(True, first_move=pv[0], line=pv)
+            send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
+                         f"string {answer.status.word} within {n} plies ({request.engine})")
     except _OutOfTime:
         return Answer.unknown("time or node limit reached")
     if not pos.checks():  # no check at all: no mate at any length
@@ -166,6 +174,23 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
     # a mate may still exist beyond the ply limit: an unfinished search, not no mate
     return Answer.unknown(f"no mate within {request.max_plies} plies (option MaxPlies); a "
                           f"longer one is not ruled out")
+
+
+def _proven_line(pos, n: int, first: Answer, mate, start: float, request: MateRequest,
+                 send) -> list[int]:
+    """:func:`bounded_line` of the mate in ``n`` that ``first`` proved. A stop meanwhile
+    does not lose it: the engine waits STOP_GRACE_S for the line, so the line is spelt
+    out again within HANDOVER_S (``mate`` asks no question twice); a stop then."""
+    try:
+        send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
+                     f"string {first.status.word} within {n} plies ({request.engine})")
+        return bounded_line(pos, n, first, mate)
+    except _Stopped:
+        grace = Limits.within(HANDOVER_S, max_nodes=request.max_nodes)
+        try:
+            return bounded_line(pos, n, first, lambda p, k: mate(p, k, limits=grace))
+        except _OutOfTime:
+            raise _Stopped from None
 
 
 def bounded_line(pos, n: int, first: Answer, mate) -> list[int]:
