@@ -375,6 +375,23 @@ def test_a_stop_while_a_bounded_engine_spells_out_its_mate_answers_with_it(monke
     assert replay_answer(Position.from_sfen(YANE[0]["sfen"]), answer[1:]) == "ok"
 
 
+@pytest.mark.parametrize("limit", ["10000000000000", "99999999999999"])
+def test_a_time_past_what_the_timers_hold_is_no_limit(engine_cmd, limit):
+    # 'go mate 99999999999999' printed an OverflowError traceback from the timer's thread,
+    # and 'go mate 10000000000000' (1e10 s) wrapped round the core's clock: 'checkmate
+    # timeout' at once
+    with _engine_process(engine_cmd) as proc:
+        _send(proc, f"position sfen {HARD}\ngo mate {limit}\n")
+        lines = []
+        _read_until(proc, "info depth", lines)  # searching after a second, as infinite
+        assert not any(line.startswith("checkmate") for line in lines)
+        _send(proc, "stop\n")
+        assert _read_until(proc, "checkmate", lines) == "checkmate timeout"
+        _send(proc, "quit\n")
+        assert proc.wait(timeout=10) == 0
+        assert proc.stderr.read() == ""
+
+
 def _talk(*commands, wait=True) -> list[str]:
     out = []
     engine = UsiEngine(out.append)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from .. import __version__
+from .. import __version__, native
 from ..dfpn.options import SolveOptions
 from ..dfpn.tables import ENTRY_BYTES
 from ..rules import TsumeError
@@ -132,7 +132,8 @@ class UsiEngine:
         if limit == "infinite":
             timeout = None
         elif limit.isdigit():
-            timeout = int(limit) / 1000
+            # past what the timers hold (go mate 99999999999999): no limit at all
+            timeout = native.time_limit(int(limit) / 1000)
         else:  # still a checkmate line: a GUI waits for one after every 'go mate'
             self.say(f"'go mate' takes milliseconds or 'infinite', not {limit!r}")
             self.emit("checkmate notimplemented")
