@@ -113,6 +113,11 @@ def test_usi_hash_and_threads_set_the_request():
         engine.handle(command)
     assert engine.request.dfpn.tt_limit == (64 << 20) // 330
     assert engine.request.threads == 3 and engine.request.dfpn.shortest is True
+    engine.handle("setoption name ShortenNodes value -1")  # (a minus sign is a number's)
+    engine.handle("setoption name ShortenNodes value 7")
+    assert engine.request.dfpn.shorten_nodes == 7
+    engine.handle("setoption name ShortenNodes value -1")
+    assert engine.request.dfpn.shorten_nodes is None
     out = _talk("setoption name USI_Hash value 0", "setoption name Threads value x", wait=False)
     assert "USI_Hash must be at least 1" in out[0] and "Threads must be a whole" in out[1]
 
@@ -415,6 +420,14 @@ def _talk(*commands, wait=True) -> list[str]:
     ("position sfen nonsense", "position: SFEN needs"),
     ("setoption name MaxPlies value 257", "MaxPlies must be at most 255"),
     ("setoption name TableEntries value 99999999999999", "TableEntries must be at most"),
+    # ASCII digits only, as USI writes numbers: int() took all of these (and '²' passed
+    # the check of the declared max, then int() failed there: an internal error)
+    ("setoption name MaxPlies value １５", "MaxPlies must be a whole number, not '１５'"),
+    ("setoption name MaxNodes value +5", "MaxNodes must be a whole number, not '+5'"),
+    ("setoption name USI_Hash value 1_000", "USI_Hash must be a whole number, not '1_000'"),
+    ("setoption name Threads value ²", "Threads must be a whole number, not '²'"),
+    ("setoption name TableEntries value ²", "TableEntries must be a whole number, not '²'"),
+    ("setoption name ShortenNodes value ５", "ShortenNodes must be a whole number, not '５'"),
 ])
 def test_a_bad_command_gets_an_info_string(command, fragment):
     out = _talk(command, "isready")
@@ -422,7 +435,7 @@ def test_a_bad_command_gets_an_info_string(command, fragment):
     assert out[1] == "readyok"
 
 
-@pytest.mark.parametrize("limit", ["soon", "-5"])
+@pytest.mark.parametrize("limit", ["soon", "-5", "１２", "²", "+5", "1_000"])
 def test_go_mate_with_a_bad_limit_still_ends_with_a_checkmate_line(limit):
     # a GUI waits for the checkmate line after every 'go mate'
     out = _talk(f"go mate {limit}", "isready")

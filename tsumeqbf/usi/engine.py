@@ -27,7 +27,7 @@ from ..dfpn.tables import ENTRY_BYTES
 from ..rules import TsumeError
 from ..solvers.portfolio import default_jobs
 from ..rules.problem_files import position_from_usi
-from ..settings import TABLE_ENTRIES
+from ..settings import TABLE_ENTRIES, USI_NUMBER, usi_number
 from .search import ENGINES, MateRequest, MateSearch
 
 NAME = f"tsumeqbf {__version__}"
@@ -131,7 +131,7 @@ class UsiEngine:
         limit = args[1] if len(args) > 1 else "infinite"
         if limit == "infinite":
             timeout = None
-        elif limit.isdigit():
+        elif limit.isascii() and limit.isdigit():  # (str.isdigit alone takes '１２' and '²')
             # past what the timers hold (go mate 99999999999999): no limit at all
             timeout = native.time_limit(int(limit) / 1000)
         else:  # still a checkmate line: a GUI waits for one after every 'go mate'
@@ -169,9 +169,9 @@ class UsiEngine:
 # -- options -----------------------------------------------------------------------------------
 def _int_option(name: str, low: int, value: str) -> int:
     try:
-        number = int(value)
-    except ValueError:
-        raise TsumeError(f"{name} must be a whole number, not {value!r}") from None
+        number = usi_number(name, value)
+    except ValueError as exc:
+        raise TsumeError(str(exc)) from None
     if number < low:
         raise TsumeError(f"{name} must be at least {low}")
     return number
@@ -189,7 +189,7 @@ def _within_declared(name: str, value: str) -> None:
     words = OPTIONS[name].split()
     if "spin" in words and "max" in words:
         top = int(words[words.index("max") + 1])
-        if value.strip().lstrip("+-").isdigit() and int(value) > top:
+        if USI_NUMBER.fullmatch(value) and int(value) > top:
             raise TsumeError(f"{name} must be at most {top}")
 
 
