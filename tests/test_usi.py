@@ -84,7 +84,7 @@ def test_default_options_answer_as_solve_does(engine, capsys):
     engine.position(sfen="sfen " + sfen)
     lines = []
     assert engine.go_mate(byoyomi=120_000, listener=lines.append) == solve_pv(capsys, sfen)
-    assert "info string shortest: exact (bounded df-pn: no mate within 1 plies, every ply " \
+    assert "info string shortest: exact (bounded df-pn: no mate within 1 ply, every ply " \
            "counted)" in lines
     nodes = [int(ln.split(" nodes ")[1].split()[0]) for ln in lines if " nodes " in ln]
     assert nodes[-1] <= 10_000 + 20_000 + 100
@@ -139,9 +139,15 @@ def test_threads_is_the_portfolios_members_at_once(monkeypatch):
         answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], engine="portfolio", threads=threads),
                     lambda *a: None)
         assert asked == [("portfolio", jobs)]
+    note = "info string Threads: engine dfpn uses one core; only the portfolio runs members " \
+           "side by side"
     out = _talk("setoption name Threads value 2", f"position sfen {PROBLEMS['yaneuraou-0']}",
-                "go mate 1000")
-    assert any("Threads: engine dfpn uses one core" in line for line in out)
+                "go mate 1000", "go mate 1000")
+    assert out.count(note) == 1  # once for the setting, not at every go
+    out = _talk("setoption name Threads value 2", f"position sfen {PROBLEMS['yaneuraou-0']}",
+                "go mate 1000", "setoption name Threads value 3", "go mate 1000",
+                "setoption name Engine value brute", "go mate 1000")
+    assert out.count(note) == 2 and out.count(note.replace("dfpn", "brute")) == 1
 
 
 def test_backend_option_cshogi(engine, capsys):
@@ -174,11 +180,11 @@ def test_bounded_engines_give_a_shortest_line(engine, name):
     answer = engine.go_mate(byoyomi=60_000, listener=lines.append).split()
     assert len(answer) == int(row["stated_length"])
     assert replay_answer(Position.from_sfen(row["sfen"]), answer) == "ok"
-    assert any("no mate within 1 plies" in ln for ln in lines)
+    assert any(ln.endswith(f" string no mate within 1 ply ({name})") for ln in lines)
     # none within MaxPlies is no 'nomate' (a mate in 3 exists): the search is unfinished
     engine.setoption("MaxPlies", 1)
     assert engine.go_mate(byoyomi=60_000, listener=lines.append) == "timeout"
-    assert ("info string no mate within 1 plies (option MaxPlies); a longer one is not "
+    assert ("info string no mate within 1 ply (option MaxPlies); a longer one is not "
             "ruled out") in lines
     engine.position(sfen="sfen 4k4/9/9/9/9/9/9/9/9 b - 1")  # no check at all: no mate
     assert engine.go_mate(byoyomi=60_000, listener=lines.append) == "nomate"
@@ -485,6 +491,19 @@ def test_info_lines_after_the_proof_show_no_searched_line_as_pv():
     assert len(during) >= 3
     assert all(line.endswith(" string mate found, looking for a shorter one")
                and " pv " not in line and " depth " not in line for line in during)
+
+
+def test_the_note_on_the_shortest_names_the_usi_option():
+    # it named solve's flag --shortest, which a GUI does not have
+    from tsumeqbf.dfpn.options import SolveOptions
+    from tsumeqbf.usi.search import MateRequest, answer_mate
+
+    lines = []
+    answer_mate(MateRequest(PROBLEMS["yaneuraou-0"],  # (no search for a shorter line)
+                            dfpn=SolveOptions(shortest_up_to=0, shorten_nodes=0)),
+                lambda kind, text: lines.append(text))
+    assert lines[-1] == ("info string shortest: not proven (the shortest line found within "
+                         "the budget; the option Shortest asks bounded df-pn until it knows)")
 
 
 def test_the_search_child_leaves_ctrl_c_to_the_engine_and_stops_quietly(capfd):

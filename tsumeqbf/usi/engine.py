@@ -59,6 +59,7 @@ class UsiEngine:
         self._write = write
         self.request = MateRequest(sfen="")
         self.search: MateSearch | None = None
+        self._threads_told = None  # (Threads, Engine) whose note was said: once, not every go
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -142,7 +143,10 @@ class UsiEngine:
             self.say("no position: send 'position sfen ...' first")
             self.emit("checkmate notimplemented")
             return
-        if (self.request.threads or 1) > 1 and self.request.engine != "portfolio":
+        setting = (self.request.threads, self.request.engine)
+        if (self.request.threads or 1) > 1 and self.request.engine != "portfolio" \
+                and setting != self._threads_told:
+            self._threads_told = setting
             self.say(f"Threads: engine {self.request.engine} uses one core; only the "
                      f"portfolio runs members side by side")
         self.search = MateSearch(replace(self.request, timeout=timeout), self._write, self._lock)

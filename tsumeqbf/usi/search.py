@@ -29,7 +29,7 @@ from ..dfpn.options import SolveOptions
 from ..rules import Position, TsumeError
 from ..solvers.runner import certifying_solvers
 from ..stop import die_with_parent, signals_held, unhold_signals
-from ..values import Answer, Limits, Status
+from ..values import Answer, Limits, Status, plies
 
 #: engines that answer a bounded question with a first move (a QBF solver that prints no
 #: certificate gives none, so it cannot spell out a line; the portfolio's members all do)
@@ -125,7 +125,7 @@ def _solve_dfpn(pos, request: MateRequest, send) -> Answer:
     nodes = out["nodes"] + out.get("after_nodes", 0)  # the proof's, then the searches after it
     send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
     if out.get("pv"):
-        send("info", "info string " + shortest_note(out))
+        send("info", "info string " + shortest_note(out, asks="the option Shortest"))
     return Answer.from_dict(out)
 
 
@@ -166,13 +166,13 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
                              f"pv {' '.join(pv)}")
                 return Answer.decided(True, first_move=pv[0], line=pv)
             send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
-                         f"string {answer.status.word} within {n} plies ({request.engine})")
+                         f"string {answer.status.word} within {plies(n)} ({request.engine})")
     except _OutOfTime:
         return Answer.unknown("time or node limit reached")
     if not pos.checks():  # no check at all: no mate at any length
         return Answer.decided(False, facts={"note": "no check: no mate"})
     # a mate may still exist beyond the ply limit: an unfinished search, not no mate
-    return Answer.unknown(f"no mate within {request.max_plies} plies (option MaxPlies); a "
+    return Answer.unknown(f"no mate within {plies(request.max_plies)} (option MaxPlies); a "
                           f"longer one is not ruled out")
 
 
@@ -183,7 +183,7 @@ def _proven_line(pos, n: int, first: Answer, mate, start: float, request: MateRe
     out again within HANDOVER_S (``mate`` asks no question twice); a stop then."""
     try:
         send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
-                     f"string {first.status.word} within {n} plies ({request.engine})")
+                     f"string {first.status.word} within {plies(n)} ({request.engine})")
         return bounded_line(pos, n, first, mate)
     except _Stopped:
         grace = Limits.within(HANDOVER_S, max_nodes=request.max_nodes)
