@@ -339,6 +339,19 @@ def test_limits_give_an_unknown_verdict_with_the_reason():
     assert got["nodes"] == 501
 
 
+def test_a_time_limit_past_the_cores_clock_is_none():
+    # 1e10 s in nanoseconds wrapped round the core's 64-bit clock: every search stopped
+    # at once with "time limit reached" ('solve --timeout 1e10' after 256 nodes)
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])
+    for seconds in (1e10, 1e14):
+        assert native.mate(pos, 69, max_nodes=2000, timeout=seconds)["reason"] == \
+            "node limit 2000 reached"
+        assert native.tsume(pos, max_nodes=2000, timeout=seconds)["reason"] == \
+            "node limit 2000 reached"
+        assert native.shortest_mate(pos, 69, max_nodes=2000, timeout=seconds)["reason"] == \
+            "node limit 2000 reached"
+
+
 def test_questions_the_core_cannot_answer_are_refused():
     with pytest.raises(InvalidQuestion, match="only standard 9x9"):
         native.checks(Position.from_sfen("2k/3/1GP b - 1", zone=2))

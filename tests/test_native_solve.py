@@ -175,6 +175,9 @@ def test_the_native_search_stops_at_its_limits():
     out = solve_tsume(pos, backend="native", max_nodes=2_000)
     assert out["status"] == "unknown" and "node limit 2000" in out["error"]
     assert out["nodes"] <= 2_001 and out["backend"] == "native"
+    # a timeout past the core's clock is none ('solve --timeout 1e10' stopped at once)
+    out = solve_tsume(pos, backend="native", max_nodes=2_000, timeout=1e10)
+    assert out["status"] == "unknown" and "node limit 2000" in out["error"]
 
 
 def test_a_stop_in_the_core_while_looking_for_a_shorter_line_keeps_the_answer():

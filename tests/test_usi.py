@@ -3,12 +3,17 @@ in-process for the protocol's corners."""
 
 import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import sysconfig
 import time
+from pathlib import Path
 
 import pytest
 
+import tsumeqbf
 from tsumeqbf.cli import main
 from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.solve import replay_answer
@@ -79,7 +84,7 @@ def test_default_options_answer_as_solve_does(engine, capsys):
     engine.position(sfen="sfen " + sfen)
     lines = []
     assert engine.go_mate(byoyomi=120_000, listener=lines.append) == solve_pv(capsys, sfen)
-    assert "info string shortest: exact (bounded df-pn: no mate within 1 plies, every ply " \
+    assert "info string shortest: exact (bounded df-pn: no mate within 1 ply, every ply " \
            "counted)" in lines
     nodes = [int(ln.split(" nodes ")[1].split()[0]) for ln in lines if " nodes " in ln]
     assert nodes[-1] <= 10_000 + 20_000 + 100
@@ -108,6 +113,11 @@ def test_usi_hash_and_threads_set_the_request():
         engine.handle(command)
     assert engine.request.dfpn.tt_limit == (64 << 20) // 330
     assert engine.request.threads == 3 and engine.request.dfpn.shortest is True
+    engine.handle("setoption name ShortenNodes value -1")  # (a minus sign is a number's)
+    engine.handle("setoption name ShortenNodes value 7")
+    assert engine.request.dfpn.shorten_nodes == 7
+    engine.handle("setoption name ShortenNodes value -1")
+    assert engine.request.dfpn.shorten_nodes is None
     out = _talk("setoption name USI_Hash value 0", "setoption name Threads value x", wait=False)
     assert "USI_Hash must be at least 1" in out[0] and "Threads must be a whole" in out[1]
 
@@ -129,9 +139,15 @@ def test_threads_is_the_portfolios_members_at_once(monkeypatch):
         answer_mate(MateRequest(PROBLEMS["yaneuraou-0"], engine="portfolio", threads=threads),
                     lambda *a: None)
         assert asked == [("portfolio", jobs)]
+    note = "info string Threads: engine dfpn uses one core; only the portfolio runs members " \
+           "side by side"
     out = _talk("setoption name Threads value 2", f"position sfen {PROBLEMS['yaneuraou-0']}",
-                "go mate 1000")
-    assert any("Threads: engine dfpn uses one core" in line for line in out)
+                "go mate 1000", "go mate 1000")
+    assert out.count(note) == 1  # once for the setting, not at every go
+    out = _talk("setoption name Threads value 2", f"position sfen {PROBLEMS['yaneuraou-0']}",
+                "go mate 1000", "setoption name Threads value 3", "go mate 1000",
+                "setoption name Engine value brute", "go mate 1000")
+    assert out.count(note) == 2 and out.count(note.replace("dfpn", "brute")) == 1
 
 
 def test_backend_option_cshogi(engine, capsys):
@@ -164,11 +180,11 @@ def test_bounded_engines_give_a_shortest_line(engine, name):
     answer = engine.go_mate(byoyomi=60_000, listener=lines.append).split()
     assert len(answer) == int(row["stated_length"])
     assert replay_answer(Position.from_sfen(row["sfen"]), answer) == "ok"
-    assert any("no mate within 1 plies" in ln for ln in lines)
+    assert any(ln.endswith(f" string no mate within 1 ply ({name})") for ln in lines)
     # none within MaxPlies is no 'nomate' (a mate in 3 exists): the search is unfinished
     engine.setoption("MaxPlies", 1)
     assert engine.go_mate(byoyomi=60_000, listener=lines.append) == "timeout"
-    assert ("info string no mate within 1 plies (option MaxPlies); a longer one is not "
+    assert ("info string no mate within 1 ply (option MaxPlies); a longer one is not "
             "ruled out") in lines
     engine.position(sfen="sfen 4k4/9/9/9/9/9/9/9/9 b - 1")  # no check at all: no mate
     assert engine.go_mate(byoyomi=60_000, listener=lines.append) == "nomate"
@@ -204,11 +220,20 @@ def _read_until(proc, prefix, lines, limit_s=60):
 @contextlib.contextmanager
 def _engine_process(engine_cmd):
     proc = subprocess.Popen([engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=_env_of_this_package())
     try:
         yield proc
     finally:
         proc.kill()
+
+
+def _env_of_this_package() -> dict:
+    """The environment with the package under test first on the path: an installed
+    script's interpreter would otherwise import whatever copy it finds (a wheel in its
+    site-packages, another checkout's editable install)."""
+    here = str(Path(tsumeqbf.__file__).resolve().parent.parent)
+    rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([here, *rest])}
 
 
 def _send(proc, text: str) -> None:
@@ -253,6 +278,131 @@ def test_stop_after_the_proof_answers_with_the_mate(engine_cmd):
         assert proc.wait(timeout=10) == 0
 
 
+def _stat(pid: int) -> list[str] | None:
+    """/proc/PID/stat's fields after the command name (state first, parent second, start
+    time twentieth), or None when there is no such process."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """(pid, start time) of each process whose parent is ``pid``, found by reading every
+    /proc/PID/stat (/proc/PID/task/TID/children is not in every kernel: not in this
+    machine's)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        fields = _stat(int(entry)) if entry.isdigit() else None
+        if fields and int(fields[1]) == pid:
+            found.append((int(entry), fields[19]))
+    return found
+
+
+def _running(pid: int, started: str) -> bool:
+    """Whether the process ``pid`` that started at ``started`` still runs. A zombie does
+    not: a killed child whose parent is gone waits for PID 1 to reap it, which takes up to
+    2 s on this machine and forever where PID 1 reaps nothing (the pid answers
+    ``os.kill(pid, 0)`` meanwhile); the pid taken again by another process neither."""
+    fields = _stat(pid)
+    return fields is not None and fields[19] == started and fields[0] not in ("Z", "X")
+
+
+def _installed_script(name: str) -> str:
+    """The console script ``name`` of this interpreter's installation (its bin folder,
+    not PATH, which a run of .venv/bin/python without activating does not change)."""
+    path = Path(sysconfig.get_path("scripts")) / name
+    if not path.is_file():
+        pytest.skip(f"{name} is not installed beside {sys.executable}")
+    return str(path)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="the parent-death signal and /proc are Linux's")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+@pytest.mark.parametrize("door", ["tsumeqbf usi", "tsumeqbf-usi"])
+def test_an_engine_killed_during_a_search_leaves_no_child(engine_cmd, door, signum):
+    # the child outlived an engine killed by a GUI (SIGKILL), and tsumeqbf-usi, which
+    # did not stop as 'tsumeqbf usi' does, on SIGTERM too: a df-pn search running for
+    # good, its table growing
+    command = engine_cmd if door == "tsumeqbf usi" else _installed_script("tsumeqbf-usi")
+    with _engine_process(command) as proc:
+        _send(proc, f"usi\nisready\nposition sfen {HARD}\ngo mate infinite\n")
+        _read_until(proc, "info depth", [])  # the search's child is running
+        children = _children(proc.pid)
+        assert children  # (else the test would pass checking nothing)
+        os.kill(proc.pid, signum)
+        proc.wait(timeout=30)
+        end = time.monotonic() + 30  # (a loaded machine: the kill is at once, as a rule)
+        while any(_running(*child) for child in children) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert [pid for pid, started in children if _running(pid, started)] == []
+        assert "Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.parametrize("end", ["stop\nquit\n", "quit\n", ""])
+def test_a_search_stopped_at_once_prints_no_traceback(engine_cmd, end):
+    # the child ran with the engine's SIGTERM handler until it had set its own: a stop
+    # in between raised the engine's Stopped in multiprocessing's start-up and printed a
+    # traceback on the GUI's stderr (about one 'go mate' and 'stop' in six)
+    commands = (f"position sfen {HARD}\n" + "go mate 60000\nstop\n" * 20
+                + "go mate infinite\n" + end)  # "": the GUI closes our stdin
+    done = subprocess.run([engine_cmd], input=commands, capture_output=True, text=True,
+                          timeout=300, env=_env_of_this_package())
+    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+    assert done.stderr == ""
+    answers = [line for line in done.stdout.splitlines() if not line.startswith("info")]
+    assert answers == ["checkmate timeout"] * 21 and done.returncode == 0
+
+
+def test_a_stop_while_a_bounded_engine_spells_out_its_mate_answers_with_it(monkeypatch):
+    # brute proves a mate in 3, then asks more questions to spell out the line: a stop
+    # among them answered 'checkmate timeout', the mate proven lost
+    import tsumeqbf.engines as engines
+
+    real, held = engines.run_engine, []
+
+    def run_engine(name, pos, n, **kwargs):  # (in the search's child, a fork of this process)
+        if n == 1 and pos.sfen() != Position.from_sfen(YANE[0]["sfen"]).sfen() and not held:
+            held.append(n)
+            time.sleep(120)  # the first question of the line waits for the stop
+        return real(name, pos, n, **kwargs)
+
+    monkeypatch.setattr(engines, "run_engine", run_engine)
+    out = []
+    engine = UsiEngine(out.append)
+    for command in ("setoption name Engine value brute", "setoption name MaxPlies value 5",
+                    f"position sfen {YANE[0]['sfen']}", "go mate infinite"):
+        engine.handle(command)
+    end = time.monotonic() + 60
+    while not any("mate within 3" in line for line in out) and time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.2)  # (into the first question of the line)
+    engine.handle("stop")
+    assert engine.wait(10)
+    answer = out[-1].split()
+    assert answer[0] == "checkmate" and len(answer[1:]) == 3, out
+    assert replay_answer(Position.from_sfen(YANE[0]["sfen"]), answer[1:]) == "ok"
+
+
+@pytest.mark.parametrize("limit", ["10000000000000", "99999999999999"])
+def test_a_time_past_what_the_timers_hold_is_no_limit(engine_cmd, limit):
+    # 'go mate 99999999999999' printed an OverflowError traceback from the timer's thread,
+    # and 'go mate 10000000000000' (1e10 s) wrapped round the core's clock: 'checkmate
+    # timeout' at once
+    with _engine_process(engine_cmd) as proc:
+        _send(proc, f"position sfen {HARD}\ngo mate {limit}\n")
+        lines = []
+        _read_until(proc, "info depth", lines)  # searching after a second, as infinite
+        assert not any(line.startswith("checkmate") for line in lines)
+        _send(proc, "stop\n")
+        assert _read_until(proc, "checkmate", lines) == "checkmate timeout"
+        _send(proc, "quit\n")
+        assert proc.wait(timeout=10) == 0
+        assert proc.stderr.read() == ""
+
+
 def _talk(*commands, wait=True) -> list[str]:
     out = []
     engine = UsiEngine(out.append)
@@ -276,6 +426,14 @@ def _talk(*commands, wait=True) -> list[str]:
     ("position sfen nonsense", "position: SFEN needs"),
     ("setoption name MaxPlies value 257", "MaxPlies must be at most 255"),
     ("setoption name TableEntries value 99999999999999", "TableEntries must be at most"),
+    # ASCII digits only, as USI writes numbers: int() took all of these (and '²' passed
+    # the check of the declared max, then int() failed there: an internal error)
+    ("setoption name MaxPlies value １５", "MaxPlies must be a whole number, not '１５'"),
+    ("setoption name MaxNodes value +5", "MaxNodes must be a whole number, not '+5'"),
+    ("setoption name USI_Hash value 1_000", "USI_Hash must be a whole number, not '1_000'"),
+    ("setoption name Threads value ²", "Threads must be a whole number, not '²'"),
+    ("setoption name TableEntries value ²", "TableEntries must be a whole number, not '²'"),
+    ("setoption name ShortenNodes value ５", "ShortenNodes must be a whole number, not '５'"),
 ])
 def test_a_bad_command_gets_an_info_string(command, fragment):
     out = _talk(command, "isready")
@@ -283,7 +441,7 @@ def test_a_bad_command_gets_an_info_string(command, fragment):
     assert out[1] == "readyok"
 
 
-@pytest.mark.parametrize("limit", ["soon", "-5"])
+@pytest.mark.parametrize("limit", ["soon", "-5", "１２", "²", "+5", "1_000"])
 def test_go_mate_with_a_bad_limit_still_ends_with_a_checkmate_line(limit):
     # a GUI waits for the checkmate line after every 'go mate'
     out = _talk(f"go mate {limit}", "isready")
@@ -335,6 +493,19 @@ def test_info_lines_after_the_proof_show_no_searched_line_as_pv():
                and " pv " not in line and " depth " not in line for line in during)
 
 
+def test_the_note_on_the_shortest_names_the_usi_option():
+    # it named solve's flag --shortest, which a GUI does not have
+    from tsumeqbf.dfpn.options import SolveOptions
+    from tsumeqbf.usi.search import MateRequest, answer_mate
+
+    lines = []
+    answer_mate(MateRequest(PROBLEMS["yaneuraou-0"],  # (no search for a shorter line)
+                            dfpn=SolveOptions(shortest_up_to=0, shorten_nodes=0)),
+                lambda kind, text: lines.append(text))
+    assert lines[-1] == ("info string shortest: not proven (the shortest line found within "
+                         "the budget; the option Shortest asks bounded df-pn until it knows)")
+
+
 def test_the_search_child_leaves_ctrl_c_to_the_engine_and_stops_quietly(capfd):
     # Ctrl-C reaches the whole process group: the child once raised it past its clean-up
     # and multiprocessing printed a traceback; the engine stops the child itself
@@ -354,4 +525,6 @@ def test_the_search_child_leaves_ctrl_c_to_the_engine_and_stops_quietly(capfd):
     os.kill(engine.search.proc.pid, signal.SIGTERM)  # a second, in its clean-up
     assert engine.wait(30)
     assert out[-1] == "checkmate timeout"
+    # its stderr is /dev/null: a traceback would show as multiprocessing's exit status 1
+    assert engine.search.proc.exitcode == 0
     assert "Traceback" not in capfd.readouterr().err

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from dataclasses import field, fields, replace
 from typing import Any, Mapping
 
@@ -41,6 +42,9 @@ from typing import Any, Mapping
 TABLE_ENTRIES = 1_000_000
 #: the most it may be asked to keep (330 GB: past any machine, within what the core counts)
 TABLE_ENTRIES_MAX = 1_000_000_000
+#: a spin option's value as USI writes it: ASCII digits, a minus sign before them at most
+#: (int() also takes full-width digits, '+5', ' 5' and '1_000')
+USI_NUMBER = re.compile(r"-?[0-9]+")
 
 
 def setting(default, help: str | None = None, *, flag: str | None = None, type=None,
@@ -136,6 +140,21 @@ class Settings:
                 for f in fields(self)}
 
 
+def usi_number(name: str, text: str) -> int:
+    """``text`` as the number of the spin option ``name``; ValueError with the line to
+    say when it is not one (:data:`USI_NUMBER`).
+
+    >>> usi_number("Budget", "-1")
+    -1
+    >>> usi_number("Budget", "１２")
+    Traceback (most recent call last):
+    ValueError: Budget must be a whole number, not '１２'
+    """
+    if not USI_NUMBER.fullmatch(text):
+        raise ValueError(f"{name} must be a whole number, not {text!r}")
+    return int(text)
+
+
 def _typed(cls, values: dict) -> dict:
     """``values`` with lists made tuples where the field is a tuple (argparse's append,
     JSON's arrays)."""
@@ -168,10 +187,7 @@ def _usi_value(f: dataclasses.Field, name: str, text: str):
         if choices is not None and value not in choices:
             raise ValueError(f"{name} must be {' or '.join(choices)}, not {text!r}")
         return value
-    try:
-        number = int(text)
-    except ValueError:
-        raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+    number = usi_number(name, text)
     if meta["usi_min"] is not None and number < meta["usi_min"]:
         raise ValueError(f"{name} must be at least {meta['usi_min']}")
     return None if number == meta["usi_none"] else number

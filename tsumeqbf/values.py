@@ -87,6 +87,15 @@ class Status(str, enum.Enum):
 VERDICT_KEY = "mate"
 
 
+def plies(n: int) -> str:
+    """A count of plies as a line says it.
+
+    >>> plies(1), plies(3)
+    ('1 ply', '3 plies')
+    """
+    return f"{n} ply" if n == 1 else f"{n} plies"
+
+
 def verdict_of(row: Mapping[str, Any]) -> bool | None:
     """The verdict a row holds (a store's or a JSON line's, or any dict with its key
     ``mate``): True, False, or None when not decided.

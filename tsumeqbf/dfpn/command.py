@@ -11,7 +11,7 @@ from ..arguments import STDOUT, output_file, positive_float, positive_int
 from ..progress import Progress
 from ..rules import TsumeError
 from ..rules.problem_files import POSITION_HELP, load_position, write_kif
-from ..values import Status, reason_of
+from ..values import Status, plies, reason_of
 from .core import INF
 from .options import SolveOptions
 
@@ -94,7 +94,7 @@ def _report(args, pos, out: dict) -> int:
             print(f"note: the exact shortest line (bounded df-pn, every ply counted); the "
                   f"proofs' line had {out['proof_length']}")
         if out.get("shorter_mate_exists"):
-            print(f"note: bounded df-pn finds a mate within {out['length'] - 2} plies")
+            print(f"note: bounded df-pn finds a mate within {plies(out['length'] - 2)}")
         if out["seeds"]:
             print(f"seeds: {out['seeded_proofs']:,} proofs taken in from {len(out['seeds'])} file(s)")
         if args.kif:
@@ -112,8 +112,9 @@ def _report(args, pos, out: dict) -> int:
     return 0 if status.decided else 1
 
 
-def shortest_note(out: dict) -> str:
-    """The line that says whether a mate's answer is the exact shortest.
+def shortest_note(out: dict, asks: str = "--shortest") -> str:
+    """The line that says whether a mate's answer is the exact shortest; ``asks`` names
+    what asks for it until it is known (the USI engine: its option).
 
     >>> shortest_note({"shortest": True, "length": 7, "plies": 7})
     'shortest: exact (bounded df-pn: no mate within 5 plies, every ply counted)'
@@ -121,15 +122,20 @@ def shortest_note(out: dict) -> str:
     'shortest: not proven (the shortest line found'
     >>> shortest_note({"shortest": False, "length": 17, "plies": 17, "no_mate_within": 9})[:70]
     'shortest: not proven (bounded df-pn: no mate within 9 plies, every ply'
+    >>> shortest_note({"shortest": True, "length": 3, "plies": 3})
+    'shortest: exact (bounded df-pn: no mate within 1 ply, every ply counted)'
+    >>> shortest_note({"shortest": False, "length": 17, "plies": 17},
+    ...               asks="the option Shortest").split("; ")[-1]
+    'the option Shortest asks bounded df-pn until it knows)'
     """
     if out.get("shortest"):
         if out["length"] <= 1:
             return "shortest: exact (a mate in 1)"
-        return (f"shortest: exact (bounded df-pn: no mate within {out['length'] - 2} plies, "
+        return (f"shortest: exact (bounded df-pn: no mate within {plies(out['length'] - 2)}, "
                 f"every ply counted)")
     if out.get("no_mate_within"):  # (the native core's bounded search says how far it got)
-        return (f"shortest: not proven (bounded df-pn: no mate within {out['no_mate_within']} "
-                f"plies, every ply counted, then the budget ran out; --shortest asks it until "
-                f"it knows)")
-    return ("shortest: not proven (the shortest line found within the budget; --shortest "
-            "asks bounded df-pn until it knows)")
+        return (f"shortest: not proven (bounded df-pn: no mate within "
+                f"{plies(out['no_mate_within'])}, every ply counted, then the budget ran out; "
+                f"{asks} asks it until it knows)")
+    return (f"shortest: not proven (the shortest line found within the budget; {asks} "
+            f"asks bounded df-pn until it knows)")

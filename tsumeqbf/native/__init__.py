@@ -23,6 +23,7 @@ import time
 from ..limits import memory_exceeded
 from ..rules import InvalidQuestion, TsumeError
 from ..settings import TABLE_ENTRIES
+from ..usage import NO_LIMIT_S
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
@@ -72,6 +73,26 @@ def node_limit(max_nodes: int | None) -> int:
     (-1, 10, -1)
     """
     return -1 if max_nodes is None or max_nodes >= 2 ** 63 else max_nodes
+
+
+def time_limit(seconds: float | None) -> float | None:
+    """A time limit in seconds as the core and Python's timed waits take it: None (no
+    limit) for None and for NO_LIMIT_S (68 years) or more. The core's clock counts
+    nanoseconds from boot in 64 bits, so a limit past about 292 years wrapped round and
+    stopped its search at once ('solve --timeout 1e10'), and threading's waits refuse one
+    past TIMEOUT_MAX (OverflowError).
+
+    >>> time_limit(2.5), time_limit(None), time_limit(99999999999999 / 1000)
+    (2.5, None, None)
+    """
+    return None if seconds is None or seconds >= NO_LIMIT_S else seconds
+
+
+def _core_seconds(timeout: float | None) -> float:
+    """A time limit as the core's calls take it: -1.0 for none (None, 0, or what
+    :func:`time_limit` makes none)."""
+    seconds = time_limit(timeout)
+    return -1.0 if not seconds else float(seconds)
 
 
 def unsupported(pos, unbounded: bool = False, n: int | None = None) -> str | None:
@@ -174,7 +195,7 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
     start = time.perf_counter()
     proven, best, nodes, tt_hits, tt_size, reason = _core.mate(
         *position_args(pos), n, node_limit(max_nodes),
-        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops,
+        _core_seconds(timeout), tt_limit, mobility, group_drops,
         memory_exceeded, 4096)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}
@@ -209,7 +230,7 @@ def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float |
 
     found, line, refuted, nodes, reason = _core.shortest(
         *position_args(pos), most, node_limit(max_nodes),
-        -1.0 if not timeout else float(timeout), tt_limit, mobility, group_drops,
+        _core_seconds(timeout), tt_limit, mobility, group_drops,
         memory_exceeded if on_nodes is None else tick, 4096)
     return {"found": found, "line": line, "refuted": refuted, "nodes": nodes,
             "reason": reason, "time_s": time.perf_counter() - start}
@@ -230,8 +251,7 @@ def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     start = time.perf_counter()
     search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops, dag, inherit,
                          group_interpositions)
-    proven, reason = search.solve(node_limit(max_nodes),
-                                  -1.0 if not timeout else float(timeout))
+    proven, reason = search.solve(node_limit(max_nodes), _core_seconds(timeout))
     line = search.line() if proven else []
     nodes, tt_hits, tt_size, proofs, disproofs, twins = search.stats()
     return {"proven": proven, "line": line, "nodes": nodes, "tt_hits": tt_hits,

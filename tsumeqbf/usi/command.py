@@ -6,8 +6,6 @@ from __future__ import annotations
 import io
 import sys
 
-from ..scratch import scratch_dir
-
 
 def register(sub) -> None:
     p = sub.add_parser("usi", help="run as a USI tsume engine (go mate) on stdin/stdout")
@@ -43,9 +41,9 @@ def serve(stdin, stdout) -> int:
 
 
 def main() -> int:
-    """The ``tsumeqbf-usi`` entry point."""
-    try:
-        with scratch_dir():
-            return cmd_usi()
-    except KeyboardInterrupt:
-        return 130
+    """The ``tsumeqbf-usi`` entry point: ``tsumeqbf usi`` itself, so that a GUI's engine
+    file stops as the command does (a SIGTERM or SIGHUP stops its search before it exits)
+    and says what went wrong in the same words."""
+    from ..cli import main as cli_main
+
+    return cli_main(["usi"])

@@ -21,13 +21,13 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from .. import __version__
+from .. import __version__, native
 from ..dfpn.options import SolveOptions
 from ..dfpn.tables import ENTRY_BYTES
 from ..rules import TsumeError
 from ..solvers.portfolio import default_jobs
 from ..rules.problem_files import position_from_usi
-from ..settings import TABLE_ENTRIES
+from ..settings import TABLE_ENTRIES, USI_NUMBER, usi_number
 from .search import ENGINES, MateRequest, MateSearch
 
 NAME = f"tsumeqbf {__version__}"
@@ -59,6 +59,7 @@ class UsiEngine:
         self._write = write
         self.request = MateRequest(sfen="")
         self.search: MateSearch | None = None
+        self._threads_told = None  # (Threads, Engine) whose note was said: once, not every go
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -131,8 +132,9 @@ class UsiEngine:
         limit = args[1] if len(args) > 1 else "infinite"
         if limit == "infinite":
             timeout = None
-        elif limit.isdigit():
-            timeout = int(limit) / 1000
+        elif limit.isascii() and limit.isdigit():  # (str.isdigit alone takes '１２' and '²')
+            # past what the timers hold (go mate 99999999999999): no limit at all
+            timeout = native.time_limit(int(limit) / 1000)
         else:  # still a checkmate line: a GUI waits for one after every 'go mate'
             self.say(f"'go mate' takes milliseconds or 'infinite', not {limit!r}")
             self.emit("checkmate notimplemented")
@@ -141,7 +143,10 @@ class UsiEngine:
             self.say("no position: send 'position sfen ...' first")
             self.emit("checkmate notimplemented")
             return
-        if (self.request.threads or 1) > 1 and self.request.engine != "portfolio":
+        setting = (self.request.threads, self.request.engine)
+        if (self.request.threads or 1) > 1 and self.request.engine != "portfolio" \
+                and setting != self._threads_told:
+            self._threads_told = setting
             self.say(f"Threads: engine {self.request.engine} uses one core; only the "
                      f"portfolio runs members side by side")
         self.search = MateSearch(replace(self.request, timeout=timeout), self._write, self._lock)
@@ -168,9 +173,9 @@ class UsiEngine:
 # -- options -----------------------------------------------------------------------------------
 def _int_option(name: str, low: int, value: str) -> int:
     try:
-        number = int(value)
-    except ValueError:
-        raise TsumeError(f"{name} must be a whole number, not {value!r}") from None
+        number = usi_number(name, value)
+    except ValueError as exc:
+        raise TsumeError(str(exc)) from None
     if number < low:
         raise TsumeError(f"{name} must be at least {low}")
     return number
@@ -188,7 +193,7 @@ def _within_declared(name: str, value: str) -> None:
     words = OPTIONS[name].split()
     if "spin" in words and "max" in words:
         top = int(words[words.index("max") + 1])
-        if value.strip().lstrip("+-").isdigit() and int(value) > top:
+        if USI_NUMBER.fullmatch(value) and int(value) > top:
             raise TsumeError(f"{name} must be at most {top}")
 
 

@@ -19,6 +19,7 @@ out the line with more questions of the same engine (:func:`bounded_line`).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -27,13 +28,15 @@ from dataclasses import dataclass, field
 from ..dfpn.options import SolveOptions
 from ..rules import Position, TsumeError
 from ..solvers.runner import certifying_solvers
-from ..values import Answer, Limits, Status
+from ..stop import die_with_parent, signals_held, unhold_signals
+from ..values import Answer, Limits, Status, plies
 
 #: engines that answer a bounded question with a first move (a QBF solver that prints no
 #: certificate gives none, so it cannot spell out a line; the portfolio's members all do)
 BOUNDED_ENGINES = ("brute", *certifying_solvers(), "portfolio")
 ENGINES = ("dfpn",) + BOUNDED_ENGINES
 STOP_GRACE_S = 0.5  # after SIGTERM, the child is killed if still alive after this
+HANDOVER_S = 0.4  # of it, what a stopped search may take to finish a mate's proven line
 TIME_GRACE_S = 1.0  # a timed search is stopped this long after its limit, at the latest
 
 
@@ -117,11 +120,12 @@ def _solve_dfpn(pos, request: MateRequest, send) -> Answer:
 
     out = solve_tsume(pos, request.dfpn, max_nodes=request.max_nodes, timeout=request.timeout,
                       progress=progress, progress_every=1024, answer_on_stop=True)
+    _answer_in_hand()  # (a stop meanwhile ended the search with what it had: said below)
     full = min(1000, out["tt_size"] * 1000 // request.dfpn.tt_limit)
     nodes = out["nodes"] + out.get("after_nodes", 0)  # the proof's, then the searches after it
     send("info", info_line(nodes, time.monotonic() - start, full, out["pv"] or []))
     if out.get("pv"):
-        send("info", "info string " + shortest_note(out))
+        send("info", "info string " + shortest_note(out, asks="the option Shortest"))
     return Answer.from_dict(out)
 
 
@@ -133,8 +137,12 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
     limits = Limits.within(request.timeout or None, max_nodes=request.max_nodes)
     options = {"jobs": request.threads} if (request.engine == "portfolio"
                                             and request.threads is not None) else {}
+    answers = {}  # (sfen, plies) -> Answer: a line spelt out again asks nothing twice
 
-    def mate(p, k) -> Answer:
+    def mate(p, k, limits=limits) -> Answer:
+        key = (p.sfen(), k)
+        if key in answers:
+            return answers[key]
         if limits.passed():
             raise _OutOfTime
         answer = run_engine(request.engine, p, k, options=options, limits=limits)
@@ -144,26 +152,45 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
             raise TsumeError(answer.error or "engine error")
         if answer.verdict and not answer.first_move:
             raise TsumeError(f"{request.engine} gave no first move for a mate")
+        answers[key] = answer
         return answer
 
     try:
         for n in range(1, request.max_plies + 1, 2):
             answer = mate(pos, n)
-            took = time.monotonic() - start
-            send("info", f"info depth {n} time {int(took * 1000)} string "
-                         f"{answer.status.word} within {n} plies ({request.engine})")
             if answer.verdict:
-                pv = [pos.usi(m) for m in bounded_line(pos, n, answer, mate)]
+                pv = [pos.usi(m) for m in _proven_line(pos, n, answer, mate, start, request,
+                                                       send)]
+                _answer_in_hand()
                 send("info", f"info depth {len(pv)} time {int((time.monotonic() - start) * 1000)} "
                              f"pv {' '.join(pv)}")
                 return Answer.decided(True, first_move=pv[0], line=pv)
+            send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
+                         f"string {answer.status.word} within {plies(n)} ({request.engine})")
     except _OutOfTime:
         return Answer.unknown("time or node limit reached")
     if not pos.checks():  # no check at all: no mate at any length
         return Answer.decided(False, facts={"note": "no check: no mate"})
     # a mate may still exist beyond the ply limit: an unfinished search, not no mate
-    return Answer.unknown(f"no mate within {request.max_plies} plies (option MaxPlies); a "
+    return Answer.unknown(f"no mate within {plies(request.max_plies)} (option MaxPlies); a "
                           f"longer one is not ruled out")
+
+
+def _proven_line(pos, n: int, first: Answer, mate, start: float, request: MateRequest,
+                 send) -> list[int]:
+    """:func:`bounded_line` of the mate in ``n`` that ``first`` proved. A stop meanwhile
+    does not lose it: the engine waits STOP_GRACE_S for the line, so the line is spelt
+    out again within HANDOVER_S (``mate`` asks no question twice); a stop then."""
+    try:
+        send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
+                     f"string {first.status.word} within {plies(n)} ({request.engine})")
+        return bounded_line(pos, n, first, mate)
+    except _Stopped:
+        grace = Limits.within(HANDOVER_S, max_nodes=request.max_nodes)
+        try:
+            return bounded_line(pos, n, first, lambda p, k: mate(p, k, limits=grace))
+        except _OutOfTime:
+            raise _Stopped from None
 
 
 def bounded_line(pos, n: int, first: Answer, mate) -> list[int]:
@@ -212,28 +239,57 @@ def _on_sigterm(signum, frame):
     raise _Stopped
 
 
-def _child(request: MateRequest, conn) -> None:
+def _answer_in_hand() -> None:
+    """The search has its answer: a stop from now on would only lose it, so SIGTERM is
+    ignored (in the search's child only, where _child set its handler: answer_mate also
+    runs in-process)."""
+    if signal.getsignal(signal.SIGTERM) is _on_sigterm:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _quiet_streams() -> None:
+    """Point this process's standard streams at /dev/null: the engine's stdout is the
+    GUI's protocol and its stdin the GUI's commands, and nothing of the search (a warning,
+    a solver started with the streams it inherits) may write into the one or read the
+    other."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    if null > 2:
+        os.close(null)
+
+
+def _child(request: MateRequest, conn, parent: int) -> None:
+    _quiet_streams()
     # Ctrl-C and a hang-up reach the whole process group: they are the engine's to act on,
-    # and it stops this search with SIGTERM (here they raised past the clean-up, and
-    # multiprocessing printed the traceback)
+    # and it stops this search with SIGTERM. The engine holds these signals while it forks
+    # (its own handlers, inherited, would raise its Stopped here before these are set).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    # a search outlives no engine, even one killed with SIGKILL (Linux); the QBF solver
+    # is killed with this process in turn (tsumeqbf.solvers.runner)
+    die_with_parent(signal.SIGKILL)
 
     def send(kind, payload):
         conn.send((kind, payload))
 
     try:
+        unhold_signals()  # (a stop sent meanwhile is raised here, where it is caught)
+        if os.getppid() != parent:  # the engine died before die_with_parent: no one asks
+            return
         try:
             answer = answer_mate(request, send)
         except TsumeError as exc:
             answer = Answer.failed(str(exc))
         except Exception as exc:  # a bug: say so on the protocol rather than die silently
             answer = Answer.failed(f"internal error: {type(exc).__name__}: {exc}")
+        _answer_in_hand()
         send("done", answer)
     except (KeyboardInterrupt, OSError):  # (_Stopped is one)
         pass  # stopped, or the engine went away: the parent answers for us
     finally:
+        _answer_in_hand()  # a stop that comes now would raise past multiprocessing's exit
         conn.close()
 
 
@@ -270,19 +326,25 @@ class MateSearch:
         self._timer = None
 
     def start(self) -> None:
+        """Fork the search's child (from a thread that outlives the search: the child is
+        killed when the thread that forked it ends, as when the engine is killed)."""
         # fork: nothing re-imported, a search starts at once (spawn where there is no fork)
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         recv, send = ctx.Pipe(duplex=False)
-        with self.lock:
-            self.proc = ctx.Process(target=_child, args=(self.request, send), daemon=True)
-            self.proc.start()
-        send.close()
-        threading.Thread(target=self._relay, args=(recv,), daemon=True).start()
-        if self.request.timeout is not None:
-            self._timer = threading.Timer(self.request.timeout + TIME_GRACE_S, self.stop)
-            self._timer.daemon = True
-            self._timer.start()
+        # a stop signal to the engine waits until the search is whole (child, relay,
+        # timer), so that its clean-up finds one to stop; the child unholds them itself
+        with signals_held():
+            with self.lock:
+                self.proc = ctx.Process(target=_child, args=(self.request, send, os.getpid()),
+                                        daemon=True)
+                self.proc.start()
+            send.close()
+            threading.Thread(target=self._relay, args=(recv,), daemon=True).start()
+            if self.request.timeout is not None:
+                self._timer = threading.Timer(self.request.timeout + TIME_GRACE_S, self.stop)
+                self._timer.daemon = True
+                self._timer.start()
 
     def _relay(self, conn) -> None:
         result = None
