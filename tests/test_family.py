@@ -341,3 +341,58 @@ def test_a_question_with_an_even_n_is_named(tmp_path, capsys):
     assert main(["family", str(spec), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "question 'q7' of file" in err and "n must be an odd number" in err
+
+
+TWO = [{**FIG6, "n": 3}, {"id": "g1", "sfen": "2k/3/1GP b - 1", "n": 1, "zone": 2}]
+FAST = 'encodings = ["compact"]\nformats = ["qdimacs"]\npairs = false\n' \
+       '[[questions]]\nfile = "cases.jsonl"\n'
+
+
+def two_questions(tmp_path: Path, spec_text: str = FAST) -> Path:
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(q) + "\n" for q in TWO))
+    spec = tmp_path / "spec.toml"
+    spec.write_text(spec_text)
+    return spec
+
+
+def test_ctrl_c_in_the_strategy_checks_sat_call_is_an_interrupt(tmp_path):
+    import signal
+    import time
+
+    spec = two_questions(tmp_path)
+    out = tmp_path / "out"
+    # the first file's check is the real one; the second's SAT call is a hard one, in
+    # PySAT's C code when Ctrl-C comes
+    script = (
+        "import sys\n"
+        "import tsumeqbf.family as family\n"
+        "from pysat.examples.genhard import PHP\n"
+        "from tsumeqbf.solvers.formula_check.sat import solve_cnf\n"
+        "real, calls = family.check_file, []\n"
+        "def check(*args, **kwargs):\n"
+        "    calls.append(args)\n"
+        "    if len(calls) == 1:\n"
+        "        return real(*args, **kwargs)\n"
+        "    clauses = PHP(12).clauses\n"
+        "    print('SAT call', file=sys.stderr, flush=True)\n"
+        "    solve_cnf(clauses, None)\n"
+        "    raise AssertionError('the hard SAT call returned')\n"
+        "family.check_file = check\n"
+        "from tsumeqbf.cli import main\n"
+        f"sys.exit(main(['family', {str(spec)!r}, '-o', {str(out)!r}, '--quiet']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stderr.readline() == "SAT call\n"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    try:
+        err = proc.stderr.read()
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err == "tsumeqbf: interrupted\n"
+    # the finished question kept, indexed; nothing of the interrupted one
+    assert sorted(os.listdir(out)) == ["fig6-n3-compact-true.qdimacs", "index.csv"]
+    assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
+
