@@ -76,12 +76,42 @@ def register_score(sub) -> None:
     p.set_defaults(func=cmd_family_score)
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (existing or not)."""
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # (one of them not there yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _check_outputs(folder: str, index: list[dict], csv_path: str, md_path: str) -> None:
+    """The CSV and the summary are files of their own: neither the family's index nor one
+    of its formulas, nor each other (the summary would overwrite the rows it is drawn
+    from). Refused in one line before anything runs."""
+    import os
+
+    from ..rules import TsumeError
+
+    family = [("the family's index", os.path.join(folder, "index.csv"))]
+    family += [(f"a formula of the family ({row['file']})", os.path.join(folder, row["file"]))
+               for row in index]
+    for flag, path in (("--csv", csv_path), ("--md", md_path)):
+        for what, other in family:
+            if _same_file(path, other):
+                raise TsumeError(f"{flag} {path} is {what}: name another file")
+    if _same_file(csv_path, md_path):
+        raise TsumeError(f"--md {md_path} is the scores CSV: name another file")
+
+
 def cmd_family_score(args) -> int:
     import os
 
     from ..rules import TsumeError
     from ..solvers.runner import SOLVERS
-    from .scores import ScoreLimits, cells, read_index, read_scores, render_scores, score_family
+    from .scores import (ScoreLimits, cells, read_index, read_scores, render_scores,
+                         score_family, this_run)
 
     csv_path = args.csv or os.path.join(args.folder, "scores.csv")
     md_path = args.md or os.path.splitext(csv_path)[0] + ".md"
@@ -90,23 +120,27 @@ def cmd_family_score(args) -> int:
     if unknown or not solvers:
         raise TsumeError(f"unknown solver {unknown[0] if unknown else '(none)'!r}: "
                          f"choose among {', '.join(SOLVERS)}")
+    twice = [s for k, s in enumerate(solvers) if s in solvers[:k]]
+    if twice:
+        raise TsumeError(f"--solvers names {twice[0]!r} twice")
     index = read_index(args.folder)
-    if args.report_only:
-        rows = read_scores(csv_path)
-        if not rows:
-            raise TsumeError(f"{csv_path}: no scores to report")
-    else:
+    _check_outputs(args.folder, index, csv_path, md_path)
+    limits = ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb)
+    if not args.report_only:
         command = " ".join(["tsumeqbf family-score", args.folder, "--csv", csv_path,
                             "--cpu-limit", str(args.cpu_limit), "--memory-mb",
                             str(args.memory_mb), "--jobs", str(args.jobs)]
                            + (["--every", str(args.every)] if args.every > 1 else [])
                            + (["--solvers", ",".join(solvers)]
                               if solvers != list(SOLVERS) else []))
-        rows = score_family(args.folder, csv_path, solvers,
-                            ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb), args.jobs,
-                            command, args.every, log=None if args.quiet else sys.stderr)
-        rows = read_scores(csv_path)
-    asked = len(cells(index, solvers))
+        score_family(args.folder, csv_path, solvers, limits, args.jobs, command, args.every,
+                     log=None if args.quiet else sys.stderr)
+    # the CSV may also hold rows of runs with other solvers, limits or family bytes
+    rows = this_run(read_scores(csv_path), index, solvers, limits, args.every)
+    if args.report_only and not rows:
+        raise TsumeError(f"{csv_path}: no scores of these cells (--solvers, --cpu-limit, "
+                         f"--memory-mb, --every as given) to report")
+    asked = len(cells(index, solvers, args.every))
     with open(md_path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(render_scores(rows, asked))
     wrong = sum(r["wrong"] == "1" for r in rows)
