@@ -2,8 +2,8 @@
 ``tsumeqbf family-score DIR``: the QBF solvers on it (:mod:`.scores`).
 
 One line per question on stderr (unless ``--quiet``), a summary on stdout; a bad SPEC, a
-bad question, a disagreement between the engines or a failed strategy check is one line
-and exit status 2.
+bad question, a disagreement between the engines, a failed strategy check, a family
+already in DIR (without ``--overwrite``) or an empty family is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ def register(sub) -> None:
     p.add_argument("spec", help="the family's SPEC (TOML; docs/cli.md)")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder to write the formulas and index.csv into")
+    p.add_argument("--overwrite", action="store_true",
+                   help="DIR already holds a family: replace it (only the files its index "
+                        "lists and the index are removed)")
     p.add_argument("--quiet", action="store_true", help="no line per question")
     p.add_argument("--json", action="store_true",
                    help="print the summary as one JSON object: files, true, false, questions, "
@@ -33,8 +36,15 @@ def cmd_family(args) -> int:
     from . import build_family
     from .spec import load_spec
 
+    from ..rules import TsumeError
+
     spec = load_spec(args.spec)
-    report = build_family(spec, args.output, log=None if args.quiet else sys.stderr)
+    report = build_family(spec, args.output, log=None if args.quiet else sys.stderr,
+                          overwrite=args.overwrite)
+    if not report.rows:
+        first, why = report.left_out[0]
+        raise TsumeError(f"no formula written: all {len(report.left_out)} questions left out "
+                         f"(the first, {first}: {why}); an empty family")
     truths = Counter(row["truth"] for row in report.rows)
     if args.json:
         print(json.dumps({"files": len(report.rows), "true": truths["true"],
