@@ -276,3 +276,14 @@ def test_ctrl_c_with_jobs_keeps_every_finished_cell_and_ends_at_once(written, tm
     assert err.splitlines()[-1] == "tsumeqbf: interrupted" and "Traceback" not in err
     rows = rows_of(out)
     assert [(r["solver"], r["status"]) for r in rows] == [("depqbf", "true")]
+
+
+def test_md_dash_prints_the_summary_on_standard_output(written, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "s.csv"
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--md", "-"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("# The QBF solvers on the benchmark family\n")
+    assert said.err.splitlines()[-1].startswith("2 cells of 2 scored")
+    assert not (tmp_path / "-").exists()

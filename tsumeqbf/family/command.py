@@ -12,7 +12,7 @@ import json
 import sys
 from collections import Counter
 
-from ..arguments import output_file, positive_int
+from ..arguments import output_file, positive_int, to_stdout
 
 
 def register(sub) -> None:
@@ -68,7 +68,8 @@ def register_score(sub) -> None:
                    help="the rows, one per file x solver (default DIR/scores.csv); a run "
                         "again with the same FILE skips the cells it holds")
     p.add_argument("--md", default=None, metavar="FILE", type=output_file,
-                   help="the summary drawn from the CSV (default: beside it, .md)")
+                   help="the summary drawn from the CSV (default: beside it, .md; '-': "
+                        "standard output)")
     p.add_argument("--solvers", default=",".join(READS["qdimacs"]),
                    help="comma-separated (default: all five)")
     p.add_argument("--cpu-limit", type=positive_int, default=60, metavar="S",
@@ -108,6 +109,8 @@ def _check_outputs(folder: str, index: list[dict], csv_path: str, md_path: str) 
     family += [(f"a formula of the family ({row['file']})", os.path.join(folder, row["file"]))
                for row in index]
     for flag, path in (("--csv", csv_path), ("--md", md_path)):
+        if to_stdout(path):
+            continue
         for what, other in family:
             if _same_file(path, other):
                 raise TsumeError(f"{flag} {path} is {what}: name another file")
@@ -151,8 +154,14 @@ def cmd_family_score(args) -> int:
         raise TsumeError(f"{csv_path}: no scores of these cells (--solvers, --cpu-limit, "
                          f"--memory-mb, --every as given) to report")
     asked = len(cells(index, solvers, args.every))
-    with open(md_path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(render_scores(rows, asked))
+    summary = render_scores(rows, asked)
+    if to_stdout(md_path):  # the summary alone on standard output, the line on stderr
+        sys.stdout.write(summary)
+    else:
+        with open(md_path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(summary)
     wrong = sum(r["wrong"] == "1" for r in rows)
-    print(f"{len(rows)} cells of {asked} scored in {csv_path}; {wrong} wrong; summary {md_path}")
+    print(f"{len(rows)} cells of {asked} scored in {csv_path}; {wrong} wrong; summary "
+          f"{'on standard output' if to_stdout(md_path) else md_path}",
+          file=sys.stderr if to_stdout(md_path) else sys.stdout)
     return 0
