@@ -214,12 +214,15 @@ def test_an_index_truth_that_is_not_the_file_header_is_refused(written, tmp_path
      "missing column(s) truth; unknown column(s) verdict"),
     (lambda lines: [lines[0], lines[1][:5], *lines[2:]], "line 2 does not have the header's 19"),
     (lambda lines: [lines[0]], "lists no formulas"),
+    (lambda lines: [*lines, lines[1]], f"line {{n}}: file '{{f}}' is listed twice"),
     (lambda lines: [], "missing column(s) id, question"),
 ])
 def test_an_index_of_other_columns_is_refused_in_one_line(written, tmp_path, capsys, edit,
                                                           words):
     copy = copy_of(written, tmp_path)
     rewrite_index(copy, edit)
+    index = rows_of(written / "index.csv")
+    words = words.format(n=len(index) + 2, f=index[0]["file"])
     assert main(["family-score", str(copy), "--solvers", "depqbf"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("tsumeqbf: error: ") and words in err, err
@@ -287,3 +290,15 @@ def test_md_dash_prints_the_summary_on_standard_output(written, tmp_path, capsys
     assert said.out.startswith("# The QBF solvers on the benchmark family\n")
     assert said.err.splitlines()[-1].startswith("2 cells of 2 scored")
     assert not (tmp_path / "-").exists()
+
+
+def test_a_cell_the_csv_holds_twice_is_counted_once(written, tmp_path, capsys):
+    out = tmp_path / "s.csv"
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--quiet"]) == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines + lines[1:]))  # two runs that shared the CSV at once
+    capsys.readouterr()
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--report-only"]) == 0
+    assert capsys.readouterr().out.startswith(f"2 cells of 2 scored in {out}")

@@ -151,7 +151,8 @@ def this_run(rows: list[dict], index: list[dict], solvers, limits: ScoreLimits,
     """The rows of a scores CSV that are cells of this run: what its summary counts (a CSV
     also holds the rows of runs with other solvers, limits or family bytes)."""
     keys = cell_keys(index, solvers, limits, every)
-    return [r for r in rows if _key(r) in keys]
+    # one row a cell, the last (two runs that shared a CSV at once may both have run one)
+    return list({_key(r): r for r in rows if _key(r) in keys}.values())
 
 
 def check_files(folder: str, index: list[dict]) -> None:

@@ -119,12 +119,16 @@ def read_index(folder: str, empty_ok: bool = False) -> list[dict]:
                          + ([f"unknown column(s) {', '.join(extra)}"] if extra else [])) \
             or "its columns out of order"
         raise TsumeError(f"{path}: not an index that `family` writes ({what})")
+    seen: set = set()
     for line, row in enumerate(rows, 2):
         if None in row or None in row.values():
             raise TsumeError(f"{path}: line {line} does not have the header's "
                              f"{len(INDEX_COLUMNS)} fields")
         if row["truth"] not in ("true", "false"):
             raise TsumeError(f"{path}: line {line}: truth {row['truth']!r} is not true or false")
+        if row["file"] in seen:  # (its cells would be run and counted twice)
+            raise TsumeError(f"{path}: line {line}: file {row['file']!r} is listed twice")
+        seen.add(row["file"])
     if not rows and not empty_ok:
         raise TsumeError(f"{path}: lists no formulas (an empty family): nothing to score")
     return rows
