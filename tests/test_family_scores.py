@@ -4,6 +4,11 @@ losing or repeating a cell; other bytes than the index's refused in one line."""
 
 import csv
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -244,11 +249,6 @@ def fake_solver(path: Path, body: str) -> str:
 
 
 def test_ctrl_c_with_jobs_keeps_every_finished_cell_and_ends_at_once(written, tmp_path):
-    import signal
-    import subprocess
-    import sys
-    import time
-
     slow = fake_solver(tmp_path / "slow", "exec sleep 60")
     fast = fake_solver(tmp_path / "fast", "exit 10")
     out = tmp_path / "s.csv"
@@ -262,7 +262,7 @@ def test_ctrl_c_with_jobs_keeps_every_finished_cell_and_ends_at_once(written, tm
         "'--solvers', 'qute,depqbf', '--jobs', '2']))\n")
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
-                            env={**__import__("os").environ, "PYTHONPATH": str(root)})
+                            env={**os.environ, "PYTHONPATH": str(root)})
     # the first cells: qute (slow) and depqbf (fast) at once; then qute again, slow
     end = time.monotonic() + 30
     while time.monotonic() < end and not (out.exists() and len(rows_of(out)) >= 1):
