@@ -341,3 +341,121 @@ def test_a_question_with_an_even_n_is_named(tmp_path, capsys):
     assert main(["family", str(spec), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "question 'q7' of file" in err and "n must be an odd number" in err
+
+
+TWO = [{**FIG6, "n": 3}, {"id": "g1", "sfen": "2k/3/1GP b - 1", "n": 1, "zone": 2}]
+FAST = 'encodings = ["compact"]\nformats = ["qdimacs"]\npairs = false\n' \
+       '[[questions]]\nfile = "cases.jsonl"\n'
+
+
+def two_questions(tmp_path: Path, spec_text: str = FAST) -> Path:
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(q) + "\n" for q in TWO))
+    spec = tmp_path / "spec.toml"
+    spec.write_text(spec_text)
+    return spec
+
+
+def test_ctrl_c_in_the_strategy_checks_sat_call_is_an_interrupt(tmp_path):
+    import signal
+    import time
+
+    spec = two_questions(tmp_path)
+    out = tmp_path / "out"
+    # the first file's check is the real one; the second's SAT call is a hard one, in
+    # PySAT's C code when Ctrl-C comes
+    script = (
+        "import sys\n"
+        "import tsumeqbf.family as family\n"
+        "from pysat.examples.genhard import PHP\n"
+        "from tsumeqbf.solvers.formula_check.sat import solve_cnf\n"
+        "real, calls = family.check_file, []\n"
+        "def check(*args, **kwargs):\n"
+        "    calls.append(args)\n"
+        "    if len(calls) == 1:\n"
+        "        return real(*args, **kwargs)\n"
+        "    clauses = PHP(12).clauses\n"
+        "    print('SAT call', file=sys.stderr, flush=True)\n"
+        "    solve_cnf(clauses, None)\n"
+        "    raise AssertionError('the hard SAT call returned')\n"
+        "family.check_file = check\n"
+        "from tsumeqbf.cli import main\n"
+        f"sys.exit(main(['family', {str(spec)!r}, '-o', {str(out)!r}, '--quiet']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stderr.readline() == "SAT call\n"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    try:
+        err = proc.stderr.read()
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err == "tsumeqbf: interrupted\n"
+    # the finished question kept, indexed; nothing of the interrupted one
+    assert sorted(os.listdir(out)) == ["fig6-n3-compact-true.qdimacs", "index.csv"]
+    assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
+
+
+def test_a_folder_that_holds_a_family_needs_overwrite_which_removes_its_files_alone(
+        tmp_path, capsys):
+    spec = two_questions(tmp_path)
+    out = tmp_path / "out"
+    assert main(["family", str(spec), "-o", str(out), "--quiet"]) == 0
+    first = sorted(os.listdir(out))
+    mine = {"notes.txt": "mine", "backup.part": "mine too", "old.qdimacs": "c not indexed\n"}
+    for name, text in mine.items():
+        (out / name).write_text(text)
+    capsys.readouterr()
+    assert main(["family", str(spec), "-o", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already holds a family" in err and "--overwrite" in err
+    # a SPEC asking only the first question: with --overwrite, the second's file goes
+    (tmp_path / "cases.jsonl").write_text(json.dumps(TWO[0]) + "\n")
+    (out / "fig6-n3-compact-true.qdimacs.part").write_text("left by a kill")
+    assert main(["family", str(spec), "-o", str(out), "--quiet", "--overwrite"]) == 0
+    assert sorted(os.listdir(out)) == sorted(["fig6-n3-compact-true.qdimacs", "index.csv",
+                                              *mine])
+    assert len(first) == 3 and "g1-n1-compact-true.qdimacs" in first
+    for name, text in mine.items():
+        assert (out / name).read_text() == text
+
+
+def test_overwrite_removes_nothing_when_the_index_is_not_a_familys(tmp_path, capsys):
+    spec = two_questions(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.csv").write_text("file\nnotes.txt\n")
+    (out / "notes.txt").write_text("mine")
+    assert main(["family", str(spec), "-o", str(out), "--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not removed" in err
+    assert sorted(os.listdir(out)) == ["index.csv", "notes.txt"]
+
+
+def test_spec_ids_match_a_files_ids_as_text(tmp_path, capsys):
+    (tmp_path / "cases.jsonl").write_text(
+        json.dumps({**FIG6, "id": 7, "n": 3}) + "\n" + json.dumps({**TWO[1], "id": "007"}) + "\n")
+    spec = tmp_path / "spec.toml"
+    spec.write_text(FAST + 'ids = ["7"]\n')
+    assert main(["family", str(spec), "-o", str(tmp_path / "a"), "--quiet"]) == 0
+    assert [r["question"] for r in read_index(tmp_path / "a")] == ["7"]
+    spec.write_text(FAST + 'ids = ["007"]\n')
+    assert main(["family", str(spec), "-o", str(tmp_path / "b"), "--quiet"]) == 0
+    assert [r["question"] for r in read_index(tmp_path / "b")] == ["007"]
+    spec.write_text(FAST + 'ids = ["07"]\n')
+    assert main(["family", str(spec), "-o", str(tmp_path / "c"), "--quiet"]) == 2
+    assert "no question '07'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra, words", [
+    ("ids = []\n", "the SPEC asks no question"),
+    ("[truth]\nbrute_max_nodes = 0\ndfpn_max_nodes = 0\n", "no formula written: all 2 "
+     "questions left out (the first, fig6: fewer than 2 engine(s) answered"),
+])
+def test_an_empty_family_is_one_line(tmp_path, capsys, extra, words):
+    spec = two_questions(tmp_path, FAST.replace("[[questions]]", extra + "[[questions]]")
+                         if extra.startswith("[truth]") else FAST + extra)
+    assert main(["family", str(spec), "-o", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err

@@ -4,12 +4,18 @@ losing or repeating a cell; other bytes than the index's refused in one line."""
 
 import csv
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from tsumeqbf.cli import main
 import tsumeqbf.family.scores as scores
+from tsumeqbf.family.writer import INDEX_COLUMNS
 from tsumeqbf.solvers import is_installed
 from tsumeqbf.solvers.runner import SOLVERS, SolverSpec
 
@@ -124,3 +130,175 @@ def test_a_csv_of_other_columns_is_refused_not_overwritten(written, tmp_path, ca
 def test_an_unknown_solver_is_one_line(written, capsys):
     assert main(["family-score", str(written), "--solvers", "minisat"]) == 2
     assert "unknown solver 'minisat'" in capsys.readouterr().err
+
+
+def copy_of(written: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for f in written.iterdir():
+        if f.suffix != ".csv" or f.name == "index.csv":
+            (copy / f.name).write_bytes(f.read_bytes())
+    return copy
+
+
+def test_the_summary_counts_only_the_cells_of_this_run(written, tmp_path, capsys):
+    out = tmp_path / "s.csv"
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "qute",
+                 "--cpu-limit", "30", "--quiet"]) == 0
+    assert len(rows_of(out)) == 6  # the depqbf rows stay in the CSV...
+    assert capsys.readouterr().out.startswith(f"4 cells of 4 scored in {out}; 0 wrong")
+    md = (tmp_path / "s.md").read_text()
+    assert "4 cells of 4" in md and "| depqbf |" not in md  # ...but not in this summary
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--report-only"]) == 0
+    assert capsys.readouterr().out.startswith(f"2 cells of 2 scored in {out}")
+    assert "| qute" not in (tmp_path / "s.md").read_text()
+
+
+def test_a_cell_run_with_another_memory_limit_is_not_reused(written, tmp_path, capsys):
+    out = tmp_path / "s.csv"
+    for mb in ("4096", "2048"):
+        assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                     "--memory-mb", mb]) == 0
+    err = capsys.readouterr().err
+    assert "2 cells to run, 2 kept" in err
+    assert sorted(r["memory_mb"] for r in rows_of(out)) == ["2048", "2048", "4096", "4096"]
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--csv", "{t}/s.csv", "--md", "{t}/s.csv"], "--md {t}/s.csv is the scores CSV"),
+    (["--csv", "{t}/s.md"], "--md {t}/s.md is the scores CSV"),  # the default beside it
+    (["--md", "{d}/index.csv"], "--md {d}/index.csv is the family's index"),
+    (["--md", "{d}/{f}"], "is a formula of the family ({f})"),
+    (["--csv", "{d}/{f}"], "--csv {d}/{f} is a formula of the family"),
+])
+def test_the_summary_and_the_csv_may_not_overwrite_each_other_or_the_family(
+        written, tmp_path, capsys, flags, words):
+    copy = copy_of(written, tmp_path)
+    before = {f.name: f.read_bytes() for f in copy.iterdir()}
+    name = next(f for f in before if f.endswith(".qdimacs"))
+    fill = {"t": tmp_path, "d": copy, "f": name}
+    assert main(["family-score", str(copy), "--solvers", "depqbf",
+                 *(x.format(**fill) for x in flags)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words.format(**fill) in err, err
+    assert {f.name: f.read_bytes() for f in copy.iterdir()} == before
+    assert not (tmp_path / "s.csv").exists() and not (tmp_path / "s.md").exists()
+
+
+def rewrite_index(folder: Path, edit) -> None:
+    with open(folder / "index.csv", newline="") as fh:
+        lines = list(csv.reader(fh))
+    with open(folder / "index.csv", "w", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(edit(lines))
+
+
+def test_an_index_truth_that_is_not_the_file_header_is_refused(written, tmp_path, capsys):
+    copy = copy_of(written, tmp_path)
+    col = list(INDEX_COLUMNS).index("truth")
+
+    def flip(lines):  # the bytes (md5) untouched, the truth of the n=1 formula turned
+        row = next(r for r in lines[1:] if r[col] == "false")
+        row[col] = "true"
+        return lines
+
+    rewrite_index(copy, flip)
+    assert main(["family-score", str(copy), "--solvers", "depqbf"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "its header says truth=false, index.csv says true" in err
+    assert not (copy / "scores.csv").exists()
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda lines: [r[:-1] for r in lines], "missing column(s) md5_formula"),
+    (lambda lines: [r + ["x"] for r in lines], "unknown column(s) x"),
+    (lambda lines: [["verdict" if c == "truth" else c for c in lines[0]], *lines[1:]],
+     "missing column(s) truth; unknown column(s) verdict"),
+    (lambda lines: [lines[0], lines[1][:5], *lines[2:]], "line 2 does not have the header's 19"),
+    (lambda lines: [lines[0]], "lists no formulas"),
+    (lambda lines: [*lines, lines[1]], f"line {{n}}: file '{{f}}' is listed twice"),
+    (lambda lines: [], "missing column(s) id, question"),
+])
+def test_an_index_of_other_columns_is_refused_in_one_line(written, tmp_path, capsys, edit,
+                                                          words):
+    copy = copy_of(written, tmp_path)
+    rewrite_index(copy, edit)
+    index = rows_of(written / "index.csv")
+    words = words.format(n=len(index) + 2, f=index[0]["file"])
+    assert main(["family-score", str(copy), "--solvers", "depqbf"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tsumeqbf: error: ") and words in err, err
+    assert not (copy / "scores.csv").exists()
+
+
+def test_a_solver_named_twice_is_refused(written, tmp_path, capsys):
+    assert main(["family-score", str(written), "--csv", str(tmp_path / "s.csv"),
+                 "--solvers", "depqbf,qute,depqbf"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--solvers names 'depqbf' twice" in err
+    assert not (tmp_path / "s.csv").exists()
+
+
+def fake_solver(path: Path, body: str) -> str:
+    path.write_text(f"#!/bin/sh\n[ \"$1\" = --version ] && {{ echo fake 1.0; exit 0; }}\n{body}\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_ctrl_c_with_jobs_keeps_every_finished_cell_and_ends_at_once(written, tmp_path):
+    slow = fake_solver(tmp_path / "slow", "exec sleep 60")
+    fast = fake_solver(tmp_path / "fast", "exit 10")
+    out = tmp_path / "s.csv"
+    script = (
+        "import sys\n"
+        "from tsumeqbf.solvers import runner\n"
+        f"runner.SOLVERS['qute'] = runner.SolverSpec('qute', ({slow!r},))\n"
+        f"runner.SOLVERS['depqbf'] = runner.SolverSpec('depqbf', ({fast!r},))\n"
+        "from tsumeqbf.cli import main\n"
+        f"sys.exit(main(['family-score', {str(written)!r}, '--csv', {str(out)!r}, "
+        "'--solvers', 'qute,depqbf', '--jobs', '2']))\n")
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    # the first cells: qute (slow) and depqbf (fast) at once; then qute again, slow
+    end = time.monotonic() + 30
+    while time.monotonic() < end and not (out.exists() and len(rows_of(out)) >= 1):
+        time.sleep(0.2)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=15)  # not the slow solvers' 60 s
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("family-score did not stop on Ctrl-C")
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == "tsumeqbf: interrupted" and "Traceback" not in err
+    rows = rows_of(out)
+    assert [(r["solver"], r["status"]) for r in rows] == [("depqbf", "true")]
+
+
+def test_md_dash_prints_the_summary_on_standard_output(written, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "s.csv"
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--md", "-"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("# The QBF solvers on the benchmark family\n")
+    assert said.err.splitlines()[-1].startswith("2 cells of 2 scored")
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_cell_the_csv_holds_twice_is_counted_once(written, tmp_path, capsys):
+    out = tmp_path / "s.csv"
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--quiet"]) == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines + lines[1:]))  # two runs that shared the CSV at once
+    capsys.readouterr()
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--report-only"]) == 0
+    assert capsys.readouterr().out.startswith(f"2 cells of 2 scored in {out}")

@@ -31,7 +31,8 @@ from ..solvers.formula_check import CheckFailed, CheckUnknown, check_file
 from .questions import spec_questions
 from .spec import FamilySpec
 from .truth import BRUTE, STRATEGY, asked_depths, establish, shortest
-from .writer import EXTENSIONS, axes_text, file_md5s, formula_name, write_formula, write_index
+from .writer import (EXTENSIONS, axes_text, file_md5s, formula_name, read_index, write_formula,
+                     write_index)
 
 
 @dataclass
@@ -69,14 +70,49 @@ def _configurations(spec: FamilySpec, pos: Position, encodings=None):
             yield encoding, axes, choices
 
 
-def build_family(spec: FamilySpec, out_dir: str, log=None) -> FamilyReport:
-    """Write the family of ``spec`` into ``out_dir``; ``log`` (a file) gets a line per
-    question. Raises TsumeError (a bad question, a disagreement, a failed check)."""
-    questions = spec_questions(spec)
-    os.makedirs(out_dir, exist_ok=True)
-    for stale in os.listdir(out_dir):  # what a run killed outright (SIGKILL) left unfinished
-        if stale.endswith(".part"):
+#: the endings of the temporaries a family writes (formulas and index.csv): a run killed
+#: outright leaves them, the next run removes them and no other file of the folder
+_PARTS = tuple(ext + ".part" for ext in EXTENSIONS.values()) + ("index.csv.part",)
+
+
+def _clear(out_dir: str, overwrite: bool) -> None:
+    """Make ``out_dir`` ready for a family: a family already there (its index.csv) is
+    refused without ``overwrite``, and with it its own files alone are removed (those its
+    index lists, the index); then the temporaries a killed run left."""
+    index = os.path.join(out_dir, "index.csv")
+    if os.path.exists(index):
+        if not overwrite:
+            raise TsumeError(f"{out_dir} already holds a family ({index}); give --overwrite "
+                             f"to replace it, or another folder")
+        try:
+            listed = [row["file"] for row in read_index(out_dir, empty_ok=True)]
+        except TsumeError as exc:
+            raise TsumeError(f"{exc}; not removed: clear {out_dir} yourself") from None
+        for name in listed:
+            if os.path.basename(name) != name:  # (an index names files of its folder only)
+                raise TsumeError(f"{index}: file {name!r} is not a name in {out_dir}; "
+                                 f"not removed: clear {out_dir} yourself")
+        for name in [*listed, "index.csv"]:
+            try:
+                os.unlink(os.path.join(out_dir, name))
+            except FileNotFoundError:
+                pass
+    for stale in os.listdir(out_dir):
+        if stale.endswith(_PARTS):
             os.unlink(os.path.join(out_dir, stale))
+
+
+def build_family(spec: FamilySpec, out_dir: str, log=None, overwrite: bool = False) -> FamilyReport:
+    """Write the family of ``spec`` into ``out_dir``; ``log`` (a file) gets a line per
+    question. A family already in ``out_dir`` is replaced only with ``overwrite``. Raises
+    TsumeError (a SPEC that asks no question, a bad question, a disagreement, a failed
+    check, a family there)."""
+    questions = spec_questions(spec)
+    if not questions:
+        raise TsumeError("the SPEC asks no question (its sources' ids, max_n and limit "
+                         "keep none): an empty family")
+    os.makedirs(out_dir, exist_ok=True)
+    _clear(out_dir, overwrite)
     report = FamilyReport()
     done: set = set()  # (sfen, zone, rules, n, encoding, axes) of each formula written
     for q in questions:

@@ -2,8 +2,8 @@
 ``tsumeqbf family-score DIR``: the QBF solvers on it (:mod:`.scores`).
 
 One line per question on stderr (unless ``--quiet``), a summary on stdout; a bad SPEC, a
-bad question, a disagreement between the engines or a failed strategy check is one line
-and exit status 2.
+bad question, a disagreement between the engines, a failed strategy check, a family
+already in DIR (without ``--overwrite``) or an empty family is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import sys
 from collections import Counter
 
-from ..arguments import output_file, positive_int
+from ..arguments import output_file, positive_int, to_stdout
 
 
 def register(sub) -> None:
@@ -21,6 +21,9 @@ def register(sub) -> None:
     p.add_argument("spec", help="the family's SPEC (TOML; docs/cli.md)")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder to write the formulas and index.csv into")
+    p.add_argument("--overwrite", action="store_true",
+                   help="DIR already holds a family: replace it (only the files its index "
+                        "lists and the index are removed)")
     p.add_argument("--quiet", action="store_true", help="no line per question")
     p.add_argument("--json", action="store_true",
                    help="print the summary as one JSON object: files, true, false, questions, "
@@ -33,8 +36,15 @@ def cmd_family(args) -> int:
     from . import build_family
     from .spec import load_spec
 
+    from ..rules import TsumeError
+
     spec = load_spec(args.spec)
-    report = build_family(spec, args.output, log=None if args.quiet else sys.stderr)
+    report = build_family(spec, args.output, log=None if args.quiet else sys.stderr,
+                          overwrite=args.overwrite)
+    if not report.rows:
+        first, why = report.left_out[0]
+        raise TsumeError(f"no formula written: all {len(report.left_out)} questions left out "
+                         f"(the first, {first}: {why}); an empty family")
     truths = Counter(row["truth"] for row in report.rows)
     if args.json:
         print(json.dumps({"files": len(report.rows), "true": truths["true"],
@@ -58,7 +68,8 @@ def register_score(sub) -> None:
                    help="the rows, one per file x solver (default DIR/scores.csv); a run "
                         "again with the same FILE skips the cells it holds")
     p.add_argument("--md", default=None, metavar="FILE", type=output_file,
-                   help="the summary drawn from the CSV (default: beside it, .md)")
+                   help="the summary drawn from the CSV (default: beside it, .md; '-': "
+                        "standard output)")
     p.add_argument("--solvers", default=",".join(READS["qdimacs"]),
                    help="comma-separated (default: all five)")
     p.add_argument("--cpu-limit", type=positive_int, default=60, metavar="S",
@@ -76,12 +87,44 @@ def register_score(sub) -> None:
     p.set_defaults(func=cmd_family_score)
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (existing or not)."""
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # (one of them not there yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _check_outputs(folder: str, index: list[dict], csv_path: str, md_path: str) -> None:
+    """The CSV and the summary are files of their own: neither the family's index nor one
+    of its formulas, nor each other (the summary would overwrite the rows it is drawn
+    from). Refused in one line before anything runs."""
+    import os
+
+    from ..rules import TsumeError
+
+    family = [("the family's index", os.path.join(folder, "index.csv"))]
+    family += [(f"a formula of the family ({row['file']})", os.path.join(folder, row["file"]))
+               for row in index]
+    for flag, path in (("--csv", csv_path), ("--md", md_path)):
+        if to_stdout(path):
+            continue
+        for what, other in family:
+            if _same_file(path, other):
+                raise TsumeError(f"{flag} {path} is {what}: name another file")
+    if _same_file(csv_path, md_path):
+        raise TsumeError(f"--md {md_path} is the scores CSV: name another file")
+
+
 def cmd_family_score(args) -> int:
     import os
 
     from ..rules import TsumeError
     from ..solvers.runner import SOLVERS
-    from .scores import ScoreLimits, cells, read_index, read_scores, render_scores, score_family
+    from .scores import (ScoreLimits, cells, read_index, read_scores, render_scores,
+                         score_family, this_run)
 
     csv_path = args.csv or os.path.join(args.folder, "scores.csv")
     md_path = args.md or os.path.splitext(csv_path)[0] + ".md"
@@ -90,25 +133,35 @@ def cmd_family_score(args) -> int:
     if unknown or not solvers:
         raise TsumeError(f"unknown solver {unknown[0] if unknown else '(none)'!r}: "
                          f"choose among {', '.join(SOLVERS)}")
+    twice = [s for k, s in enumerate(solvers) if s in solvers[:k]]
+    if twice:
+        raise TsumeError(f"--solvers names {twice[0]!r} twice")
     index = read_index(args.folder)
-    if args.report_only:
-        rows = read_scores(csv_path)
-        if not rows:
-            raise TsumeError(f"{csv_path}: no scores to report")
-    else:
+    _check_outputs(args.folder, index, csv_path, md_path)
+    limits = ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb)
+    if not args.report_only:
         command = " ".join(["tsumeqbf family-score", args.folder, "--csv", csv_path,
                             "--cpu-limit", str(args.cpu_limit), "--memory-mb",
                             str(args.memory_mb), "--jobs", str(args.jobs)]
                            + (["--every", str(args.every)] if args.every > 1 else [])
                            + (["--solvers", ",".join(solvers)]
                               if solvers != list(SOLVERS) else []))
-        rows = score_family(args.folder, csv_path, solvers,
-                            ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb), args.jobs,
-                            command, args.every, log=None if args.quiet else sys.stderr)
-        rows = read_scores(csv_path)
-    asked = len(cells(index, solvers))
-    with open(md_path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(render_scores(rows, asked))
+        score_family(args.folder, csv_path, solvers, limits, args.jobs, command, args.every,
+                     log=None if args.quiet else sys.stderr)
+    # the CSV may also hold rows of runs with other solvers, limits or family bytes
+    rows = this_run(read_scores(csv_path), index, solvers, limits, args.every)
+    if args.report_only and not rows:
+        raise TsumeError(f"{csv_path}: no scores of these cells (--solvers, --cpu-limit, "
+                         f"--memory-mb, --every as given) to report")
+    asked = len(cells(index, solvers, args.every))
+    summary = render_scores(rows, asked)
+    if to_stdout(md_path):  # the summary alone on standard output, the line on stderr
+        sys.stdout.write(summary)
+    else:
+        with open(md_path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(summary)
     wrong = sum(r["wrong"] == "1" for r in rows)
-    print(f"{len(rows)} cells of {asked} scored in {csv_path}; {wrong} wrong; summary {md_path}")
+    print(f"{len(rows)} cells of {asked} scored in {csv_path}; {wrong} wrong; summary "
+          f"{'on standard output' if to_stdout(md_path) else md_path}",
+          file=sys.stderr if to_stdout(md_path) else sys.stdout)
     return 0

@@ -49,7 +49,8 @@ def source_questions(source: Source) -> list[dict]:
     """The questions of one source, filtered (``ids``, ``max_n``) and cut (``limit``)."""
     out = []
     for case in _raw(source):
-        if source.ids is not None and case["id"] not in source.ids:
+        # as text: a file's id may be a number (7), the SPEC's ids are strings ("7", "007")
+        if source.ids is not None and str(case["id"]) not in source.ids:
             continue
         if source.max_n is not None and case["n"] > source.max_n:
             continue

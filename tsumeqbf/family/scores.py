@@ -10,9 +10,12 @@ other way (a finding, never dropped), its CPU seconds, and the provenance fields
 result row (:mod:`tsumeqbf.provenance`).
 
 Rows are appended to the CSV as cells finish; a run started again with the same CSV
-skips every cell it already holds for the same file bytes (``md5``) and limit, so an
-interrupt loses only the cells then running. A file whose bytes are not those the index
-lists is refused before any solver runs: the score of other bytes would mean nothing.
+skips every cell it already holds for the same file bytes (``md5``) and limits (CPU and
+memory), so an interrupt loses only the cells then running. A file whose bytes are not
+those the index lists, or whose header's truth is not the index's, is refused before any
+solver runs: the score of other bytes, or against another truth, would mean nothing. The
+summary counts the cells of the run asked for (:func:`this_run`), not every row the CSV
+keeps.
 
 PAR-2 as the QBF field counts it: decided cells at their CPU seconds, every other cell
 (unknown, error, or a wrong answer) at twice the limit.
@@ -27,14 +30,14 @@ from __future__ import annotations
 import csv
 import os
 import statistics
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from ..provenance import FIELDS, row_fields
 from ..rules import TsumeError
-from ..solvers.runner import SOLVERS, SolverError, run_solver
+from ..solvers.runner import SOLVERS, SolverError, run_solver, stop_solvers
 from ..values import Status
-from .writer import file_md5s
+from .writer import file_md5s, is_comment, read_index
 
 #: the formats each solver reads (tried on the family's files: DepQBF, RAReQS, CAQE and
 #: QFun stop at a QCIR file's first ``#``; Qute reads both)
@@ -53,15 +56,6 @@ class ScoreLimits:
     memory_mb: int = 4096  # the solver's address space (RLIMIT_AS)
 
 
-def read_index(folder: str) -> list[dict]:
-    path = os.path.join(folder, "index.csv")
-    try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            return list(csv.DictReader(fh))
-    except OSError as exc:
-        raise TsumeError(f"cannot read {path}: {exc.strerror}") from None
-
-
 def cells(index: list[dict], solvers, every: int = 1) -> list[tuple[dict, str]]:
     """(index row, solver) of every file in a format the solver reads, in index order;
     with ``every`` K, only the files of every K-th formula (a sample, to estimate a run).
@@ -76,18 +70,21 @@ def cells(index: list[dict], solvers, every: int = 1) -> list[tuple[dict, str]]:
             for s in solvers if s in READS.get(row["format"], ())]
 
 
-def _header_encoder_version(path: str) -> str | None:
-    """The encoder version the file's comment header names (``encoder-version=N``)."""
-    with open(path, encoding="utf-8") as fh:
+def header_fields(path: str) -> dict[str, str]:
+    """The ``key=value`` words of the file's comment header (QDIMACS ``c``, QCIR ``#``
+    lines before the first other line)."""
+    out: dict[str, str] = {}
+    with open(path, "rb") as fh:
         for line in fh:
-            if not line.startswith(("c ", "# ")):
-                if not line.startswith("#QCIR"):
-                    return None
+            if line.startswith(b"#QCIR"):
                 continue
-            for word in line.split():
-                if word.startswith("encoder-version="):
-                    return word.split("=", 1)[1]
-    return None
+            if not is_comment(line):
+                break
+            for word in line[2:].decode("utf-8", "replace").split():
+                key, eq, value = word.partition("=")
+                if eq and key not in out:
+                    out[key] = value
+    return out
 
 
 def score_cell(folder: str, row: dict, solver: str, limits: ScoreLimits,
@@ -103,7 +100,8 @@ def score_cell(folder: str, row: dict, solver: str, limits: ScoreLimits,
         status, message, cpu_s, wall_s, peak = Status.ERROR.value, str(exc), None, None, None
     decided = status in ("true", "false")
     provenance = row_fields(solver, {"encoding": row["encoding"]})
-    provenance["encoder_version"] = _header_encoder_version(path) or provenance["encoder_version"]
+    provenance["encoder_version"] = (header_fields(path).get("encoder-version")
+                                     or provenance["encoder_version"])
     return {"id": row["id"], "file": row["file"], "format": row["format"],
             "question": row["question"], "board": row["board"], "n": row["n"],
             "encoding": row["encoding"], "truth": row["truth"], "solver": solver,
@@ -137,17 +135,39 @@ def read_scores(path: str) -> list[dict]:
 
 
 def _key(row: dict) -> tuple:
-    return (row["file"], row["md5"], row["solver"], str(row["cpu_limit"]))
+    """What makes a cell the same cell again: the file's bytes, the solver, the limits."""
+    return (row["file"], row["md5"], row["solver"], str(row["cpu_limit"]),
+            str(row["memory_mb"]))
+
+
+def cell_keys(index: list[dict], solvers, limits: ScoreLimits, every: int = 1) -> set:
+    """The keys (:func:`_key`) of the cells a run with these solvers, limits and sample asks."""
+    return {(row["file"], row["md5"], s, str(limits.cpu_s), str(limits.memory_mb))
+            for row, s in cells(index, solvers, every)}
+
+
+def this_run(rows: list[dict], index: list[dict], solvers, limits: ScoreLimits,
+             every: int = 1) -> list[dict]:
+    """The rows of a scores CSV that are cells of this run: what its summary counts (a CSV
+    also holds the rows of runs with other solvers, limits or family bytes)."""
+    keys = cell_keys(index, solvers, limits, every)
+    # one row a cell, the last (two runs that shared a CSV at once may both have run one)
+    return list({_key(r): r for r in rows if _key(r) in keys}.values())
 
 
 def check_files(folder: str, index: list[dict]) -> None:
-    """Every indexed file exists with the bytes the index lists; else one line."""
+    """Every indexed file exists with the bytes the index lists and a header whose
+    ``truth=`` is the index's; else one line (a tampered family is never scored)."""
     for row in index:
         path = os.path.join(folder, row["file"])
         if not os.path.isfile(path):
             raise TsumeError(f"{path}: listed in index.csv but missing; write the family again")
         if file_md5s(path)[0] != row["md5"]:
             raise TsumeError(f"{path}: not the bytes index.csv lists (md5); write the family again")
+        said = header_fields(path).get("truth")
+        if said != row["truth"]:
+            raise TsumeError(f"{path}: its header says truth={said or '(none)'}, index.csv "
+                             f"says {row['truth']}; write the family again")
 
 
 def score_family(folder: str, csv_path: str, solvers=tuple(SOLVERS),
@@ -165,7 +185,8 @@ def score_family(folder: str, csv_path: str, solvers=tuple(SOLVERS),
         writer.writerows(kept)
     have = {_key(r) for r in kept}
     todo = [(row, s) for row, s in cells(index, solvers, every)
-            if (row["file"], row["md5"], s, str(limits.cpu_s)) not in have]
+            if (row["file"], row["md5"], s, str(limits.cpu_s), str(limits.memory_mb))
+            not in have]
     if log:
         print(f"{len(todo)} cells to run, {len(kept)} kept from {csv_path}", file=log, flush=True)
     new = []
@@ -185,15 +206,41 @@ def score_family(folder: str, csv_path: str, solvers=tuple(SOLVERS),
             for row, solver in todo:
                 record(score_cell(folder, row, solver, limits, command))
         else:
-            with ThreadPoolExecutor(jobs) as pool:
-                futures = [pool.submit(score_cell, folder, row, s, limits, command) for row, s in todo]
-                try:
-                    for future in futures:
-                        record(future.result())
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+            _run_pool(todo, jobs, record, folder, limits, command)
     return kept + new
+
+
+#: seconds the main thread waits for a cell at a time: a stop signal the kernel gave a
+#: worker thread is acted on by the main thread when it next wakes
+WAKE_S = 0.5
+
+
+def _run_pool(todo, jobs: int, record, folder: str, limits: ScoreLimits, command: str) -> None:
+    """The cells on ``jobs`` threads, each recorded the moment it finishes, whatever the
+    order. On an interrupt the cells finished by then are recorded, the solvers still
+    running are killed (their threads would otherwise hold the exit until each ends) and
+    nothing after is kept."""
+    pool = ThreadPoolExecutor(jobs)
+    pending = {pool.submit(score_cell, folder, row, s, limits, command) for row, s in todo}
+    done: set = set()
+    try:
+        while pending:
+            done, pending = wait(pending, timeout=WAKE_S, return_when=FIRST_COMPLETED)
+            while done:
+                record(done.pop().result())
+    except BaseException:
+        # (taken before the kill: a cell whose solver is killed must not be recorded)
+        finished = [f for f in (*done, *pending) if f.done() and not f.cancelled()
+                    and f.exception() is None]
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_solvers()
+        for future in finished:
+            record(future.result())
+        raise
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_solvers()
+        pool.shutdown(wait=True)
 
 
 def par2(rows: list[dict]) -> float | None:

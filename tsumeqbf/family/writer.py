@@ -22,6 +22,7 @@ import os
 from ..encoder.formula import qdimacs_pieces
 from ..encoder.header import truth_word
 from ..encoder.qcir import circuit, qcir_pieces
+from ..rules import TsumeError
 
 #: the columns of index.csv, in order (docs/encodings.md says what each holds)
 INDEX_COLUMNS = ("id", "question", "file", "format", "sfen", "n", "zone", "board", "rules",
@@ -95,3 +96,39 @@ def write_index(path: str, rows: list[dict]) -> None:
     with open(part, "w", encoding="utf-8", newline="") as fh:
         fh.write(text.getvalue())
     os.replace(part, path)
+
+
+def read_index(folder: str, empty_ok: bool = False) -> list[dict]:
+    """The rows of ``folder``/index.csv, its columns those ``family`` writes and every row
+    complete with a truth of ``true`` or ``false``, and (unless ``empty_ok``) at least one
+    row; anything else is one TsumeError line."""
+    path = os.path.join(folder, "index.csv")
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            rows = list(reader)
+            columns = tuple(reader.fieldnames or ())
+    except OSError as exc:
+        raise TsumeError(f"cannot read {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise TsumeError(f"cannot read {path}: {exc}") from None
+    if columns != INDEX_COLUMNS:
+        missing = [c for c in INDEX_COLUMNS if c not in columns]
+        extra = [c for c in columns if c not in INDEX_COLUMNS]
+        what = "; ".join(([f"missing column(s) {', '.join(missing)}"] if missing else [])
+                         + ([f"unknown column(s) {', '.join(extra)}"] if extra else [])) \
+            or "its columns out of order"
+        raise TsumeError(f"{path}: not an index that `family` writes ({what})")
+    seen: set = set()
+    for line, row in enumerate(rows, 2):
+        if None in row or None in row.values():
+            raise TsumeError(f"{path}: line {line} does not have the header's "
+                             f"{len(INDEX_COLUMNS)} fields")
+        if row["truth"] not in ("true", "false"):
+            raise TsumeError(f"{path}: line {line}: truth {row['truth']!r} is not true or false")
+        if row["file"] in seen:  # (its cells would be run and counted twice)
+            raise TsumeError(f"{path}: line {line}: file {row['file']!r} is listed twice")
+        seen.add(row["file"])
+    if not rows and not empty_ok:
+        raise TsumeError(f"{path}: lists no formulas (an empty family): nothing to score")
+    return rows

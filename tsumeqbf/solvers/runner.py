@@ -27,6 +27,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,6 +218,21 @@ def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
     return apply
 
 
+#: the solvers this process runs now (threads may run several): what stop_solvers kills
+_RUNNING: set = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_solvers() -> None:
+    """Kill the process group of every solver this process runs now. For a command that
+    runs solvers on threads and is stopped: the threads would otherwise hold its exit
+    until each solver ends; what they return then is not a result."""
+    with _RUNNING_LOCK:
+        running = list(_RUNNING)
+    for proc in running:
+        _kill_group(proc)
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -321,6 +337,8 @@ def run_child(spec: SolverSpec, exe: str, args: list[str], *, timeout: float | N
     try:
         with signals_held():  # a stop signal between the start and ``proc = `` would orphan it
             proc = _start(spec, exe, args, memory_mb, cpu_s)
+            with _RUNNING_LOCK:
+                _RUNNING.add(proc)
         out, err = _communicate(proc, timeout)
     except _SolverLimit as stop:
         _kill_group(proc)
@@ -334,6 +352,8 @@ def run_child(spec: SolverSpec, exe: str, args: list[str], *, timeout: float | N
     finally:
         if proc is not None:
             _kill_group(proc)  # children it may have left behind
+            with _RUNNING_LOCK:
+                _RUNNING.discard(proc)
     return _measured(Ran(proc.returncode, out, err, time.monotonic() - start), proc, cpu_s)
 
 

@@ -8,6 +8,7 @@ from ...encoder.choice import OneHotChoice
 from ...encoder.qcir import circuit
 from .functions import Functions
 from .result import CheckFailed
+from .sat import sigint_stops
 from .written import Written
 
 
@@ -34,7 +35,7 @@ def _amo_values(f, choice, num_of) -> dict:
     clauses = [c for c in f.clauses if c and all(abs(x) in scope for x in c)
                and not all(x in bits for x in c)]
     out = {}
-    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+    with sigint_stops(), Solver(name="minisat22", bootstrap_with=clauses) as s:
         for i in [None, *range(len(choice.bits))]:
             assume = [b if k == i else -b for k, b in enumerate(choice.bits)]
             if s.solve(assumptions=assume):
