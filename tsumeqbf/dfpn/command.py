@@ -115,14 +115,14 @@ def _report(args, pos, out: dict) -> int:
 def shortest_note(out: dict) -> str:
     """The line that says whether a mate's answer is the exact shortest.
 
-    >>> shortest_note({"shortest": True, "length": 7, "plies": 7})
+    >>> shortest_note({"shortest_exact": True, "length": 7, "plies": 7})
     'shortest: exact (bounded df-pn: no mate within 5 plies, every ply counted)'
-    >>> shortest_note({"shortest": False, "length": 17, "plies": 17})[:45]
+    >>> shortest_note({"shortest_exact": False, "length": 17, "plies": 17})[:45]
     'shortest: not proven (the shortest line found'
-    >>> shortest_note({"shortest": False, "length": 17, "plies": 17, "no_mate_within": 9})[:70]
+    >>> shortest_note({"shortest_exact": False, "length": 17, "plies": 17, "no_mate_within": 9})[:70]
     'shortest: not proven (bounded df-pn: no mate within 9 plies, every ply'
     """
-    if out.get("shortest"):
+    if out.get("shortest_exact"):
         if out["length"] <= 1:
             return "shortest: exact (a mate in 1)"
         return (f"shortest: exact (bounded df-pn: no mate within {out['length'] - 2} plies, "
