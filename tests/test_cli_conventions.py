@@ -283,6 +283,31 @@ def test_a_limit_of_0_or_less_is_refused_in_one_line(capsys, command, value):
         assert len(lines) == 1 and f"argument {option}" in lines[0], (option, err)
 
 
+#: limits whose absence means a default, not no limit
+WITH_DEFAULT = [
+    (["mate", FIG5, "-n", "1", "--engine", "portfolio"], "--jobs"),
+    (["mate", FIG5, "-n", "1", "--engine", "portfolio"], "-j"),
+    (["batch", "cases.jsonl", "-o", "-"], "--jobs"),
+    (["batch", "cases.jsonl", "-o", "-"], "-j"),
+    (["experiment", "run", "nosuch"], "--jobs"),
+    (["experiment", "run", "nosuch"], "-j"),
+    (["experiment", "run", "nosuch"], "--repeat"),
+    (["check-formula", "f.qdimacs"], "--max-lines"),
+    (["solve", FIG5], "--checkpoint-every"),
+]
+
+
+@pytest.mark.parametrize("argv, option", WITH_DEFAULT)
+def test_a_limit_with_a_default_takes_a_positive_integer_alone(capsys, argv, option):
+    for value, why in (("0", "must be above 0 (leave the option out for its default)"),
+                       ("-1", "must be above 0 (leave the option out for its default)"),
+                       ("1.5", "not an integer: '1.5'"), ("abc", "not an integer: 'abc'")):
+        code, out, err = run(capsys, *argv, option, value)
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 1, (option, value, err)
+        assert lines[0].startswith("tsumeqbf: error: ") and why in lines[0], (option, value, err)
+
+
 def test_certify_nodes_caps_the_certification_and_needs_certify(capsys):
     mate = ["mate", FIG5, "--zone", 2, "-n", 3, "--engine", "qbf", "--quiet"]
     code, out, err = run(capsys, *mate, "--certify-nodes", 5)

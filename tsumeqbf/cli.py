@@ -23,7 +23,8 @@ import os
 import signal
 import sys
 
-from .arguments import failure_text, output_file, positive_float, positive_int, to_stdout
+from .arguments import (failure_text, output_file, positive_float, positive_int,
+                        positive_int_or_default, to_stdout)
 from .engines import ENGINES, is_qbf_engine
 from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
@@ -200,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     _qbf_args(p)
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole question (QBF: encoding, writing, solving)")
-    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=positive_int, default=None,
+    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=positive_int_or_default,
+                   default=None,
                    help="engine portfolio: members run at once (default: the cores this "
                         "process may use)")
     p.add_argument("--max-nodes", type=positive_int, default=None,
@@ -220,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
     p.add_argument("--engine", default="brute", help=", ".join(ENGINES) + " (default: brute)")
     _qbf_args(p)
-    p.add_argument("--jobs", "-j", type=positive_int, default=1,
+    p.add_argument("--jobs", "-j", type=positive_int_or_default, default=1,
                    help="cases at once, each in its own process (default: 1)")
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds per case, for the whole question")
