@@ -5,6 +5,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -339,6 +340,46 @@ def test_every_option_has_a_help_text():
     missing = [f"{command} {'/'.join(action.option_strings) or action.dest}"
                for command, action in _options(build_parser()) if not action.help]
     assert missing == []
+
+
+def _cli_doc() -> tuple[dict[str, str], str]:
+    """docs/cli.md's synopsis, per command ("tsumeqbf mate", "tsumeqbf experiment run",
+    "tsumeqbf" for --version), and its text after the synopsis."""
+    doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    start = doc.index("```sh\n") + len("```sh\n")
+    block, body = doc[start:doc.index("```", start)], doc[doc.index("```", start):]
+    synopsis, command = {}, None
+    for line in block.splitlines():
+        head = re.match(r"tsumeqbf(?: (?:experiment )?[a-z][\w-]*)?", line)
+        if head:
+            command = head.group(0)
+        synopsis[command] = synopsis.get(command, "") + " " + line
+    return synopsis, body
+
+
+def _named(option: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) is not None
+
+
+def test_every_option_is_in_the_synopsis_of_docs_cli_and_described_after_it():
+    # -j, -o's --output and --out's --results were missing once; a new option must be
+    # documented in the synopsis (every spelling) and in the text
+    synopsis, body = _cli_doc()
+    unlisted, undescribed, parser_options = [], [], {}
+    for command, action in _options(build_parser()):
+        if not action.option_strings:
+            continue
+        parser_options.setdefault(command, set()).update(action.option_strings)
+        unlisted += [f"{command} {o}" for o in action.option_strings
+                     if not _named(o, synopsis.get(command, ""))]
+        if not any(_named(o, body) for o in action.option_strings):
+            undescribed.append(f"{command} {action.option_strings[0]}")
+    assert unlisted == [] and undescribed == []
+    # and the synopsis names no option the command does not have
+    stale = [f"{command} {o}" for command, text in synopsis.items()
+             for o in re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", text)
+             if o not in parser_options.get(command, set())]
+    assert stale == []
 
 
 def test_the_certify_timeout_help_names_the_default_the_code_takes():
