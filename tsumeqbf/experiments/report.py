@@ -194,7 +194,10 @@ def experiment_argument(exp: Experiment) -> str:
     """How the commands a report names give its experiment, so that they work from the
     folder the report was made in and hold no path of this machine: a named experiment by
     its name; one's own ``experiments/NAME.toml`` there by NAME (which finds it first);
-    any other TOML by its path from there.
+    any other TOML by its path from there, as given when given relative. An absolute path
+    outside that folder (a machine's) gives way to the experiment as named from the
+    folder that holds its results: NAME for ``experiments/NAME.toml``, else the file's
+    name.
 
     >>> from pathlib import Path
     >>> from .config import CONFIGS
@@ -203,10 +206,15 @@ def experiment_argument(exp: Experiment) -> str:
     ('agreement', 'mine', "'lab/my exp.toml'")
     >>> of("./experiments/../mine.toml"), of("../experiments/mine.toml")
     ('mine.toml', '../experiments/mine.toml')
+    >>> of("/elsewhere/experiments/mine.toml"), of("/elsewhere/lab/mine.toml")
+    ('mine', 'mine.toml')
     """
     if exp.packaged:
         return exp.path.stem
     here = Path(os.path.relpath(os.path.abspath(exp.path)))
+    if exp.path.is_absolute() and here.parts[:1] == ("..",):
+        here = (Path("experiments") if exp.path.parent.name == "experiments"
+                else Path()) / exp.path.name
     if here.parent == Path("experiments") and here.suffix == ".toml":
         return here.stem
     text = here.as_posix()
