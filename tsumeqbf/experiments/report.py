@@ -232,12 +232,12 @@ def report_command(exp: Experiment) -> str:
 def run_command(exp: Experiment, rows: list[dict]) -> str:
     """The command that ran the report's rows: with the cells at once that every row
     ran with (``--jobs``, where one count above 1) and the repeats the rows hold."""
-    jobs = {r.get("jobs") for r in rows}
+    counts = {r.get("jobs") for r in rows}
+    jobs = counts.pop() if len(counts) == 1 else None  # None too for a Dask run's rows
     repeats = max((repeat_of(r) for r in rows), default=1)
     return (f"tsumeqbf experiment run {experiment_argument(exp)}"
             + (" --quick" if exp.quick else "")
-            + (f" --jobs {next(iter(jobs))}" if len(jobs) == 1 and (next(iter(jobs)) or 1) > 1
-               else "")
+            + (f" --jobs {jobs}" if jobs and jobs > 1 else "")
             + (f" --repeat {repeats}" if repeats > 1 else ""))
 
 
