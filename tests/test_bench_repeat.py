@@ -43,3 +43,21 @@ def test_a_csv_written_before_the_new_columns_resumes_with_its_own(tmp_path):
     rows = _rows(out)
     assert [r["id"] for r in rows] == ["zukou-001", "zukou-002"]
     assert list(rows[1]) == old and rows[1]["status"] == "mate"
+
+
+def test_a_csv_with_the_old_name_of_the_nodes_spent_resumes_under_it(tmp_path):
+    # the column of the shortening's nodes spent was `shorten_nodes`, the name of the
+    # option that gives it a budget; the committed runs keep it
+    assert "shorten_spent" in FIELDS and "shorten_nodes" not in FIELDS
+    old = [("shorten_nodes" if f == "shorten_spent" else f) for f in FIELDS]
+    out = tmp_path / "edo.csv"
+    out.write_text(",".join(old) + "\n" + "zukou-001,69,unknown" + "," * (len(old) - 3) + "\n")
+    shorten = ["--no-bounded", "--max-nodes", "3000", "--shorten-nodes", "500"]
+    assert bench(["--edo", "2", "--resume", "--csv", str(out)] + shorten) == 0
+    rows = _rows(out)
+    assert [r["id"] for r in rows] == ["zukou-001", "zukou-002"]
+    assert list(rows[1]) == old and rows[1]["status"] == "mate"
+    assert 0 < int(rows[1]["shorten_nodes"]) <= 500 + 1
+    fresh = tmp_path / "new.csv"
+    assert bench(["--ids", "zukou-002", "--csv", str(fresh)] + shorten) == 0
+    assert list(_rows(fresh)[0]) == FIELDS and int(_rows(fresh)[0]["shorten_spent"]) > 0

@@ -46,6 +46,21 @@ def test_mate_text_tsume_says_its_length_not_within_n(capsys):
     assert code == 0 and out.startswith("no mate at any length")
 
 
+def test_mate_text_tsume_compares_the_plies_with_n_not_the_length(capsys):
+    # YaneuraOu's mate9-1: a mate in 7 by the tsume convention (useless interpositions
+    # not counted) whose line has 9 plies, every ply counted, as Mate(P, n) counts them:
+    # it shows no mate within 7
+    sfen = "ln2k3l/1Rs1gsgb1/2pppp3/p5Npp/5PP2/PP2P3P/2PPS4/1Bs2K3/LN3G1+rL w 2Pgnp 56"
+    code, out, _ = run(capsys, "mate", sfen, "-n", "7", "--engine", "tsume", "--json")
+    answer = json.loads(out)
+    assert code == 0 and (answer["length"], answer["plies"]) == (7, 9)
+    code, out, _ = run(capsys, "mate", sfen, "-n", "7", "--engine", "tsume")
+    assert out.startswith("mate in 7 (9 plies, every ply counted: more than n = 7")
+    assert "whether a mate within 7 exists is not decided" in out
+    code, out, _ = run(capsys, "mate", sfen, "-n", "9", "--engine", "tsume")
+    assert out.startswith("mate in 7 (9 plies, every ply counted)  [tsume")
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["mate", "2k/3/1GX b - 1", "-n", "1"], "unexpected character"),
     (["mate", "3/3/1GP b - 1", "-n", "1"], "has no king"),

@@ -5,6 +5,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -283,6 +284,31 @@ def test_a_limit_of_0_or_less_is_refused_in_one_line(capsys, command, value):
         assert len(lines) == 1 and f"argument {option}" in lines[0], (option, err)
 
 
+#: limits whose absence means a default, not no limit
+WITH_DEFAULT = [
+    (["mate", FIG5, "-n", "1", "--engine", "portfolio"], "--jobs"),
+    (["mate", FIG5, "-n", "1", "--engine", "portfolio"], "-j"),
+    (["batch", "cases.jsonl", "-o", "-"], "--jobs"),
+    (["batch", "cases.jsonl", "-o", "-"], "-j"),
+    (["experiment", "run", "nosuch"], "--jobs"),
+    (["experiment", "run", "nosuch"], "-j"),
+    (["experiment", "run", "nosuch"], "--repeat"),
+    (["check-formula", "f.qdimacs"], "--max-lines"),
+    (["solve", FIG5], "--checkpoint-every"),
+]
+
+
+@pytest.mark.parametrize("argv, option", WITH_DEFAULT)
+def test_a_limit_with_a_default_takes_a_positive_integer_alone(capsys, argv, option):
+    for value, why in (("0", "must be above 0 (leave the option out for its default)"),
+                       ("-1", "must be above 0 (leave the option out for its default)"),
+                       ("1.5", "not an integer: '1.5'"), ("abc", "not an integer: 'abc'")):
+        code, out, err = run(capsys, *argv, option, value)
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 1, (option, value, err)
+        assert lines[0].startswith("tsumeqbf: error: ") and why in lines[0], (option, value, err)
+
+
 def test_certify_nodes_caps_the_certification_and_needs_certify(capsys):
     mate = ["mate", FIG5, "--zone", 2, "-n", 3, "--engine", "qbf", "--quiet"]
     code, out, err = run(capsys, *mate, "--certify-nodes", 5)
@@ -314,6 +340,46 @@ def test_every_option_has_a_help_text():
     missing = [f"{command} {'/'.join(action.option_strings) or action.dest}"
                for command, action in _options(build_parser()) if not action.help]
     assert missing == []
+
+
+def _cli_doc() -> tuple[dict[str, str], str]:
+    """docs/cli.md's synopsis, per command ("tsumeqbf mate", "tsumeqbf experiment run",
+    "tsumeqbf" for --version), and its text after the synopsis."""
+    doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    start = doc.index("```sh\n") + len("```sh\n")
+    block, body = doc[start:doc.index("```", start)], doc[doc.index("```", start):]
+    synopsis, command = {}, None
+    for line in block.splitlines():
+        head = re.match(r"tsumeqbf(?: (?:experiment )?[a-z][\w-]*)?", line)
+        if head:
+            command = head.group(0)
+        synopsis[command] = synopsis.get(command, "") + " " + line
+    return synopsis, body
+
+
+def _named(option: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) is not None
+
+
+def test_every_option_is_in_the_synopsis_of_docs_cli_and_described_after_it():
+    # -j, -o's --output and --out's --results were missing once; a new option must be
+    # documented in the synopsis (every spelling) and in the text
+    synopsis, body = _cli_doc()
+    unlisted, undescribed, parser_options = [], [], {}
+    for command, action in _options(build_parser()):
+        if not action.option_strings:
+            continue
+        parser_options.setdefault(command, set()).update(action.option_strings)
+        unlisted += [f"{command} {o}" for o in action.option_strings
+                     if not _named(o, synopsis.get(command, ""))]
+        if not any(_named(o, body) for o in action.option_strings):
+            undescribed.append(f"{command} {action.option_strings[0]}")
+    assert unlisted == [] and undescribed == []
+    # and the synopsis names no option the command does not have
+    stale = [f"{command} {o}" for command, text in synopsis.items()
+             for o in re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", text)
+             if o not in parser_options.get(command, set())]
+    assert stale == []
 
 
 def test_the_certify_timeout_help_names_the_default_the_code_takes():

@@ -129,7 +129,7 @@ def test_bounded_counts_on_generated_positions():
 
 
 def answer(out: dict) -> tuple:
-    return (out["status"], out["nodes"], out["shorten_nodes"], out["length"], out["plies"],
+    return (out["status"], out["nodes"], out["shorten_spent"], out["length"], out["plies"],
             out["first_plies"], out["tt_hits"], " ".join(out["pv"]))
 
 

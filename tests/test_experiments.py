@@ -3,6 +3,7 @@
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -430,6 +431,51 @@ def test_an_own_experiment_of_a_named_experiments_name_comes_first(tmp_path, mon
     assert experiment_path("agreement") == Path("experiments/agreement.toml")
     assert load_experiment(experiment_path("agreement"), with_instances=False).results_dir == Path("results")
     assert not load_experiment(experiment_path("agreement"), with_instances=False).packaged
+
+
+def _commands(report: Path) -> tuple[list[str], list[str]]:
+    """The run and report commands a report's Provenance names, as argument lists."""
+    import shlex
+
+    line = next(line for line in report.read_text().splitlines() if line.startswith("- made by:"))
+    run, render = (shlex.split(part)[1:] for part in re.findall(r"`(tsumeqbf [^`]+)`", line))
+    return run, render
+
+
+@pytest.mark.parametrize("folder, toml, given", [
+    (".", "experiments/mine.toml", "experiments/mine.toml"),  # named by its stem there
+    ("elsewhere", "experiments/mine.toml", "../experiments/mine.toml"),
+    (".", "lab/mine.toml", "lab/mine.toml"),  # no experiments/ folder: results beside it
+])
+def test_an_own_experiments_report_names_commands_that_work_where_it_was_made(
+        tmp_path, capsys, monkeypatch, folder, toml, given):
+    path = tmp_path / toml
+    path.parent.mkdir(parents=True)
+    path.write_text(textwrap.dedent(SMALL))
+    (path.parent / "cases.jsonl").write_text(json.dumps({"id": "fig5", "sfen": FIG5, "n": 1,
+                                                         "zone": 2}) + "\n")
+    (tmp_path / folder).mkdir(exist_ok=True)
+    monkeypatch.chdir(tmp_path / folder)
+    assert main(["experiment", "run", given, "--quiet", "--repeat", "2"]) == 0
+    assert main(["experiment", "report", given, "--no-plots"]) == 0
+    report = Path(capsys.readouterr().out.strip())
+    run, render = _commands(report)
+    expected = "mine" if folder == "." and toml.startswith("experiments/") else given
+    assert run == ["experiment", "run", expected, "--repeat", "2"]
+    assert render == ["experiment", "report", expected]
+    # from the folder it was made in, each command finds the same experiment and rows
+    before = report.read_bytes()
+    assert main(run + ["--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "rows in" in err and "mate" not in err  # no cell ran again: they are all there
+    assert main(render + ["--no-plots"]) == 0
+    assert Path(capsys.readouterr().out.strip()) == report and report.read_bytes() == before
+
+
+def test_a_named_experiments_report_names_the_commands_that_made_it():
+    run, render = _commands(ROOT / "results" / "agreement-quick.md")
+    assert run == ["experiment", "run", "agreement", "--quick", "--jobs", "2"]
+    assert render == ["experiment", "report", "agreement", "--quick"]
 
 
 def test_committed_reports_are_found():

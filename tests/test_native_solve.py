@@ -95,7 +95,7 @@ def test_native_answers_on_the_yaneuraou_samples_are_exact_and_replay_as_mate():
     for r in read_rows("yaneuraou_mate_samples.csv"):
         pos = Position.from_sfen(r["sfen"])
         out = _answer(pos, "native")
-        assert out["backend"] == "native" and out["shortest"] is True, r["sfen"]
+        assert out["backend"] == "native" and out["shortest_exact"] is True, r["sfen"]
         assert out["length"] <= int(r["stated_length"]) and out["plies"] >= out["length"]
 
 
@@ -106,7 +106,7 @@ def test_native_answers_are_no_longer_than_the_python_searchs(name):
     pos = _sample(name)
     ours, theirs = _answer(pos, "cshogi"), _answer(pos, "native")
     assert theirs["length"] <= ours["length"]
-    assert theirs["shortest"] or not ours["shortest"]
+    assert theirs["shortest_exact"] or not ours["shortest_exact"]
 
 
 @pytest.mark.slow
@@ -115,7 +115,7 @@ def test_native_answers_on_every_yaneuraou_sample_are_no_longer_than_the_python_
         pos = Position.from_sfen(r["sfen"])
         ours, theirs = _answer(pos, "cshogi", shortest=True), _answer(pos, "native", shortest=True)
         assert theirs["length"] <= ours["length"], r["sfen"]
-        assert theirs["shortest"] and ours["shortest"], r["sfen"]
+        assert theirs["shortest_exact"] and ours["shortest_exact"], r["sfen"]
 
 
 def test_solve_with_the_native_backend_says_whether_its_answer_is_the_shortest(capsys):
@@ -141,7 +141,7 @@ def test_when_the_budget_runs_out_the_answer_says_how_far_the_cores_bounded_sear
     sfen = next(r["sfen"] for r in read_rows("open_tsume_zukou_musou.csv") if r["id"] == "zukou-050")
     assert main(["solve", sfen, "--backend", "native", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["shortest"] is False and out["plies"] == 21
+    assert out["shortest_exact"] is False and out["plies"] == 21
     within = out["no_mate_within"]
     assert within % 2 == 1 and 1 <= within < out["plies"] - 2
     # what it ruled out holds: no mate within those plies (the core's bounded search
@@ -232,7 +232,7 @@ def test_the_search_for_shorter_lines_never_lengthens_the_answer():
     pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[64]["sfen"])
     alone = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=0)
     shortened = solve_tsume(pos, backend="native", shortest_up_to=0, shorten_nodes=150_000)
-    assert alone["status"] == shortened["status"] == "mate" and shortened["shorten_nodes"] > 0
+    assert alone["status"] == shortened["status"] == "mate" and shortened["shorten_spent"] > 0
     assert shortened["length"] <= alone["length"]
     assert replay_answer(pos, shortened["pv"]).startswith("ok")
 

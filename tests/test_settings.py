@@ -28,13 +28,29 @@ def test_solve_answers_with_every_option_it_ran_with(capsys):
                      "--mate-probe", "1", "--shorten-nodes", "0")
     assert out["status"] == "mate"
     # backend auto names the one that answered: the Python search, as heuristics are asked
-    asked = dict(tt_limit=5000, dag=False, heuristics="BC", mate_probe=1, backend="rules")
+    asked = dict(tt_limit=5000, dag=False, heuristics="BC", mate_probe=1, backend="rules",
+                 shorten_nodes=0)
     for f in fields(SolveOptions):
         if f.name in asked:
             assert out[f.name] == asked[f.name], f.name
-        elif f.name not in ("shortest", "shorten_nodes"):  # of a mate: what was done
+        else:
             assert out[f.name] == ([] if f.default == () else f.default), f.name
     assert out["shorten_nodes"] == 0
+
+
+def test_solve_json_keeps_the_options_given_beside_what_the_searches_did(capsys):
+    # the result's own keys once had the options' names, and overwrote them: a mate in 1
+    # said shortest true without --shortest, and shorten_nodes the nodes spent
+    out = solve_json(capsys)
+    assert out["shortest"] is False and out["shorten_nodes"] is None  # as given: not at all
+    assert out["shortest_exact"] is True and out["shorten_spent"] == 0  # a mate in 1
+    capsys.readouterr()
+    assert main(["solve", "4R/P4/1L3/2k2/5 b GSP 1", "--zone", "2", "--quiet", "--json",
+                 "--shorten-nodes", "3000", "--shortest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["first_plies"] == 17 and out["shortest"] is True and out["shorten_nodes"] == 3000
+    assert out["shortest_exact"] is True and 0 < out["shorten_spent"] <= 3000 + 1
+    assert out["after_nodes"] == out["shorten_spent"] + out["bounded_nodes"]
 
 
 def test_every_documented_field_is_a_solve_flag_with_its_help():
@@ -166,7 +182,7 @@ def test_the_native_backend_answers_with_its_options_and_what_it_does_not_do(cap
     out = json.loads(capsys.readouterr().out)
     assert (out["status"], out["backend"], out["tt_limit"]) == ("mate", "native", 5000)
     # the DAG correction and inherited numbers as asked; a mate in 1 is the shortest
-    assert (out["dag"], out["inherit"], out["shortest"]) == (True, True, True)
+    assert (out["dag"], out["inherit"], out["shortest_exact"]) == (True, True, True)
     assert main(["solve", sfen, "--quiet", "--json", "--backend", "native", "--no-dag",
                  "--no-inherit"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -189,7 +189,7 @@ def test_shortening_finds_a_shorter_mate_than_the_first_proof():
     out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=60_000, shortest_up_to=0)
     assert first["plies"] == first["first_plies"] == out["first_plies"] == 17
     assert minimal_mate_length(pos, 17) <= out["plies"] < 17
-    assert 0 < out["shorten_nodes"] <= 60_000 + 1
+    assert 0 < out["shorten_spent"] <= 60_000 + 1
     replay_ok(pos, out["pv"])
 
 
@@ -254,7 +254,7 @@ def test_shortening_starts_from_the_proofs_part_when_the_whole_is_too_large(monk
 
     monkeypatch.setattr(answer, "rank_proven", root_part_too_large)
     out = solve_tsume(pos, max_nodes=100_000, shorten_nodes=60_000, shortest_up_to=0)
-    assert whole_asked and out["first_plies"] == 17 and out["shorten_nodes"] > 0
+    assert whole_asked and out["first_plies"] == 17 and out["shorten_spent"] > 0
     assert minimal_mate_length(pos, 17) <= out["plies"] < 17
     assert replay_ok(pos, out["pv"]) == "ok"
 
@@ -435,7 +435,7 @@ def test_yaneuraou_samples_shortest_mate_is_the_stated_length():
     for r in read_rows("yaneuraou_mate_samples.csv"):
         pos = Position.from_sfen(r["sfen"])
         out = solve_tsume(pos, max_nodes=300_000, shortest=True, shorten_nodes=0)
-        assert out["status"] == "mate" and out["shortest"]
+        assert out["status"] == "mate" and out["shortest_exact"]
         replay_ok(pos, out["pv"])
         assert out["shortest_plies"] == int(r["stated_length"]), r
 
@@ -479,8 +479,8 @@ def test_solve_tells_its_phases_and_the_whole_time():
 def test_a_mate_in_1_is_answered_at_once():
     # the shortening used to spend 50,000 nodes on the other checks of a mate in 1
     out = solve_tsume(Position.from_sfen("2k/3/1GP b - 1", zone=2))
-    assert out["length"] == 1 and out["shortest"] is True
-    assert out["shorten_nodes"] == 0 and out["after_nodes"] == 0
+    assert out["length"] == 1 and out["shortest_exact"] is True
+    assert out["shorten_spent"] == 0 and out["after_nodes"] == 0
 
 
 def test_by_default_the_search_for_a_shorter_line_has_a_share_of_the_proofs_work():
@@ -488,11 +488,11 @@ def test_by_default_the_search_for_a_shorter_line_has_a_share_of_the_proofs_work
         pos = Position.from_sfen(r["sfen"])
         out = solve_tsume(pos)
         # the shortening spent 50,000 nodes after a proof of 3 to 9 nodes before
-        assert out["nodes"] < 100 and out["shorten_nodes"] <= 10_000 + 1
-        assert out["after_nodes"] == out["shorten_nodes"] + out["bounded_nodes"]
+        assert out["nodes"] < 100 and out["shorten_spent"] <= 10_000 + 1
+        assert out["after_nodes"] == out["shorten_spent"] + out["bounded_nodes"]
         assert out["bounded_nodes"] <= 20_000 + 1
         # bounded df-pn decided that no mate in 1 exists: the answer is the shortest
-        assert out["shortest"] is True and out["length"] == out["shortest_plies"] == 3
+        assert out["shortest_exact"] is True and out["length"] == out["shortest_plies"] == 3
         assert replay_ok(pos, out["pv"]) == "ok"
 
 
@@ -501,13 +501,13 @@ def test_the_answer_says_whether_it_is_the_exact_shortest(monkeypatch):
 
     pos = Position.from_sfen("4R/P4/1L3/2k2/5 b GSP 1", zone=2)
     exact = solve_tsume(pos, shorten_nodes=0, shortest=True)
-    assert exact["shortest"] is True and exact["first_plies"] == 17
+    assert exact["shortest_exact"] is True and exact["first_plies"] == 17
     assert exact["length"] == exact["shortest_plies"] == minimal_mate_length(pos, 17)
     # a budget too small for bounded df-pn (it needs about 12,000 nodes here): the answer
     # is the proofs' line, and says that it may not be the shortest
     monkeypatch.setattr(solve_module, "AFTER_FLOOR_BOUNDED", 100)
     budgeted = solve_tsume(pos, shorten_nodes=0)
-    assert budgeted["shortest"] is False  # as many nodes as the proof's 748
+    assert budgeted["shortest_exact"] is False  # as many nodes as the proof's 748
     assert budgeted["bounded_nodes"] <= budgeted["nodes"] + 1 < 12_000
     assert (budgeted["length"], budgeted["plies"]) == (15, 17) and "shortest_plies" not in budgeted
     replay_ok(pos, budgeted["pv"])
@@ -523,7 +523,7 @@ def test_solve_prints_whether_the_answer_is_the_shortest(capsys, monkeypatch):
     assert "shortest: exact (bounded df-pn: no mate within 9 plies" in capsys.readouterr().out
     monkeypatch.setattr(solve_module, "AFTER_FLOOR_BOUNDED", 100)
     assert main(sfen + ["--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["shortest"] is False
+    assert json.loads(capsys.readouterr().out)["shortest_exact"] is False
     assert main(sfen) == 0
     assert "shortest: not proven" in capsys.readouterr().out
 

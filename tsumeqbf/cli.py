@@ -23,7 +23,8 @@ import os
 import signal
 import sys
 
-from .arguments import failure_text, output_file, positive_float, positive_int, to_stdout
+from .arguments import (failure_text, output_file, positive_float, positive_int,
+                        positive_int_or_default, to_stdout)
 from .engines import ENGINES, is_qbf_engine
 from .progress import phase, phase_notes, shows_phases
 from .rules import Position, TsumeError
@@ -200,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     _qbf_args(p)
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole question (QBF: encoding, writing, solving)")
-    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=positive_int, default=None,
+    p.add_argument("--jobs", "-j", dest="portfolio_jobs", type=positive_int_or_default,
+                   default=None,
                    help="engine portfolio: members run at once (default: the cores this "
                         "process may use)")
     p.add_argument("--max-nodes", type=positive_int, default=None,
@@ -220,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("cases", help="JSONL: one object per line with id, sfen, n and optional zone")
     p.add_argument("--engine", default="brute", help=", ".join(ENGINES) + " (default: brute)")
     _qbf_args(p)
-    p.add_argument("--jobs", "-j", type=positive_int, default=1,
+    p.add_argument("--jobs", "-j", type=positive_int_or_default, default=1,
                    help="cases at once, each in its own process (default: 1)")
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds per case, for the whole question")
@@ -309,9 +311,7 @@ def _print_answer(answer: Answer, n: int, say) -> None:
     if answer.engine == "tsume":  # unbounded: its line's length, n no bound on it
         length = facts.get("length")
         if answer.status is Status.MATE and length is not None:
-            verdict = f"mate in {length}" + (
-                f" (more than n = {n}: engine tsume does not bound the length, so whether "
-                f"a mate within {n} exists is not decided)" if length > n else "")
+            verdict = f"mate in {length}" + _tsume_length_note(length, facts.get("plies"), n)
         elif answer.status is Status.NOMATE:
             verdict = "no mate at any length"
     engine = answer.engine + (f": {facts['member']}" if facts.get("member") else "")
@@ -331,6 +331,24 @@ def _print_answer(answer: Answer, n: int, say) -> None:
     if facts.get("certificate") == "missing" and cert is None:
         print("tsumeqbf: note: the solver said true without a first move, so nothing of its "
               "verdict was checked (--certify checks it)", file=sys.stderr)
+
+
+def _tsume_length_note(length: int, plies: int | None, n: int) -> str:
+    """What engine tsume's ``mate in LENGTH`` needs beside it: its line's plies when the
+    length leaves useless interpositions out, and whether they pass n. Mate(P, n) counts
+    every ply, so ``plies``, not the length, is what n bounds.
+
+    >>> _tsume_length_note(3, 3, 3), _tsume_length_note(7, 9, 9)
+    ('', ' (9 plies, every ply counted)')
+    >>> print(_tsume_length_note(7, 9, 7))  # doctest: +ELLIPSIS
+     (9 plies, every ply counted: more than n = 7: engine tsume does not bound the length, ...)
+    """
+    plies = length if plies is None else plies
+    counted = f"{plies} plies, every ply counted" if plies != length else ""
+    if plies <= n:
+        return f" ({counted})" if counted else ""
+    return (f" ({counted + ': ' if counted else ''}more than n = {n}: engine tsume does not "
+            f"bound the length, so whether a mate within {n} exists is not decided)")
 
 
 def cmd_batch(args) -> int:

@@ -7,7 +7,7 @@ For each problem (the 42 YaneuraOu samples, Edo problems by id, and the Edo prob
 at ``--edo-up-to`` plies or less) ``solve_tsume`` runs with its defaults (``--shortest``:
 the exact shortest asked for) and one row says the stated length, the answer's length
 (useless interpositions not counted) and plies, the first proof's plies, whether the
-answer is the exact shortest (``shortest``) and if not, with the native core, the most
+answer is the exact shortest (``shortest_exact``) and if not, with the native core, the most
 plies within which its bounded search showed there is no mate (``no_mate_within``), the
 nodes of the proof and of everything after it, the proof's seconds and the seconds to the
 answer (wall clock, ``total_s``), the CPU seconds of the whole call and what made the row
@@ -30,7 +30,7 @@ from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
 from .dfpn import pick_edo
 
-FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "shortest",
+FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "shortest_exact",
           "no_mate_within", "answer", "nodes", "after_nodes", "time_s", "total_s", "cpu_s",
           "replay", *PROVENANCE]
 
@@ -63,11 +63,11 @@ def run_one(row: dict, shortest: bool) -> dict:
     cpu = time.process_time()
     out = solve_tsume(pos, **kwargs)
     cpu = time.process_time() - cpu
-    after = out.get("after_nodes", out.get("shorten_nodes"))
     return {"id": row["id"], "stated_length": row["stated_length"], "status": out["status"],
             "length": out["length"], "plies": out.get("plies"),
-            "first_plies": out.get("first_plies"), "shortest": out.get("shortest", ""),
-            "answer": out.get("answer"), "nodes": out["nodes"], "after_nodes": after,
+            "first_plies": out.get("first_plies"),
+            "shortest_exact": out.get("shortest_exact", ""),
+            "answer": out.get("answer"), "nodes": out["nodes"], "after_nodes": out.get("after_nodes"),
             "no_mate_within": out.get("no_mate_within", ""),
             "time_s": round(out["time_s"], 3), "total_s": round(out["total_s"], 3),
             "cpu_s": round(cpu, 3),
@@ -78,12 +78,12 @@ def run_one(row: dict, shortest: bool) -> dict:
 def summary(rows: list[dict]) -> str:
     """How many answers are proven the exact shortest, and the CPU seconds.
 
-    >>> print(summary([{"shortest": True, "cpu_s": 1.5}, {"shortest": False, "cpu_s": 0.25}]))
+    >>> print(summary([{"shortest_exact": True, "cpu_s": 1.5}, {"shortest_exact": False, "cpu_s": 0.25}]))
     2 answers, 1 proven the exact shortest; 1.8 CPU s in all, 0.9 at the median
     """
     cpu = [r["cpu_s"] for r in rows]
     median = statistics.median(cpu) if cpu else 0.0
-    exact = sum(r["shortest"] is True for r in rows)
+    exact = sum(r["shortest_exact"] is True for r in rows)
     return (f"{len(rows)} answers, {exact} proven the exact shortest; "
             f"{sum(cpu):.1f} CPU s in all, {median:.1f} at the median")
 

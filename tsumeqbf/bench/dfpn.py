@@ -11,7 +11,8 @@
    with a node budget: solved count, nodes, seconds, nodes per second, each answer replayed
    by the rules engine (legal, every attacker move a check, ends in mate or in a check only
    useless interpositions answer) and its length beside the stated one; ``first_plies``
-   is the first proof's line before the search for shorter mates (``shorten_nodes``).
+   is the first proof's line before the search for shorter mates (``shorten_spent``: the
+   nodes it spent; ``shorten_nodes`` in CSVs written before, the name of its option).
 
 cshogi's ``DfPn`` runs on the same positions with the same node budget (its own rules: not
 an oracle, see tsumeqbf/data/SOURCES.md); the ratio is our nodes over cshogi's where both
@@ -99,27 +100,47 @@ def bounded(rows, max_nodes, cshogi) -> None:
 
 
 FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "nodes",
-          "shorten_nodes", "time_s", "replay", "cshogi_proven", "cshogi_nodes", "probes",
+          "shorten_spent", "time_s", "replay", "cshogi_proven", "cshogi_nodes", "probes",
           "repeat", "cpu_s", *PROVENANCE]
 
 
-def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn"):
+#: the columns of bench dfpn's FIELDS that CSVs written before had under another name:
+#: the shortening's nodes spent were ``shorten_nodes``, the option's name (the committed
+#: runs under results/ keep it)
+OLD_NAMES = {"shorten_nodes": "shorten_spent"}
+
+
+class _OldNames(csv.DictWriter):
+    """A DictWriter on a CSV of old column names (``old``: each old name's new one),
+    given rows under the new names."""
+
+    def __init__(self, sink, header: list[str], old: dict):
+        super().__init__(sink, fieldnames=header, extrasaction="ignore")
+        self.old = {new: name for name, new in old.items() if name in header}
+
+    def writerow(self, row):
+        return super().writerow({self.old.get(key, key): value for key, value in row.items()})
+
+
+def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn", old_names=None):
     """The CSV's file and a DictWriter on it (both None without a path), and the (id,
     repeat) it holds already (``resume``: keep them and append). A CSV written before the
-    later columns (repeat, CPU seconds, provenance) resumes with its own columns."""
+    later columns (repeat, CPU seconds, provenance), or with a column's old name of
+    ``old_names`` (old name: new name), resumes with its own columns."""
     if not csv_path:
         return None, None, set()
     path = Path(csv_path)
     done = set()
+    old_names = old_names or {}
     if resume and path.exists() and path.stat().st_size:
         with open(path, encoding="utf-8") as fh:
             header = fh.readline().strip().split(",")
-            if header != fields[:len(header)]:
+            if [old_names.get(name, name) for name in header] != fields[:len(header)]:
                 raise SystemExit(f"bench {bench}: {path} has other columns; cannot resume it")
             fh.seek(0)
             done = {(row["id"], int(row.get("repeat") or 1)) for row in csv.DictReader(fh)}
         sink = open(path, "a", newline="", encoding="utf-8")
-        return sink, csv.DictWriter(sink, fieldnames=header, extrasaction="ignore"), done
+        return sink, _OldNames(sink, header, old_names), done
     sink = open(path, "w", newline="", encoding="utf-8")
     writer = csv.DictWriter(sink, fieldnames=fields)
     writer.writeheader()
@@ -149,7 +170,7 @@ def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=F
     """``solve`` with ``options`` on each of ``rows`` (no exact-shortest search after a
     proof: ``shortest_up_to`` 0), beside cshogi's DfPn."""
     # rows are written as problems finish: an interrupted run keeps them, --resume goes on
-    sink, writer, done = open_rows(csv_path, resume)
+    sink, writer, done = open_rows(csv_path, resume, old_names=OLD_NAMES)
     if done:
         print(f"resuming: {len(done)} problems already in {csv_path}")
     our_nodes = our_s = 0.0
@@ -167,7 +188,7 @@ def unbounded(rows, max_nodes, options: SolveOptions, cshogi, csv_path, resume=F
         row = {"id": r["id"], "stated_length": r["stated_length"], "status": out["status"],
                "length": out["length"], "plies": out.get("plies"),
                "first_plies": out.get("first_plies"), "nodes": out["nodes"],
-               "shorten_nodes": out.get("shorten_nodes"),
+               "shorten_spent": out.get("shorten_spent"),
                "time_s": round(out["time_s"], 3), "replay": check,
                "cshogi_proven": theirs[0] if theirs else None,
                "cshogi_nodes": theirs[1] if theirs else None, "probes": out["probes"],

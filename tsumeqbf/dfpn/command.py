@@ -116,11 +116,11 @@ def shortest_note(out: dict, asks: str = "--shortest") -> str:
     """The line that says whether a mate's answer is the exact shortest; ``asks`` names
     what asks for it until it is known (the USI engine: its option).
 
-    >>> shortest_note({"shortest": True, "length": 7, "plies": 7})
+    >>> shortest_note({"shortest_exact": True, "length": 7, "plies": 7})
     'shortest: exact (bounded df-pn: no mate within 5 plies, every ply counted)'
-    >>> shortest_note({"shortest": False, "length": 17, "plies": 17})[:45]
+    >>> shortest_note({"shortest_exact": False, "length": 17, "plies": 17})[:45]
     'shortest: not proven (the shortest line found'
-    >>> shortest_note({"shortest": False, "length": 17, "plies": 17, "no_mate_within": 9})[:70]
+    >>> shortest_note({"shortest_exact": False, "length": 17, "plies": 17, "no_mate_within": 9})[:70]
     'shortest: not proven (bounded df-pn: no mate within 9 plies, every ply'
     >>> shortest_note({"shortest": True, "length": 3, "plies": 3})
     'shortest: exact (bounded df-pn: no mate within 1 ply, every ply counted)'
@@ -128,7 +128,7 @@ def shortest_note(out: dict, asks: str = "--shortest") -> str:
     ...               asks="the option Shortest").split("; ")[-1]
     'the option Shortest asks bounded df-pn until it knows)'
     """
-    if out.get("shortest"):
+    if out.get("shortest_exact"):
         if out["length"] <= 1:
             return "shortest: exact (a mate in 1)"
         return (f"shortest: exact (bounded df-pn: no mate within {plies(out['length'] - 2)}, "

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..arguments import non_negative_int, positive_int
+from ..arguments import non_negative_int, positive_int_or_default
 from ..settings import TABLE_ENTRIES, TABLE_ENTRIES_MAX, Settings, setting
 
 HEURISTICS = "ABCDEF"
@@ -134,7 +134,7 @@ class SolveOptions(TsumeOptions):
               "each other's; auto goes on with the one that wrote FILE)", type=str,
         metavar="FILE")
     checkpoint_every: int = setting(10_000_000, "nodes between checkpoints (default 10,000,000)",
-                                    type=positive_int, metavar="N")
+                                    type=positive_int_or_default, metavar="N")
     seeds: tuple = setting(
         (), "take in the proofs of another checkpoint (a position of this problem or another "
             "one, same hashing and attacker) before searching; repeatable", flag="--seed",

@@ -6,12 +6,12 @@ its fields.
 
 After a proof (``first_plies``: its line's plies), two searches look for a shorter
 line. First more nodes of the unbounded search try the open checks along the main
-line (:func:`answer.shorten`; ``shorten_nodes`` in the output); then, when the best
+line (:func:`answer.shorten`; ``shorten_spent`` in the output: its nodes); then, when the best
 line read off the proofs has L plies (every ply counted) and L is at most
 ``shortest_up_to``, bounded df-pn asks for a mate within 1, 3, ... L - 2 plies (the
 Python search's with its table started from the proofs, :mod:`.shortest`; the native
 core's in the core from the root alone, first whether there is any within L - 2,
-:func:`.native_solve.shorter_mate`). ``shortest`` says
+:func:`.native_solve.shorter_mate`). ``shortest_exact`` in the output says
 whether the answer is the exact shortest: bounded df-pn has shown that no mate within
 ``length`` - 2 plies exists, every ply counted (``shortest_plies``, ``pv_shortest``:
 the shortest line counting every ply; with the native core, when its budget runs out
@@ -250,8 +250,8 @@ def _answer(out: dict, pos, search, res, game, options: SolveOptions, stops: _St
             found, short = stops.run(shorter_mate, bounded, game, len(raw) - 2) or (None, None)
             out["bounded_nodes"] = bounded.nodes
     out.update(pv=[pos.usi(m) for m in line], pv_ja=line_to_japanese(pos, line),
-               length=len(line), plies=len(raw), first_plies=len(first), shorten_nodes=spent,
-               answer="proof", shortest=found is not None)
+               length=len(line), plies=len(raw), first_plies=len(first), shorten_spent=spent,
+               answer="proof", shortest_exact=found is not None)
     out["after_nodes"] = spent + out.get("bounded_nodes", 0)
     if found:
         _exact(out, pos, short)
@@ -267,7 +267,7 @@ def _exact(out: dict, pos, short) -> None:
     """Bounded df-pn's shortest line ``short`` (None: none shorter within its limits)."""
     out["pv_shortest"] = [pos.usi(m) for m in short] if short else None
     out["shortest_plies"] = len(short) if short else None
-    out["shortest"] = short is not None
+    out["shortest_exact"] = short is not None
     if short and len(short) < out["length"]:
         # the proofs hold no line this short (zukou-036: 19 plies found, 13 exact):
         # answer with the exact one; every ply of it counts, so its length can only

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..arguments import positive_int
+from ..arguments import positive_int_or_default
 from ..rules import TsumeError
 
 
@@ -33,8 +33,8 @@ def register(sub) -> None:
 
     run = actions.add_parser("run", help="run every unfinished cell; RESULTS/NAME.sqlite and .csv")
     _common(run)
-    run.add_argument("--jobs", "-j", type=positive_int, default=1,
-                     help="cells at once (local executor)")
+    run.add_argument("--jobs", "-j", type=positive_int_or_default, default=1,
+                     help="cells at once (local executor; default: 1)")
     run.add_argument("--executor", choices=("local", "dask"), default="local",
                      help="local: worker processes on this machine; dask: the cluster "
                           "of --scheduler (default: local)")
@@ -43,8 +43,9 @@ def register(sub) -> None:
     run.add_argument("--continue-csv", action="store_true",
                      help="with no store yet, take the finished cells of RESULTS/NAME.csv "
                           "(continue a partial run committed from another machine)")
-    run.add_argument("--repeat", type=positive_int, default=1, metavar="K",
-                     help="run every cell K times (the report gives each timing's spread)")
+    run.add_argument("--repeat", type=positive_int_or_default, default=1, metavar="K",
+                     help="run every cell K times (the report gives each timing's spread; "
+                          "default: 1)")
     run.add_argument("--same-code", action="store_true",
                      help="run again the stored cells that another commit or encoder version "
                           "made, so that the report comes from this code alone")

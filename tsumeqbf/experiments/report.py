@@ -20,6 +20,8 @@ against plies; ``qbf_report.py``).
 
 from __future__ import annotations
 
+import os
+import shlex
 import statistics
 from pathlib import Path
 
@@ -188,11 +190,55 @@ def repeats_context(rows: list[dict], labels: list[str]) -> dict | None:
                              if other else "")}
 
 
+def experiment_argument(exp: Experiment) -> str:
+    """How the commands a report names give its experiment, so that they work from the
+    folder the report was made in and hold no path of this machine: a named experiment by
+    its name; one's own ``experiments/NAME.toml`` there by NAME (which finds it first);
+    any other TOML by its path from there, as given when given relative. An absolute path
+    outside that folder (a machine's) gives way to the experiment as named from the
+    folder that holds its results: NAME for ``experiments/NAME.toml``, else the file's
+    name.
+
+    >>> from pathlib import Path
+    >>> from .config import CONFIGS
+    >>> def of(path): return experiment_argument(Experiment("x", Path(path), "", "", [], [], {}))
+    >>> of(CONFIGS / "agreement.toml"), of("experiments/mine.toml"), of("lab/my exp.toml")
+    ('agreement', 'mine', "'lab/my exp.toml'")
+    >>> of("./experiments/../mine.toml"), of("../experiments/mine.toml")
+    ('mine.toml', '../experiments/mine.toml')
+    >>> of("/elsewhere/experiments/mine.toml"), of("/elsewhere/lab/mine.toml")
+    ('mine', 'mine.toml')
+    """
+    if exp.packaged:
+        return exp.path.stem
+    here = Path(os.path.relpath(os.path.abspath(exp.path)))
+    if exp.path.is_absolute() and here.parts[:1] == ("..",):
+        here = (Path("experiments") if exp.path.parent.name == "experiments"
+                else Path()) / exp.path.name
+    if here.parent == Path("experiments") and here.suffix == ".toml":
+        return here.stem
+    text = here.as_posix()
+    if not text.endswith(".toml") and "/" not in text:  # else read as a name
+        text = f"./{text}"
+    return shlex.quote(text)
+
+
 def report_command(exp: Experiment) -> str:
-    """The command that renders this report and its pictures again (no path of this
-    machine: a named experiment by its name, one's own by its file's name)."""
-    return (f"tsumeqbf experiment report {exp.path.stem if exp.packaged else exp.path.name}"
+    """The command that renders this report and its pictures again."""
+    return (f"tsumeqbf experiment report {experiment_argument(exp)}"
             + (" --quick" if exp.quick else ""))
+
+
+def run_command(exp: Experiment, rows: list[dict]) -> str:
+    """The command that ran the report's rows: with the cells at once that every row
+    ran with (``--jobs``, where one count above 1) and the repeats the rows hold."""
+    counts = {r.get("jobs") for r in rows}
+    jobs = counts.pop() if len(counts) == 1 else None  # None too for a Dask run's rows
+    repeats = max((repeat_of(r) for r in rows), default=1)
+    return (f"tsumeqbf experiment run {experiment_argument(exp)}"
+            + (" --quick" if exp.quick else "")
+            + (f" --jobs {jobs}" if jobs and jobs > 1 else "")
+            + (f" --repeat {repeats}" if repeats > 1 else ""))
 
 
 def certification_rows(rows: list[dict], labels: list[str]) -> list[list]:
@@ -393,7 +439,8 @@ def render_report(exp: Experiment, results_dir: Path | None = None, plots: bool 
     shrunk_path = results / f"{exp.name}-shrunk.csv"
     shrunk = read_csv(shrunk_path, SHRUNK_COLUMNS) if shrunk_path.exists() else []
     ctx = build_context(exp, rows, shrunk)
-    ctx.update(mix=mix, repeats=repeats_context(every, ctx["labels"]), **provenance_context(every))
+    ctx.update(mix=mix, repeats=repeats_context(every, ctx["labels"]), **provenance_context(every),
+               run_command=run_command(exp, every))
     if mix:
         ctx["report_command"] += " --mixed"  # the command that renders it again
     md_path = results / f"{exp.name}.md"

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from ..arguments import STDOUT, output_file, positive_float, positive_int
+from ..arguments import STDOUT, output_file, positive_float, positive_int, positive_int_or_default
 from ..rules import TsumeError, check_n
 from ..rules.problem_files import load_position
 from ..values import Status
@@ -43,8 +43,8 @@ def register(sub) -> None:
                    help="where the strategy comes from: brute force (default) or the Python df-pn")
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="node limit of the strategy's searches")
-    p.add_argument("--max-lines", type=positive_int, default=DEFAULT_MAX_LINES,
-                   help="lines of play the strategy may have")
+    p.add_argument("--max-lines", type=positive_int_or_default, default=DEFAULT_MAX_LINES,
+                   help=f"lines of play the strategy may have (default {DEFAULT_MAX_LINES:,})")
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="seconds for the whole check")
     p.add_argument("--certificate", default=None, metavar="PATH", type=output_file,
