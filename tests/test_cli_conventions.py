@@ -295,6 +295,8 @@ WITH_DEFAULT = [
     (["experiment", "run", "nosuch"], "--repeat"),
     (["check-formula", "f.qdimacs"], "--max-lines"),
     (["solve", FIG5], "--checkpoint-every"),
+    *((["family-score", "nosuch"], option)
+      for option in ("--cpu-limit", "--memory-mb", "--jobs", "-j", "--every")),
 ]
 
 

@@ -12,7 +12,7 @@ import json
 import sys
 from collections import Counter
 
-from ..arguments import output_file, positive_int, to_stdout
+from ..arguments import output_file, positive_int_or_default, to_stdout
 
 
 def register(sub) -> None:
@@ -72,13 +72,13 @@ def register_score(sub) -> None:
                         "standard output)")
     p.add_argument("--solvers", default=",".join(READS["qdimacs"]),
                    help="comma-separated (default: all five)")
-    p.add_argument("--cpu-limit", type=positive_int, default=60, metavar="S",
+    p.add_argument("--cpu-limit", type=positive_int_or_default, default=60, metavar="S",
                    help="CPU seconds a cell (the kernel's RLIMIT_CPU; default 60)")
-    p.add_argument("--memory-mb", type=positive_int, default=4096, metavar="MB",
+    p.add_argument("--memory-mb", type=positive_int_or_default, default=4096, metavar="MB",
                    help="a solver's address space (default 4096)")
-    p.add_argument("--jobs", "-j", type=positive_int, default=1,
+    p.add_argument("--jobs", "-j", type=positive_int_or_default, default=1,
                    help="cells at once (default 1)")
-    p.add_argument("--every", type=positive_int, default=1, metavar="K",
+    p.add_argument("--every", type=positive_int_or_default, default=1, metavar="K",
                    help="a sample: only the files of every K-th formula of the index (to "
                         "estimate a whole run's time; a run without it adds the rest)")
     p.add_argument("--report-only", action="store_true",
