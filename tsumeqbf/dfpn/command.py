@@ -122,9 +122,9 @@ def shortest_note(out: dict, asks: str = "--shortest") -> str:
     'shortest: not proven (the shortest line found'
     >>> shortest_note({"shortest_exact": False, "length": 17, "plies": 17, "no_mate_within": 9})[:70]
     'shortest: not proven (bounded df-pn: no mate within 9 plies, every ply'
-    >>> shortest_note({"shortest": True, "length": 3, "plies": 3})
+    >>> shortest_note({"shortest_exact": True, "length": 3, "plies": 3})
     'shortest: exact (bounded df-pn: no mate within 1 ply, every ply counted)'
-    >>> shortest_note({"shortest": False, "length": 17, "plies": 17},
+    >>> shortest_note({"shortest_exact": False, "length": 17, "plies": 17},
     ...               asks="the option Shortest").split("; ")[-1]
     'the option Shortest asks bounded df-pn until it knows)'
     """
