@@ -403,6 +403,35 @@ def test_a_time_past_what_the_timers_hold_is_no_limit(engine_cmd, limit):
         assert proc.stderr.read() == ""
 
 
+def test_go_mate_0_is_infinite():
+    # the USI spec gives milliseconds or 'infinite' and nothing for 0: the dfpn search read
+    # 0 as no limit but its stop timer ended it after TIME_GRACE_S with 'checkmate timeout'
+    from tsumeqbf.usi.search import TIME_GRACE_S
+
+    out = []
+    engine = UsiEngine(out.append)
+    engine.handle(f"position sfen {HARD}")
+    engine.handle("go mate 0")
+    assert engine.search.request.timeout is None
+    assert not engine.wait(TIME_GRACE_S + 1.5), out  # still searching, as 'infinite'
+    assert not any(line.startswith("checkmate") for line in out)
+    engine.handle("stop")
+    assert engine.wait(10) and out[-1] == "checkmate timeout"
+
+
+@pytest.mark.parametrize("name", ["dfpn", "brute"])
+def test_a_request_with_0_seconds_has_no_time(name):
+    # answer_mate's doors read a timeout of 0 as no limit (bounded: 'timeout or None')
+    # where the core reads it as none left; None is no limit
+    from tsumeqbf.usi.search import MateRequest, answer_mate
+
+    from tsumeqbf.values import Status
+
+    request = MateRequest(HARD, engine=name, timeout=0, max_nodes=20_000, max_plies=3)
+    out = answer_mate(request, lambda kind, text: None)
+    assert out.status is Status.UNKNOWN and "time" in out.error, out
+
+
 def _talk(*commands, wait=True) -> list[str]:
     out = []
     engine = UsiEngine(out.append)

@@ -2,7 +2,7 @@
 time and writes its answers through ``write``.
 
 Commands: ``usi``, ``isready``, ``setoption``, ``usinewgame``, ``position``, ``go mate
-<ms>|infinite``, ``stop``, ``quit`` (``gameover`` and ``ponderhit`` are accepted and
+<ms>|infinite`` (``go mate 0`` is ``infinite``), ``stop``, ``quit`` (``gameover`` and ``ponderhit`` are accepted and
 ignored). A plain ``go`` answers ``bestmove resign`` with an explanation: this engine
 only solves mates. Anything it cannot take gets an ``info string`` line, never a crash.
 
@@ -133,8 +133,12 @@ class UsiEngine:
         if limit == "infinite":
             timeout = None
         elif limit.isascii() and limit.isdigit():  # (str.isdigit alone takes '１２' and '²')
-            # past what the timers hold (go mate 99999999999999): no limit at all
-            timeout = native.time_limit(int(limit) / 1000)
+            # 0 ms: the USI spec gives milliseconds or 'infinite' and says nothing of 0;
+            # no search answers within none, so it is read as no limit (a GUI's "no time
+            # limit" left at 0), the search ending at 'stop', as 'infinite'. Past what the
+            # timers hold (go mate 99999999999999): no limit either.
+            ms = int(limit)
+            timeout = None if ms == 0 else native.time_limit(ms / 1000)
         else:  # still a checkmate line: a GUI waits for one after every 'go mate'
             self.say(f"'go mate' takes milliseconds or 'infinite', not {limit!r}")
             self.emit("checkmate notimplemented")
