@@ -192,10 +192,12 @@ def main(argv: list[str]) -> int:
     # the questions hold pieces in hand, which encoding paper's rules do not have
     ap.add_argument("--encoding", default="compact", choices=[e for e in ENCODINGS if e != "paper"])
     ap.add_argument("--seeds", default="2024,5,11", help="the generator's seeds")
-    ap.add_argument("--count", type=positive_int_or_default, default=30, help="generated questions per seed")
+    ap.add_argument("--count", type=positive_int_or_default, default=30,
+                    help="generated questions per seed")
     ap.add_argument("--sizes", default="3x3,4x4,5x5")
     ap.add_argument("--plies", default="1,3")
-    ap.add_argument("--yaneuraou", type=non_negative_int, default=11, help="how many mate-in-3 samples")
+    ap.add_argument("--yaneuraou", type=non_negative_int, default=11,
+                    help="how many mate-in-3 samples")
     ap.add_argument("--timeout", type=positive_float_or_default, default=60.0,
                     help="seconds for Bloqqer and for each solver call (half for the reference)")
     ap.add_argument("--keep", default=None, metavar="DIR",

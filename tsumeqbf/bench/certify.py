@@ -32,7 +32,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--count", type=positive_int_or_default, default=60)
     p.add_argument("--sizes", default="3x3,4x4,5x5")
     p.add_argument("--plies", default="1,3,5")
-    p.add_argument("--timeout", type=positive_float_or_default, default=30.0, help="seconds a question (and again "
+    p.add_argument("--timeout", type=positive_float_or_default, default=30.0,
+                   help="seconds a question (and again "
                    "for its certification)")
     args = p.parse_args(argv)
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]

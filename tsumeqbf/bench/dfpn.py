@@ -393,7 +393,8 @@ def _native(args, cshogi) -> int:
 def main(argv: list[str]) -> int:
     ap = BenchParser(prog="python -m tsumeqbf.bench dfpn")
     ap.add_argument("--max-nodes", type=positive_int_or_default, default=1_000_000)
-    ap.add_argument("--edo", type=non_negative_int, default=20, help="how many Edo problems (0: none, 200: all)")
+    ap.add_argument("--edo", type=non_negative_int, default=20,
+                    help="how many Edo problems (0: none, 200: all)")
     ap.add_argument("--ids", default=None,
                     help="Edo problems by id instead of the first K (zukou-023,musou-007)")
     # solve's options that the benchmark passes on (with solve's help)

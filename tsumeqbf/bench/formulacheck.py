@@ -54,7 +54,8 @@ def main(argv: list[str]) -> int:
                    help="mate: at the stated length d; nomate: at d - 2 (default both)")
     p.add_argument("--edo", action="store_true",
                    help="the Edo problems at their stated lengths instead of the samples")
-    p.add_argument("--max-length", type=positive_int_or_default, default=13, help="--edo: the longest stated")
+    p.add_argument("--max-length", type=positive_int_or_default, default=13,
+                   help="--edo: the longest stated")
     p.add_argument("--cpu-limit", type=positive_int_or_default, default=600,
                    help="--edo: CPU seconds to encode, and again for the check, per formula")
     args = p.parse_args(argv)

@@ -96,8 +96,10 @@ def main(argv: list[str]) -> int:
     ap = BenchParser(prog="python -m tsumeqbf.bench lengths")
     ap.add_argument("--rows", default=DEFAULT_ROWS,
                     help=f"bench dfpn CSVs, comma-separated (default {DEFAULT_ROWS})")
-    ap.add_argument("--max-plies", type=positive_int_or_default, default=15, help="largest bound asked (odd)")
-    ap.add_argument("--max-nodes", type=positive_int_or_default, default=2_000_000, help="nodes per question")
+    ap.add_argument("--max-plies", type=positive_int_or_default, default=15,
+                    help="largest bound asked (odd)")
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=2_000_000,
+                    help="nodes per question")
     ap.add_argument("--ids", default=None, help="only these problems (zukou-050,musou-007)")
     ap.add_argument("--backend", choices=BACKENDS, default="rules")
     ap.add_argument("--csv", type=table_csv, default=None)

@@ -343,8 +343,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("builds", nargs="+", metavar="BUILD",
                     help="[NAME=]SPEC: a built core (.so, or 'installed'), a _core.cpp, or a "
                          "git revision of this checkout")
-    ap.add_argument("--rounds", type=positive_int_or_default, default=2, help="times each problem is searched")
-    ap.add_argument("--max-nodes", type=positive_int_or_default, default=300_000, help="each search's node budget")
+    ap.add_argument("--rounds", type=positive_int_or_default, default=2,
+                    help="times each problem is searched")
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=300_000,
+                    help="each search's node budget")
     ap.add_argument("--ids", default=None,
                     help=f"comma-separated Edo problem ids (default: the 34 of AB_IDS; with "
                          f"--callgrind {CALLGRIND_IDS})")

@@ -54,8 +54,10 @@ def main(argv: list[str]) -> int:
     ap = BenchParser(prog="python -m tsumeqbf.bench qbf")
     ap.add_argument("--solvers", default="depqbf,rareqs")
     ap.add_argument("--encodings", default="paper,compact,enumerated")
-    ap.add_argument("--timeout", type=positive_float_or_default, default=60.0, help="seconds per solver call")
-    ap.add_argument("--yaneuraou", type=non_negative_int, default=5, help="how many mate-in-3 samples")
+    ap.add_argument("--timeout", type=positive_float_or_default, default=60.0,
+                    help="seconds per solver call")
+    ap.add_argument("--yaneuraou", type=non_negative_int, default=5,
+                    help="how many mate-in-3 samples")
     ap.add_argument("--samples", default="",
                     help="stated lengths (e.g. 5,7): every YaneuraOu sample of those lengths, "
                          "asked at its length")

@@ -257,13 +257,15 @@ def main(argv: list[str]) -> int:
                     help="an argument for the program (repeatable)")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a USI option for the engine (repeatable)")
-    ap.add_argument("--edo", type=non_negative_int, default=20, help="how many Edo problems (0: none)")
+    ap.add_argument("--edo", type=non_negative_int, default=20,
+                    help="how many Edo problems (0: none)")
     ap.add_argument("--ids", default=None, help="Edo problems by id, comma-separated")
     ap.add_argument("--classics", default=None, metavar="KEY,...",
                     help="long classics by key (long_classics.csv), after the Edo problems")
     ap.add_argument("--seconds", type=positive_float_or_default, default=10.0,
                     help="each engine's seconds a problem (the engine's go mate; the core's CPU s)")
-    ap.add_argument("--max-nodes", type=positive_int_or_default, default=100_000_000, help="the core's node budget")
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=100_000_000,
+                    help="the core's node budget")
     ap.add_argument("--tt-entries", type=positive_int_or_default, default=TABLE_ENTRIES,
                     help="the core's table entries (as solve's --tt-entries)")
     ap.add_argument("--no-core", action="store_true", help="the engine alone")
@@ -271,7 +273,8 @@ def main(argv: list[str]) -> int:
                     help="cshogi's DfPn third, with N nodes a problem (0: not run)")
     ap.add_argument("--csv", default=None, help="write a row per problem here")
     ap.add_argument("--resume", action="store_true", help="keep the CSV's rows and go on")
-    ap.add_argument("--repeat", type=positive_int_or_default, default=1, help="rounds over the problems")
+    ap.add_argument("--repeat", type=positive_int_or_default, default=1,
+                    help="rounds over the problems")
     args = ap.parse_args(argv)
     cshogi = None
     if args.cshogi_nodes:
