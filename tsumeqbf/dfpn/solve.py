@@ -79,9 +79,9 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes, and every field of ``options`` (a :class:`SolveOptions`,
     or its fields as keywords), under its name. ``max_nodes`` and ``timeout`` bound the
-    whole of it (``timeout`` None: no limit; 0: none left, as the native core reads it,
-    :func:`tsumeqbf.native.mate`), or ``limits`` (a :class:`~tsumeqbf.values.Limits`: engine ``tsume``'s,
-    its deadline as it is) in their place.
+    whole of it (``timeout`` None: no limit, 0: none left), or ``limits`` (a
+    :class:`~tsumeqbf.values.Limits`: engine ``tsume``'s, its deadline as it is) in their
+    place.
 
     What it does after a proof, with checkpoints and with seeds: see the module's
     docstring.
@@ -100,8 +100,6 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     the proof itself, the stop goes on up to the caller."""
     options = replace(options or SolveOptions(), **option_values)
     if limits is None:
-        if timeout is not None and not timeout >= 0:  # (NaN too: no deadline would pass)
-            raise ValueError(f"a time limit is 0 seconds or more (None: no limit), not {timeout}")
         limits = Limits.within(timeout, max_nodes=max_nodes)
     max_nodes, deadline = limits.max_nodes, limits.deadline
     if options.backend == "auto":  # the answer names the one chosen
