@@ -98,7 +98,6 @@ def test_a_problem_past_its_cpu_limit_is_unknown_with_the_nodes_searched(tmp_pat
 @pytest.mark.parametrize("args, message", [
     (["--python-runs", "x.csv"], "give --beside none"),
     (["--python-solved"], "--python-solved needs --python-runs"),
-    (["--cpu-limit", "0"], "--cpu-limit must be positive"),
 ])
 def test_the_native_bench_refuses_what_it_cannot_do(args, message):
     with pytest.raises(SystemExit, match=message):

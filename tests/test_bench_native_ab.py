@@ -43,8 +43,6 @@ def test_setup_flags_are_setup_pys():
 
 def test_bad_arguments_are_one_line(capsys, tmp_path):
     assert "two or more builds" in _error(capsys, ["installed"])
-    assert "--rounds" in _error(capsys, ["installed", "installed", "--rounds", "0"])
-    assert "--max-nodes" in _error(capsys, ["installed", "installed", "--max-nodes", "0"])
     assert "zukou-999" in _error(capsys, ["installed", "installed", "--ids", "zukou-999"])
     assert "no such built core" in _error(capsys, [str(tmp_path / "x.so"), "installed"])
     assert "neither a built core" in _error(capsys, ["no-such-revision-xyz", "installed"])

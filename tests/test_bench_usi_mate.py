@@ -151,5 +151,3 @@ def test_cshogis_dfpn_third_gives_each_engines_rate_over_its(fake, tmp_path, cap
     # (the fake spends no CPU time, so only the core has a rate beside cshogi's)
     assert re.search(r"nodes per CPU s over every problem: the core [\d,]+ "
                      r"\(\d+\.\d\dx cshogi's DfPn\), cshogi's DfPn [\d,]+", out)
-    with pytest.raises(SystemExit, match="--cshogi-nodes at least 0"):
-        bench_usi_mate([*fake("timeout"), "--ids", "zukou-002", "--cshogi-nodes", "-1"])

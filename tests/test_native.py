@@ -352,6 +352,23 @@ def test_a_time_limit_past_the_cores_clock_is_none():
             "node limit 2000 reached"
 
 
+def test_a_time_limit_of_0_leaves_no_time_and_none_is_no_limit():
+    # the wrappers read 0 as no limit while the core (and the Python search at a passed
+    # deadline) read it as no time left: 0 now stops each search at its first reading of
+    # the clock (every 256 nodes); None alone is no limit
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])  # 69 plies
+    for got in (native.mate(pos, 69, max_nodes=5000, timeout=0),
+                native.tsume(pos, max_nodes=5000, timeout=0),
+                native.shortest_mate(pos, 69, max_nodes=5000, timeout=0.0)):
+        assert got["reason"] == "time limit reached" and got["nodes"] <= 512, got
+    assert native.mate(pos, 69, max_nodes=5000)["reason"] == "node limit 5000 reached"
+    for bad in (-1, float("nan")):  # the core read both as no limit
+        with pytest.raises(ValueError, match="0 seconds or more"):
+            native.mate(pos, 69, max_nodes=5000, timeout=bad)
+        with pytest.raises(ValueError, match="0 seconds or more"):
+            native.tsume(pos, max_nodes=5000, timeout=bad)
+
+
 def test_questions_the_core_cannot_answer_are_refused():
     with pytest.raises(InvalidQuestion, match="only standard 9x9"):
         native.checks(Position.from_sfen("2k/3/1GP b - 1", zone=2))

@@ -180,6 +180,17 @@ def test_the_native_search_stops_at_its_limits():
     assert out["status"] == "unknown" and "node limit 2000" in out["error"]
 
 
+@pytest.mark.parametrize("backend", ["native", "rules"])
+def test_a_timeout_of_0_stops_both_backends_alike(backend):
+    # solve_tsume read timeout 0 as no limit (only the node limit stopped it here)
+    pos = Position.from_sfen(read_rows("open_tsume_zukou_musou.csv")[0]["sfen"])  # 69 plies
+    out = solve_tsume(pos, backend=backend, max_nodes=5_000, timeout=0)
+    assert out["status"] == "unknown" and "time" in out["error"], out
+    assert out["nodes"] <= 512
+    with pytest.raises(ValueError, match="0 seconds or more"):
+        solve_tsume(pos, backend=backend, max_nodes=5_000, timeout=-1)
+
+
 def test_a_stop_in_the_core_while_looking_for_a_shorter_line_keeps_the_answer():
     import signal
 

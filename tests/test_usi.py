@@ -403,6 +403,35 @@ def test_a_time_past_what_the_timers_hold_is_no_limit(engine_cmd, limit):
         assert proc.stderr.read() == ""
 
 
+def test_go_mate_0_is_infinite():
+    # the USI spec gives milliseconds or 'infinite' and nothing for 0: the dfpn search read
+    # 0 as no limit but its stop timer ended it after TIME_GRACE_S with 'checkmate timeout'
+    from tsumeqbf.usi.search import TIME_GRACE_S
+
+    out = []
+    engine = UsiEngine(out.append)
+    engine.handle(f"position sfen {HARD}")
+    engine.handle("go mate 0")
+    assert engine.search.request.timeout is None
+    assert not engine.wait(TIME_GRACE_S + 1.5), out  # still searching, as 'infinite'
+    assert not any(line.startswith("checkmate") for line in out)
+    engine.handle("stop")
+    assert engine.wait(10) and out[-1] == "checkmate timeout"
+
+
+@pytest.mark.parametrize("name", ["dfpn", "brute"])
+def test_a_request_with_0_seconds_has_no_time(name):
+    # answer_mate's doors read a timeout of 0 as no limit (bounded: 'timeout or None')
+    # where the core reads it as none left; None is no limit
+    from tsumeqbf.usi.search import MateRequest, answer_mate
+
+    from tsumeqbf.values import Status
+
+    request = MateRequest(HARD, engine=name, timeout=0, max_nodes=20_000, max_plies=3)
+    out = answer_mate(request, lambda kind, text: None)
+    assert out.status is Status.UNKNOWN and "time" in out.error, out
+
+
 def _talk(*commands, wait=True) -> list[str]:
     out = []
     engine = UsiEngine(out.append)
@@ -469,10 +498,63 @@ def test_position_with_moves_and_a_refused_position_clears_it():
     assert engine.request.sfen == "" and out[-1].startswith("info string position")
     engine.handle(f"position sfen {HARD}")
     engine.handle("go mate infinite")
-    engine.handle("go mate infinite")  # never two searches at once
-    assert "info string go: a search is running; send 'stop' first" in out
+    first = engine.search
+    engine.handle("go mate infinite")  # never two searches at once: the first is stopped
+    assert first.finished.is_set() and not first.proc.is_alive()
+    assert out[-1] == "checkmate timeout" and engine.searching()
     engine.handle("stop")
-    assert engine.wait(5) and out[-1] == "checkmate timeout"
+    assert engine.wait(5) and out[-2:] == ["checkmate timeout", "checkmate timeout"]
+
+
+def test_a_go_right_after_a_stop_answered_late_waits_for_the_answer(monkeypatch):
+    # stop waits 1.5 s at most for the answer; on a loaded machine the answer came later
+    # and the GUI's next 'go' was refused ("a search is running"), with no checkmate line
+    import tsumeqbf.usi.search as search
+
+    real, slow = search.MateSearch._relay, []
+
+    def relay(self, conn):  # (its own thread, in this process)
+        if not slow:
+            slow.append(1)
+            time.sleep(search.STOP_GRACE_S + 3)  # the answer comes after stop() gave up
+        return real(self, conn)
+
+    monkeypatch.setattr(search.MateSearch, "_relay", relay)
+    out = []
+    engine = UsiEngine(out.append)
+    engine.handle(f"position sfen {HARD}")
+    engine.handle("go mate infinite")
+    engine.handle("stop")
+    assert engine.searching()  # not answered yet
+    engine.handle("go mate infinite")
+    assert out.count("checkmate timeout") == 1 and engine.searching()
+    assert not any("search is running" in line or "still running" in line for line in out)
+    engine.handle("stop")
+    assert engine.wait(10) and out.count("checkmate timeout") == 2
+    checkmates = [line for line in out if line.startswith("checkmate")]
+    assert checkmates == ["checkmate timeout", "checkmate timeout"]
+
+
+def test_a_go_whose_search_before_never_answers_still_gets_a_checkmate_line(monkeypatch):
+    import tsumeqbf.usi.engine as usi_engine
+    import tsumeqbf.usi.search as search
+
+    real = search.MateSearch._relay
+
+    def relay(self, conn):
+        time.sleep(3)
+        return real(self, conn)
+
+    monkeypatch.setattr(search.MateSearch, "_relay", relay)
+    monkeypatch.setattr(usi_engine, "FINISH_WAIT_S", 0.2)
+    out = []
+    engine = UsiEngine(out.append)
+    engine.handle(f"position sfen {HARD}")
+    engine.handle("go mate infinite")
+    engine.handle("go mate infinite")
+    assert out[-2:] == ["info string the search before is still running after 0.2 s",
+                        "checkmate notimplemented"]
+    assert engine.wait(10) and out[-1] == "checkmate timeout"
 
 
 def test_info_lines_after_the_proof_show_no_searched_line_as_pv():

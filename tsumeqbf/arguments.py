@@ -59,6 +59,37 @@ positive_float_or_default = _number(float, zero_allowed=False, omitted="its defa
 non_negative_int = _number(int, zero_allowed=True)
 
 
+def int_at_least(low: int):
+    """An argparse type: an integer of at least ``low`` (a table of at least 2 entries).
+
+    >>> int_at_least(2)("2")
+    2
+    >>> int_at_least(2)("1")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be at least 2 (leave the option out for its default), got 1
+    """
+    def parse(text: str) -> int:
+        value = positive_int_or_default(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(
+                f"must be at least {low} (leave the option out for its default), got {text}")
+        return value
+    parse.__name__ = "int"
+    return parse
+
+
+class BenchParser(argparse.ArgumentParser):
+    """A bench's argparse: a refusal is one line on stderr, ``tsumeqbf.bench NAME: error:
+    ...`` as :mod:`tsumeqbf.bench`'s own errors, and exit status 2, rather than argparse's
+    usage text before it. ``prog`` is the command as typed (``python -m tsumeqbf.bench
+    NAME``)."""
+
+    def error(self, message: str):
+        name = self.prog.removeprefix("python -m ")
+        print(f"{name}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def table_csv(path: str) -> str:
     """An argparse type for a bench's ``--csv``: any file but ``-``, since the bench's own
     table takes standard output (a file named ``-`` would surprise).

@@ -421,7 +421,7 @@ def case_seconds(timeout: float | None, options: dict) -> float | None:
     >>> case_seconds(60, {"certify": True, "certify_timeout": 10})
     75.0
     """
-    if not timeout:
+    if timeout is None:
         return None
     certifying = options.get("certify_timeout") or timeout if options.get("certify") else 0
     return timeout + certifying + GRACE_S

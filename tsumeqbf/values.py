@@ -206,7 +206,18 @@ class Limits:
     def within(cls, seconds: float | None, memory_mb: float | None = None,
                max_nodes: int | None = None,
                clock: Callable[[], float] = time.monotonic) -> Limits:
-        """Limits of ``seconds`` from now (None: no deadline)."""
+        """Limits of ``seconds`` from now (None: no deadline; 0: passed already, as the
+        native core reads a limit of 0). ValueError for a negative or NaN ``seconds``, whose
+        deadline is in the past or never passes.
+
+        >>> Limits.within(0, clock=lambda: 5.0).passed(clock=lambda: 5.0)
+        True
+        >>> Limits.within(float("nan"))
+        Traceback (most recent call last):
+        ValueError: a time limit is 0 seconds or more (None: no limit), not nan
+        """
+        if seconds is not None and not seconds >= 0:  # (NaN too)
+            raise ValueError(f"a time limit is 0 seconds or more (None: no limit), not {seconds}")
         return cls(None if seconds is None else clock() + seconds, memory_mb, max_nodes, seconds)
 
     def seconds_left(self, clock: Callable[[], float] = time.monotonic) -> float | None:

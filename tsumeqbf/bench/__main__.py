@@ -2,7 +2,10 @@
 
 Each benchmark's ``--help`` says what it takes. Bad input that a benchmark raises
 (TsumeError, a ValueError of its arguments, a file that cannot be read or written or is not
-text) ends in one line and exit status 2, as the command line's; Ctrl-C in 130."""
+text) ends in one line and exit status 2, as the command line's; Ctrl-C in 130. So does an
+option argparse refuses (each bench's parser is :class:`~tsumeqbf.arguments.BenchParser`):
+a number that is not one, a fraction where a count is asked, or one below its bound (0 is
+refused wherever it would mean nothing, as for ``--repeat``; ``--edo 0`` is no problems)."""
 
 import importlib
 import sys

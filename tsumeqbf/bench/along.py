@@ -28,11 +28,11 @@ recorded 3b3c).
 
 from __future__ import annotations
 
-import argparse
 import csv
 import time
 
-from ..arguments import table_csv
+from ..arguments import (BenchParser, int_at_least, non_negative_int, positive_int_or_default,
+                        table_csv)
 from ..data import read_rows
 from ..dfpn.core import INF
 from ..dfpn.cshogi_backend import BACKENDS, make_game
@@ -204,22 +204,23 @@ def parse_plies(text: str | None, length: int) -> list[int] | None:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench along")
+    ap = BenchParser(prog="python -m tsumeqbf.bench along")
     ap.add_argument("id", help="a problem with a recorded line (tsumeqbf/data/recorded_lines.csv)")
     ap.add_argument("--plies", default=None, help="plies played, e.g. 22,20,18 (default: walk back)")
     ap.add_argument("--after", action="append", default=None, metavar="MOVES",
                     help='instead: the position after these USI moves from the start, on '
                          'the recorded line or off it (an even number, e.g. "P*4c 4b4c 2d3c '
                          '4a3c"; repeat for more positions); any Edo problem id')
-    ap.add_argument("--max-nodes", type=int, default=1_000_000)
-    ap.add_argument("--tt-entries", type=int, default=TABLE_ENTRIES)
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=1_000_000)
+    ap.add_argument("--tt-entries", type=int_at_least(2), default=TABLE_ENTRIES)
     ap.add_argument("--backend", choices=BACKENDS, default="cshogi")
     ap.add_argument("--mate-probe", type=int, choices=(0, 1, 3), default=0,
                     help="as solve: probe new nodes for mates in 1 (1) or 3 (3), as cshogi's "
                          "DfPn does outside its node count")
     ap.add_argument("--group-interpositions", action="store_true",
                     help="as solve: every interposition of an AND node counted once")
-    ap.add_argument("--top", type=int, default=3, help="busiest checks shown for an unsolved run")
+    ap.add_argument("--top", type=non_negative_int, default=3,
+                    help="busiest checks shown for an unsolved run")
     ap.add_argument("--no-cshogi", action="store_true", help="do not run cshogi's DfPn beside")
     ap.add_argument("--csv", type=table_csv, default=None, help="write the rows to this CSV file")
     args = ap.parse_args(argv)
@@ -231,8 +232,6 @@ def main(argv: list[str]) -> int:
             raise TsumeError(f"no recorded line for {args.id!r}; lines: {', '.join(sorted(lines))}")
         if args.after is not None and args.plies is not None:
             raise TsumeError("give --plies or --after, not both")
-        if args.max_nodes < 1 or args.tt_entries < 2:
-            raise TsumeError("--max-nodes must be positive and --tt-entries at least 2")
         line, sfen = lines[args.id], problem_sfen(args.id)
         plies = parse_plies(args.plies, len(line))
         # bad moves end here, before any output

@@ -17,13 +17,12 @@ counts the answers proven the exact shortest and gives the CPU seconds.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import statistics
 import sys
 import time
 
-from ..arguments import positive_int, table_csv
+from ..arguments import BenchParser, positive_int, table_csv
 from ..data import read_rows
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
@@ -89,7 +88,7 @@ def summary(rows: list[dict]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench answers")
+    ap = BenchParser(prog="python -m tsumeqbf.bench answers")
     ap.add_argument("--yaneuraou", action="store_true", help="the 42 YaneuraOu samples")
     ap.add_argument("--ids", default=None, help="Edo problems by id (zukou-029,musou-077)")
     ap.add_argument("--edo-up-to", type=positive_int, default=None, metavar="PLIES",

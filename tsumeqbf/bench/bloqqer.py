@@ -27,13 +27,14 @@ invalid. ``--keep DIR`` writes each question's original and preprocessed QDIMACS
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from ..arguments import (BenchParser, non_negative_int, positive_float_or_default,
+                        positive_int_or_default)
 from ..data import collection_cases
 from ..encoder.formula import QdimacsError, qdimacs_pieces, read_qdimacs
 from ..encoder.registry import ENCODINGS, encode
@@ -186,16 +187,18 @@ def probe(qid: str, pos: Position, n: int, args, solvers: list[str], tmp: str) -
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench bloqqer")
+    ap = BenchParser(prog="python -m tsumeqbf.bench bloqqer")
     ap.add_argument("--solvers", default="depqbf", help="comma-separated QBF solvers")
     # the questions hold pieces in hand, which encoding paper's rules do not have
     ap.add_argument("--encoding", default="compact", choices=[e for e in ENCODINGS if e != "paper"])
     ap.add_argument("--seeds", default="2024,5,11", help="the generator's seeds")
-    ap.add_argument("--count", type=int, default=30, help="generated questions per seed")
+    ap.add_argument("--count", type=positive_int_or_default, default=30,
+                    help="generated questions per seed")
     ap.add_argument("--sizes", default="3x3,4x4,5x5")
     ap.add_argument("--plies", default="1,3")
-    ap.add_argument("--yaneuraou", type=int, default=11, help="how many mate-in-3 samples")
-    ap.add_argument("--timeout", type=float, default=60.0,
+    ap.add_argument("--yaneuraou", type=non_negative_int, default=11,
+                    help="how many mate-in-3 samples")
+    ap.add_argument("--timeout", type=positive_float_or_default, default=60.0,
                     help="seconds for Bloqqer and for each solver call (half for the reference)")
     ap.add_argument("--keep", default=None, metavar="DIR",
                     help="write each question's QDIMACS, before and after, to DIR")

@@ -14,9 +14,9 @@ counted apart.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 
+from ..arguments import BenchParser, positive_float_or_default, positive_int_or_default
 from ..engines import run_engine
 from ..values import Status
 from ..rules import Position
@@ -26,13 +26,14 @@ GOAL = 10.0
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="python -m tsumeqbf.bench certify")
+    p = BenchParser(prog="python -m tsumeqbf.bench certify")
     p.add_argument("--solver", default="depqbf")
     p.add_argument("--encoding", default="compact")
-    p.add_argument("--count", type=int, default=60)
+    p.add_argument("--count", type=positive_int_or_default, default=60)
     p.add_argument("--sizes", default="3x3,4x4,5x5")
     p.add_argument("--plies", default="1,3,5")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds a question (and again "
+    p.add_argument("--timeout", type=positive_float_or_default, default=30.0,
+                   help="seconds a question (and again "
                    "for its certification)")
     args = p.parse_args(argv)
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]

@@ -37,13 +37,13 @@ ours): its verdict, nodes, wall and CPU seconds per problem (:func:`cshogi_only`
 
 from __future__ import annotations
 
-import argparse
 import csv
 import statistics
 import time
 from pathlib import Path
 
-from ..arguments import table_csv
+from ..arguments import (BenchParser, non_negative_int, positive_float, positive_int_or_default,
+                        table_csv)
 from ..data import read_rows
 from ..dfpn import DfPn, ShogiGame
 from ..dfpn.options import SolveOptions
@@ -391,9 +391,10 @@ def _native(args, cshogi) -> int:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench dfpn")
-    ap.add_argument("--max-nodes", type=int, default=1_000_000)
-    ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none, 200: all)")
+    ap = BenchParser(prog="python -m tsumeqbf.bench dfpn")
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=1_000_000)
+    ap.add_argument("--edo", type=non_negative_int, default=20,
+                    help="how many Edo problems (0: none, 200: all)")
     ap.add_argument("--ids", default=None,
                     help="Edo problems by id instead of the first K (zukou-023,musou-007)")
     # solve's options that the benchmark passes on (with solve's help)
@@ -411,7 +412,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--beside", choices=("rules", "cshogi", "none"), default="cshogi",
                     help="with --backend native: the Python search's move generator on the "
                          "same problems (none: not run)")
-    ap.add_argument("--repeat", type=int, default=1, metavar="K",
+    ap.add_argument("--repeat", type=positive_int_or_default, default=1, metavar="K",
                     help="solve each Edo problem K times (rounds); the summary gives the "
                          "spread of the seconds and the problems solved in some rounds only "
                          "(with --backend native: each round's nodes per CPU s beside "
@@ -434,7 +435,7 @@ def main(argv: list[str]) -> int:
                     help="leave cshogi's DfPn out (it runs beside ours when installed)")
     ap.add_argument("--python-solved", action="store_true",
                     help="with --python-runs: only the problems those runs decide")
-    ap.add_argument("--cpu-limit", type=float, default=None, metavar="S",
+    ap.add_argument("--cpu-limit", type=positive_float, default=None, metavar="S",
                     help="with --backend native: CPU seconds for each problem's search, "
                          "the proof and the search for a shorter line (unknown past it)")
     args = ap.parse_args(argv)
@@ -445,12 +446,10 @@ def main(argv: list[str]) -> int:
         raise SystemExit(f"bench dfpn: {', '.join(native_only)} go(es) with --backend native")
     if args.python_solved and not args.python_runs:
         raise SystemExit("bench dfpn: --python-solved needs --python-runs")
-    if args.cpu_limit is not None and args.cpu_limit <= 0:
-        raise SystemExit("bench dfpn: --cpu-limit must be positive")
     try:
         options = SolveOptions.from_args(args)
-    except (TsumeError, ValueError) as exc:
-        raise SystemExit(f"bench dfpn: {exc}") from None
+    except (TsumeError, ValueError) as exc:  # (--tt-entries out of its range: bad input)
+        ap.error(str(exc))
     if args.beside_csv and not args.plot:
         raise SystemExit("bench dfpn: --beside-csv goes with --plot")
     try:
@@ -467,8 +466,6 @@ def main(argv: list[str]) -> int:
         raise SystemExit("bench dfpn: --plot draws the rows of --csv; give --csv")
     if args.backend == "native":
         return _native(args, cshogi)
-    if args.repeat < 1:
-        raise SystemExit("bench dfpn: --repeat must be at least 1")
     if args.only == "cshogi":
         if cshogi is None:
             raise SystemExit("bench dfpn: --only cshogi needs cshogi (pip install cshogi)")

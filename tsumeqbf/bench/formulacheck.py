@@ -28,11 +28,11 @@ stops (``unknown``).
 
 from __future__ import annotations
 
-import argparse
 import os
 import tempfile
 import time
 
+from ..arguments import BenchParser, positive_float_or_default, positive_int_or_default
 from ..data import collection_cases
 from ..encoder.registry import encode
 from ..limits import LimitReached, limits
@@ -42,20 +42,21 @@ from ..values import Status
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="python -m tsumeqbf.bench formulacheck")
+    p = BenchParser(prog="python -m tsumeqbf.bench formulacheck")
     p.add_argument("--lengths", default="3,5,7,9,11")
-    p.add_argument("--per-length", type=int, default=1)
+    p.add_argument("--per-length", type=positive_int_or_default, default=1)
     p.add_argument("--encodings", default="enumerated,compact,lifted")
     p.add_argument("--format", default="qcir", choices=("qcir", "qdimacs"))
     p.add_argument("--strategy", default="dfpn", choices=("dfpn", "reference"))
-    p.add_argument("--timeout", type=float, default=120.0,
+    p.add_argument("--timeout", type=positive_float_or_default, default=120.0,
                    help="seconds to encode, and again for the check, per formula")
     p.add_argument("--asked", default="mate,nomate",
                    help="mate: at the stated length d; nomate: at d - 2 (default both)")
     p.add_argument("--edo", action="store_true",
                    help="the Edo problems at their stated lengths instead of the samples")
-    p.add_argument("--max-length", type=int, default=13, help="--edo: the longest stated")
-    p.add_argument("--cpu-limit", type=int, default=600,
+    p.add_argument("--max-length", type=positive_int_or_default, default=13,
+                   help="--edo: the longest stated")
+    p.add_argument("--cpu-limit", type=positive_int_or_default, default=600,
                    help="--edo: CPU seconds to encode, and again for the check, per formula")
     args = p.parse_args(argv)
     if args.edo:

@@ -20,11 +20,10 @@ what follows; rows are written as problems finish and ``--resume`` keeps them.
 
 from __future__ import annotations
 
-import argparse
 import csv
 from pathlib import Path
 
-from ..arguments import table_csv
+from ..arguments import BenchParser, positive_int_or_default, table_csv
 from ..data import read_rows
 from ..dfpn import DfPn
 from ..dfpn.cshogi_backend import BACKENDS, make_game
@@ -94,11 +93,13 @@ def audit(pos, stated: int, plies: int, length: int, max_plies: int, max_nodes: 
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench lengths")
+    ap = BenchParser(prog="python -m tsumeqbf.bench lengths")
     ap.add_argument("--rows", default=DEFAULT_ROWS,
                     help=f"bench dfpn CSVs, comma-separated (default {DEFAULT_ROWS})")
-    ap.add_argument("--max-plies", type=int, default=15, help="largest bound asked (odd)")
-    ap.add_argument("--max-nodes", type=int, default=2_000_000, help="nodes per question")
+    ap.add_argument("--max-plies", type=positive_int_or_default, default=15,
+                    help="largest bound asked (odd)")
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=2_000_000,
+                    help="nodes per question")
     ap.add_argument("--ids", default=None, help="only these problems (zukou-050,musou-007)")
     ap.add_argument("--backend", choices=BACKENDS, default="rules")
     ap.add_argument("--csv", type=table_csv, default=None)

@@ -15,11 +15,10 @@ positions per second:
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 
-from ..arguments import positive_int_or_default
+from ..arguments import BenchParser, positive_int_or_default
 from ..data import read_rows
 from ..rules import Position
 
@@ -57,7 +56,7 @@ def _rate(count: int, seconds: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench movegen")
+    ap = BenchParser(prog="python -m tsumeqbf.bench movegen")
     ap.add_argument("--positions", type=positive_int_or_default, default=600)
     ap.add_argument("--shogi-positions", type=positive_int_or_default, default=150,
                     help="python-shogi is slow: time it on the first M positions only")

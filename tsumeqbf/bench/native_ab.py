@@ -50,6 +50,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..arguments import BenchParser, positive_int_or_default
 from ..data import read_rows
 from ..provenance import loads
 from ..rules import Position
@@ -337,13 +338,15 @@ def callgrind(names: list[str], sos: list[Path], ids: str, max_nodes: int, work:
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench native-ab",
+    ap = BenchParser(prog="python -m tsumeqbf.bench native-ab",
                                  description="builds of the native core side by side")
     ap.add_argument("builds", nargs="+", metavar="BUILD",
                     help="[NAME=]SPEC: a built core (.so, or 'installed'), a _core.cpp, or a "
                          "git revision of this checkout")
-    ap.add_argument("--rounds", type=int, default=2, help="times each problem is searched")
-    ap.add_argument("--max-nodes", type=int, default=300_000, help="each search's node budget")
+    ap.add_argument("--rounds", type=positive_int_or_default, default=2,
+                    help="times each problem is searched")
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=300_000,
+                    help="each search's node budget")
     ap.add_argument("--ids", default=None,
                     help=f"comma-separated Edo problem ids (default: the 34 of AB_IDS; with "
                          f"--callgrind {CALLGRIND_IDS})")
@@ -359,10 +362,6 @@ def check(args) -> str | None:
     """Why the arguments cannot run, or None."""
     if len(args.builds) < 2:
         return "give two or more builds to compare"
-    if args.rounds < 1:
-        return "--rounds must be at least 1"
-    if args.max_nodes < 1:
-        return "--max-nodes must be at least 1"
     if args.callgrind and (args.cshogi or args.csv):
         return "--callgrind counts the builds' instructions; it takes no --cshogi or --csv"
     if args.callgrind and shutil.which("valgrind") is None:

@@ -17,10 +17,11 @@ shows ``timeout``; the run goes on.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
+from ..arguments import (BenchParser, non_negative_int, positive_float_or_default,
+                        positive_int_or_default)
 from ..data import collection_cases
 from ..encoder.command import formula_stats
 from ..encoder.registry import ENCODINGS, encode
@@ -50,20 +51,22 @@ def questions(yaneuraou: int, lengths: list[int] = (), figures: bool = True) -> 
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench qbf")
+    ap = BenchParser(prog="python -m tsumeqbf.bench qbf")
     ap.add_argument("--solvers", default="depqbf,rareqs")
     ap.add_argument("--encodings", default="paper,compact,enumerated")
-    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per solver call")
-    ap.add_argument("--yaneuraou", type=int, default=5, help="how many mate-in-3 samples")
+    ap.add_argument("--timeout", type=positive_float_or_default, default=60.0,
+                    help="seconds per solver call")
+    ap.add_argument("--yaneuraou", type=non_negative_int, default=5,
+                    help="how many mate-in-3 samples")
     ap.add_argument("--samples", default="",
                     help="stated lengths (e.g. 5,7): every YaneuraOu sample of those lengths, "
                          "asked at its length")
     ap.add_argument("--no-figures", action="store_true", help="leave out the paper's figures")
     ap.add_argument("--attacker-moves", default="binary", help="move choice axis (see encode)")
     ap.add_argument("--defender-moves", default="binary", help="move choice axis (see encode)")
-    ap.add_argument("--paper-max-width", type=int, default=9,
+    ap.add_argument("--paper-max-width", type=positive_int_or_default, default=9,
                     help="skip the paper encoding on wider boards (it is slow to solve)")
-    ap.add_argument("--max-plies", type=int, default=11)
+    ap.add_argument("--max-plies", type=positive_int_or_default, default=11)
     args = ap.parse_args(argv)
     encodings = [e for e in args.encodings.split(",") if e]
     bad = [e for e in encodings if e not in ENCODINGS]

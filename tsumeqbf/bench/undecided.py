@@ -13,10 +13,10 @@ solver contradicts brute force, so the bench is also a check.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+from ..arguments import BenchParser, positive_float_or_default, positive_int_or_default
 from ..engines import is_qbf_engine, run_engine
 from ..values import Answer, Status, verdict_of
 from ..experiments.store import read_csv
@@ -38,12 +38,12 @@ def undecided_questions(rows: list[dict], max_plies: int) -> list[tuple]:
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="python -m tsumeqbf.bench undecided")
+    p = BenchParser(prog="python -m tsumeqbf.bench undecided")
     p.add_argument("--csv", default="results/agreement.csv")
-    p.add_argument("--max-plies", type=int, default=3)
+    p.add_argument("--max-plies", type=positive_int_or_default, default=3)
     p.add_argument("--solvers", default="depqbf,rareqs")
     p.add_argument("--encoding", default="compact")
-    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--timeout", type=positive_float_or_default, default=60.0)
     args = p.parse_args(argv)
     solvers = [s for s in args.solvers.split(",") if s]
     unknown = [s for s in solvers if not is_qbf_engine(s)]

@@ -30,10 +30,11 @@ the engine's replayed mate); the engine's wrong answers are reported, not failed
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from pathlib import Path
 
+from ..arguments import (BenchParser, non_negative_int, positive_float_or_default,
+                        positive_int_or_default)
 from ..data import read_rows
 from ..dfpn.solve import replay_answer
 from ..provenance import FIELDS as PROVENANCE, row_fields
@@ -249,33 +250,32 @@ def parse_options(pairs: list[str]) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tsumeqbf.bench usi-mate",
+    ap = BenchParser(prog="python -m tsumeqbf.bench usi-mate",
                                  description="another USI mate engine beside the native core")
     ap.add_argument("--engine", required=True, metavar="PATH", help="the engine's program")
     ap.add_argument("--engine-arg", action="append", default=[], metavar="ARG",
                     help="an argument for the program (repeatable)")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a USI option for the engine (repeatable)")
-    ap.add_argument("--edo", type=int, default=20, help="how many Edo problems (0: none)")
+    ap.add_argument("--edo", type=non_negative_int, default=20,
+                    help="how many Edo problems (0: none)")
     ap.add_argument("--ids", default=None, help="Edo problems by id, comma-separated")
     ap.add_argument("--classics", default=None, metavar="KEY,...",
                     help="long classics by key (long_classics.csv), after the Edo problems")
-    ap.add_argument("--seconds", type=float, default=10.0,
+    ap.add_argument("--seconds", type=positive_float_or_default, default=10.0,
                     help="each engine's seconds a problem (the engine's go mate; the core's CPU s)")
-    ap.add_argument("--max-nodes", type=int, default=100_000_000, help="the core's node budget")
-    ap.add_argument("--tt-entries", type=int, default=TABLE_ENTRIES,
+    ap.add_argument("--max-nodes", type=positive_int_or_default, default=100_000_000,
+                    help="the core's node budget")
+    ap.add_argument("--tt-entries", type=positive_int_or_default, default=TABLE_ENTRIES,
                     help="the core's table entries (as solve's --tt-entries)")
     ap.add_argument("--no-core", action="store_true", help="the engine alone")
-    ap.add_argument("--cshogi-nodes", type=int, default=0, metavar="N",
+    ap.add_argument("--cshogi-nodes", type=non_negative_int, default=0, metavar="N",
                     help="cshogi's DfPn third, with N nodes a problem (0: not run)")
     ap.add_argument("--csv", default=None, help="write a row per problem here")
     ap.add_argument("--resume", action="store_true", help="keep the CSV's rows and go on")
-    ap.add_argument("--repeat", type=int, default=1, help="rounds over the problems")
+    ap.add_argument("--repeat", type=positive_int_or_default, default=1,
+                    help="rounds over the problems")
     args = ap.parse_args(argv)
-    if args.seconds <= 0 or min(args.max_nodes, args.tt_entries, args.repeat) < 1 \
-            or args.cshogi_nodes < 0:
-        raise SystemExit("bench usi-mate: --seconds, --max-nodes, --tt-entries and --repeat "
-                         "must be positive (--cshogi-nodes at least 0)")
     cshogi = None
     if args.cshogi_nodes:
         try:

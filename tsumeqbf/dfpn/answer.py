@@ -669,7 +669,7 @@ def shortest_check(pos, length: int, max_nodes: int | None = None, deadline: flo
     if backend == "native":
         from ..native import mate
 
-        left = None if deadline is None else max(deadline - time.monotonic(), 1e-6)
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
         return mate(pos, length - 2, max_nodes=max_nodes, timeout=left)["proven"]
     res = DfPn(make_game(pos.copy(), backend), max_nodes=max_nodes,
                deadline=deadline).solve(length - 2)

@@ -314,7 +314,7 @@ def shorter_mate(pos, below: int, max_nodes: int | None, deadline: float | None,
     """
     from .. import native
 
-    timeout = None if deadline is None else max(deadline - time.monotonic(), 1e-6)
+    timeout = None if deadline is None else max(deadline - time.monotonic(), 0.0)
     try:
         out = native.shortest_mate(pos, below, max_nodes=max_nodes, timeout=timeout,
                                    group_drops=group_drops, on_nodes=on_nodes)

@@ -79,8 +79,9 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     pv_ja, length (useless interpositions not counted), plies (every ply counted),
     nodes, time_s and table sizes, and every field of ``options`` (a :class:`SolveOptions`,
     or its fields as keywords), under its name. ``max_nodes`` and ``timeout`` bound the
-    whole of it, or ``limits`` (a :class:`~tsumeqbf.values.Limits`: engine ``tsume``'s,
-    its deadline as it is) in their place.
+    whole of it (``timeout`` None: no limit, 0: none left), or ``limits`` (a
+    :class:`~tsumeqbf.values.Limits`: engine ``tsume``'s, its deadline as it is) in their
+    place.
 
     What it does after a proof, with checkpoints and with seeds: see the module's
     docstring.
@@ -99,7 +100,7 @@ def solve_tsume(pos, options: SolveOptions | None = None, *, max_nodes: int | No
     the proof itself, the stop goes on up to the caller."""
     options = replace(options or SolveOptions(), **option_values)
     if limits is None:
-        limits = Limits.within(timeout or None, max_nodes=max_nodes)
+        limits = Limits.within(timeout, max_nodes=max_nodes)
     max_nodes, deadline = limits.max_nodes, limits.deadline
     if options.backend == "auto":  # the answer names the one chosen
         options = replace(options, backend=fastest_backend(pos, options))

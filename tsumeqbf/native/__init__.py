@@ -89,10 +89,23 @@ def time_limit(seconds: float | None) -> float | None:
 
 
 def _core_seconds(timeout: float | None) -> float:
-    """A time limit as the core's calls take it: -1.0 for none (None, 0, or what
-    :func:`time_limit` makes none)."""
+    """A time limit as the core's calls take it: -1.0 for none (None, or what
+    :func:`time_limit` makes none). 0 is a limit with no time left, not none: the search
+    stops at its first reading of the clock (every 256 nodes), as the Python search does
+    at a deadline already passed, so that a caller counting down to a deadline may pass
+    what is left; the CLI refuses 0 (omitting ``--timeout`` is no limit). ValueError for
+    a negative or NaN limit, which the core would read as none.
+
+    >>> _core_seconds(None), _core_seconds(0), _core_seconds(2.5), _core_seconds(1e10)
+    (-1.0, 0.0, 2.5, -1.0)
+    >>> _core_seconds(-1)
+    Traceback (most recent call last):
+    ValueError: a time limit is 0 seconds or more (None: no limit), not -1
+    """
+    if timeout is not None and not timeout >= 0:  # (NaN too)
+        raise ValueError(f"a time limit is 0 seconds or more (None: no limit), not {timeout}")
     seconds = time_limit(timeout)
-    return -1.0 if not seconds else float(seconds)
+    return -1.0 if seconds is None else float(seconds)
 
 
 def unsupported(pos, unbounded: bool = False, n: int | None = None) -> str | None:
@@ -187,6 +200,7 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
          tt_limit: int = 2_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
     """Bounded df-pn, Mate(pos, n) exactly (the search of :class:`tsumeqbf.dfpn.DfPn` in
     the core): ``proven`` True/False, None at a node, time or memory limit (``reason``;
+    ``timeout`` None is no limit, 0 none left: :func:`_core_seconds`;
     the memory limits of :mod:`tsumeqbf.limits`, read every 4,096 nodes), the first
     move of a mate, nodes and seconds. A signal (Ctrl-C) stops it with KeyboardInterrupt.
 

@@ -2,9 +2,10 @@
 time and writes its answers through ``write``.
 
 Commands: ``usi``, ``isready``, ``setoption``, ``usinewgame``, ``position``, ``go mate
-<ms>|infinite``, ``stop``, ``quit`` (``gameover`` and ``ponderhit`` are accepted and
+<ms>|infinite`` (``go mate 0`` is ``infinite``), ``stop``, ``quit`` (``gameover`` and ``ponderhit`` are accepted and
 ignored). A plain ``go`` answers ``bestmove resign`` with an explanation: this engine
-only solves mates. Anything it cannot take gets an ``info string`` line, never a crash.
+only solves mates. A ``go mate`` while a search runs stops that search and waits for its
+answer first. Anything it cannot take gets an ``info string`` line, never a crash.
 
 >>> out = []
 >>> e = UsiEngine(out.append)
@@ -49,6 +50,9 @@ OPTIONS = {
     # members of the portfolio engine at once; the other engines use one core
     "Threads": f"type spin default {CORES} min 1 max 1024",
 }
+#: seconds a ``go`` waits for the search before it to answer once stopped (it is killed
+#: within STOP_GRACE_S: this is for a machine too loaded to run its relay at once)
+FINISH_WAIT_S = 30.0
 #: options GUIs send to every engine, taken without a word
 IGNORED_OPTIONS = {"USI_Ponder", "USI_OwnBook", "USI_MultiPV"}
 
@@ -127,14 +131,20 @@ class UsiEngine:
             self.say("tsumeqbf only solves mates: send 'go mate <ms>' or 'go mate infinite'")
             self.emit("bestmove resign")
             return
-        if self.searching():
-            raise TsumeError("a search is running; send 'stop' first")
+        if self.searching() and not self._end_search():
+            self.say(f"the search before is still running after {FINISH_WAIT_S:g} s")
+            self.emit("checkmate notimplemented")  # (this go's line: a GUI waits for one)
+            return
         limit = args[1] if len(args) > 1 else "infinite"
         if limit == "infinite":
             timeout = None
         elif limit.isascii() and limit.isdigit():  # (str.isdigit alone takes '１２' and '²')
-            # past what the timers hold (go mate 99999999999999): no limit at all
-            timeout = native.time_limit(int(limit) / 1000)
+            # 0 ms: the USI spec gives milliseconds or 'infinite' and says nothing of 0;
+            # no search answers within none, so it is read as no limit, as 'infinite' (the
+            # search ends at 'stop'). Past what the timers hold (go mate 99999999999999):
+            # no limit either.
+            ms = int(limit)
+            timeout = None if ms == 0 else native.time_limit(ms / 1000)
         else:  # still a checkmate line: a GUI waits for one after every 'go mate'
             self.say(f"'go mate' takes milliseconds or 'infinite', not {limit!r}")
             self.emit("checkmate notimplemented")
@@ -151,6 +161,15 @@ class UsiEngine:
                      f"portfolio runs members side by side")
         self.search = MateSearch(replace(self.request, timeout=timeout), self._write, self._lock)
         self.search.start()
+
+    def _end_search(self) -> bool:
+        """Stop the search still running and wait for its answer, before a new ``go``: a
+        GUI sends ``go`` right after ``stop``, which waits for the answer a limited time
+        (a loaded machine answers later), or sends ``go`` without ``stop``. Each ``go``
+        then has its own ``checkmate`` line, in order, and never two searches run. False
+        when the search has not answered within FINISH_WAIT_S."""
+        self.search.stop()
+        return self.search.finished.wait(FINISH_WAIT_S)
 
     def cmd_stop(self, args) -> None:
         if self.search is not None:

@@ -134,7 +134,7 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
 
     start = time.monotonic()
     # every question of the search within one deadline
-    limits = Limits.within(request.timeout or None, max_nodes=request.max_nodes)
+    limits = Limits.within(request.timeout, max_nodes=request.max_nodes)
     options = {"jobs": request.threads} if (request.engine == "portfolio"
                                             and request.threads is not None) else {}
     answers = {}  # (sfen, plies) -> Answer: a line spelt out again asks nothing twice
