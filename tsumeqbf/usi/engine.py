@@ -3,9 +3,10 @@ time and writes its answers through ``write``.
 
 Commands: ``usi``, ``isready``, ``setoption``, ``usinewgame``, ``position``, ``go mate
 <ms>|infinite`` (``go mate 0`` is ``infinite``), ``stop``, ``quit`` (``gameover`` and
-``ponderhit`` are accepted and ignored). A plain ``go`` answers ``bestmove resign`` with an explanation: this engine
-only solves mates. A ``go mate`` while a search runs stops that search and waits for its
-answer first. Anything it cannot take gets an ``info string`` line, never a crash.
+``ponderhit`` are accepted and ignored). A plain ``go`` answers ``bestmove resign`` with
+an explanation: this engine only solves mates. A ``go mate`` while a search runs stops
+that search and waits for its answer first. Anything it cannot take gets an ``info
+string`` line, never a crash.
 
 >>> out = []
 >>> e = UsiEngine(out.append)
