@@ -302,3 +302,13 @@ def test_a_cell_the_csv_holds_twice_is_counted_once(written, tmp_path, capsys):
     assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
                  "--report-only"]) == 0
     assert capsys.readouterr().out.startswith(f"2 cells of 2 scored in {out}")
+
+
+@pytest.mark.parametrize("csv_path", ["-", "/dev/null"])
+def test_a_csv_that_cannot_be_read_back_is_refused(written, tmp_path, capsys, monkeypatch,
+                                                   csv_path):
+    monkeypatch.chdir(tmp_path)  # (a `-` once became a file of that name here)
+    assert main(["family-score", str(written), "--csv", csv_path, "--solvers", "depqbf"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--csv: {csv_path!r} is not offered: the CSV is read back" in err
+    assert list(tmp_path.iterdir()) == []

@@ -12,7 +12,7 @@ import json
 import sys
 from collections import Counter
 
-from ..arguments import output_file, positive_int_or_default, to_stdout
+from ..arguments import STDOUT, is_stream, output_file, positive_int_or_default, to_stdout
 
 
 def register(sub) -> None:
@@ -58,13 +58,34 @@ def cmd_family(args) -> int:
     return 0
 
 
+def scores_csv(path: str) -> str:
+    """An argparse type for ``--csv``: a regular file (to be), never ``-`` nor a device or
+    FIFO. The CSV is read back: a run resumes from the cells it holds and the summary is
+    drawn from it, and neither can read standard output.
+
+    >>> scores_csv("s.csv")
+    's.csv'
+    >>> scores_csv("-")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '-' is not offered: the CSV is read back (a run resumes from it, the summary is drawn from it), so it must be a file; --md - prints the summary on standard output
+    """
+    import argparse
+
+    if path == STDOUT or is_stream(path):
+        raise argparse.ArgumentTypeError(
+            f"{path!r} is not offered: the CSV is read back (a run resumes from it, the "
+            f"summary is drawn from it), so it must be a file; --md - prints the summary "
+            f"on standard output")
+    return output_file(path)
+
+
 def register_score(sub) -> None:
     from .scores import READS
     p = sub.add_parser("family-score",
                        help="score the QBF solvers on a written family: decided, wrong against "
                             "the proven truth, PAR-2")
     p.add_argument("folder", metavar="DIR", help="a folder `family` wrote (index.csv and files)")
-    p.add_argument("--csv", default=None, metavar="FILE",
+    p.add_argument("--csv", default=None, metavar="FILE", type=scores_csv,
                    help="the rows, one per file x solver (default DIR/scores.csv); a run "
                         "again with the same FILE skips the cells it holds")
     p.add_argument("--md", default=None, metavar="FILE", type=output_file,
