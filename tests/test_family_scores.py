@@ -189,6 +189,14 @@ def test_the_summary_and_the_csv_may_not_overwrite_each_other_or_the_family(
     assert not (tmp_path / "s.csv").exists() and not (tmp_path / "s.md").exists()
 
 
+def set_field(lines: list, column: str, value: str) -> list:
+    """The index's lines with ``column`` of the first row set to ``value`` (``{f}``: its
+    file)."""
+    col = list(INDEX_COLUMNS).index(column)
+    lines[1][col] = value.format(f=lines[1][list(INDEX_COLUMNS).index("file")])
+    return lines
+
+
 def rewrite_index(folder: Path, edit) -> None:
     with open(folder / "index.csv", newline="") as fh:
         lines = list(csv.reader(fh))
@@ -221,6 +229,11 @@ def test_an_index_truth_that_is_not_the_file_header_is_refused(written, tmp_path
     (lambda lines: [lines[0]], "lists no formulas"),
     (lambda lines: [*lines, lines[1]], f"line {{n}}: file '{{f}}' is listed twice"),
     (lambda lines: [], "missing column(s) id, question"),
+    # a format no solver reads was once run by none, without a word
+    (lambda lines: set_field(lines, "format", "cnf"), "line 2: format 'cnf' is not qdimacs or qcir"),
+    (lambda lines: set_field(lines, "format", "qcir"), "line 2: file '{f}' is not a .qcir file"),
+    (lambda lines: set_field(lines, "file", "../{f}"), "line 2: file '../{f}' is not a .qdimacs file of the folder"),
+    (lambda lines: set_field(lines, "n", "three"), "line 2: n 'three' is not an odd number"),
 ])
 def test_an_index_of_other_columns_is_refused_in_one_line(written, tmp_path, capsys, edit,
                                                           words):
