@@ -325,3 +325,62 @@ def test_a_csv_that_cannot_be_read_back_is_refused(written, tmp_path, capsys, mo
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"--csv: {csv_path!r} is not offered: the CSV is read back" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def scored(written, tmp_path_factory):
+    """A scores CSV of depqbf on ``written``."""
+    out = tmp_path_factory.mktemp("scored") / "s.csv"
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--quiet"]) == 0
+    return out
+
+
+def edit_csv(src: Path, dst: Path, edit) -> None:
+    with open(src, newline="") as fh:
+        lines = list(csv.reader(fh))
+    with open(dst, "w", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(edit(lines))
+
+
+@pytest.mark.parametrize("make, words", [
+    (None, "{c}: no such scores CSV to report from (run without --report-only first"),
+    (lambda src, dst: dst.write_text(""), "{c}: holds no scores to report"),
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [r + ["x"] for r in ls]),
+     "not a scores CSV of this version (unknown column(s) x)"),
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [r[:5] for r in ls]),
+     "not a scores CSV of this version (missing column(s) n, encoding, truth, solver and 22 more)"),
+    # (once an internal error: ValueError from float())
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [ls[0], [*ls[1][:12], "abc", *ls[1][13:]],
+                                                     *ls[2:]]),
+     "{c}: line 2: cpu_s 'abc' is not a number"),
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [ls[0], ls[1][:7], *ls[1:]]),
+     "{c}: line 2: does not have the header's"),
+    (lambda src, dst: dst.write_bytes(b"\xff\xfe" * 40), "{c}: not a scores CSV (not UTF-8 text)"),
+])
+def test_report_only_on_a_csv_it_cannot_report_from_is_one_line(written, scored, tmp_path,
+                                                                 capsys, make, words):
+    csv_path = tmp_path / "s.csv"
+    if make:
+        make(scored, csv_path)
+    before = csv_path.read_bytes() if make else None
+    assert main(["family-score", str(written), "--csv", str(csv_path), "--solvers", "depqbf",
+                 "--report-only"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tsumeqbf: error: "), err
+    assert words.format(c=csv_path) in err, err
+    assert (csv_path.read_bytes() if make else None) == before
+    assert not (tmp_path / "s.md").exists()
+
+
+def test_report_only_on_another_familys_csv_says_so(written, scored, tmp_path, capsys):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "cases.jsonl").write_text(json.dumps({**FIG6, "id": "fig6b", "n": 1}) + "\n")
+    (other / "spec.toml").write_text(SPEC)
+    assert main(["family", str(other / "spec.toml"), "-o", str(other / "out"), "--quiet"]) == 0
+    assert main(["family-score", str(other / "out"), "--csv", str(scored), "--solvers",
+                 "depqbf", "--report-only"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and (f"{scored}: its 2 rows score none of the files of "
+                                     f"{other / 'out'}") in err, err

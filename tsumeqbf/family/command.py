@@ -160,6 +160,9 @@ def cmd_family_score(args) -> int:
     index = read_index(args.folder)
     _check_outputs(args.folder, index, csv_path, md_path)
     limits = ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb)
+    if args.report_only and not os.path.isfile(csv_path):
+        raise TsumeError(f"{csv_path}: no such scores CSV to report from (run without "
+                         f"--report-only first, or give its --csv)")
     if not args.report_only:
         command = " ".join(["tsumeqbf family-score", args.folder, "--csv", csv_path,
                             "--cpu-limit", str(args.cpu_limit), "--memory-mb",
@@ -170,10 +173,17 @@ def cmd_family_score(args) -> int:
         score_family(args.folder, csv_path, solvers, limits, args.jobs, command, args.every,
                      log=None if args.quiet else sys.stderr)
     # the CSV may also hold rows of runs with other solvers, limits or family bytes
-    rows = this_run(read_scores(csv_path), index, solvers, limits, args.every)
+    held = read_scores(csv_path)
+    rows = this_run(held, index, solvers, limits, args.every)
     if args.report_only and not rows:
+        ours = {(r["file"], r["md5"]) for r in index}
+        if held and not any((r["file"], r["md5"]) in ours for r in held):
+            raise TsumeError(f"{csv_path}: its {len(held)} rows score none of the files of "
+                             f"{args.folder} as they are now (another family's CSV, or "
+                             f"the family written again)")
         raise TsumeError(f"{csv_path}: no scores of these cells (--solvers, --cpu-limit, "
-                         f"--memory-mb, --every as given) to report")
+                         f"--memory-mb, --every as given) to report" if held else
+                         f"{csv_path}: holds no scores to report")
     asked = len(cells(index, solvers, args.every))
     summary = render_scores(rows, asked)
     if to_stdout(md_path):  # the summary alone on standard output, the line on stderr
