@@ -384,3 +384,41 @@ def test_report_only_on_another_familys_csv_says_so(written, scored, tmp_path, c
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and (f"{scored}: its 2 rows score none of the files of "
                                      f"{other / 'out'}") in err, err
+
+
+def test_a_solver_that_starts_as_the_others_are_killed_is_killed_too(written, tmp_path,
+                                                                    monkeypatch):
+    from tsumeqbf.family.writer import read_index
+    from tsumeqbf.solvers import runner
+
+    slow = fake_solver(tmp_path / "slow", "exec sleep 30")
+    fast = fake_solver(tmp_path / "fast", "exit 10")
+    monkeypatch.setitem(SOLVERS, "qute", SolverSpec("qute", (slow,)))
+    monkeypatch.setitem(SOLVERS, "depqbf", SolverSpec("depqbf", (fast,)))
+    real_start = runner._start
+
+    def late_start(spec, exe, args, *rest):
+        if exe == slow and args != ["--version"]:
+            time.sleep(2.0)  # still starting when the stop kills what runs
+        return real_start(spec, exe, args, *rest)
+
+    monkeypatch.setattr(runner, "_start", late_start)
+    recorded = []
+
+    def record(row):  # Ctrl-C as the first cell is recorded
+        recorded.append(row)
+        if len(recorded) == 1:
+            raise KeyboardInterrupt
+
+    row = next(r for r in read_index(str(written)) if r["format"] == "qdimacs")
+    runner.solver_version.cache_clear()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            scores._run_pool([(row, "depqbf"), (row, "qute")], 2, record, str(written),
+                             scores.ScoreLimits(cpu_s=60), "")
+    finally:
+        runner.solver_version.cache_clear()  # (a version run killed, or a fake's)
+    # not the slow solver's 30 s: it was killed as it started
+    assert time.monotonic() - start < 10
+    assert [r["solver"] for r in recorded] == ["depqbf"]

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from ..provenance import FIELDS, row_fields
 from ..rules import TsumeError
-from ..solvers.runner import SOLVERS, SolverError, run_solver, stop_solvers
+from ..solvers.runner import SOLVERS, SolverError, run_solver, solvers_stopped
 from ..values import Status
 from .writer import file_md5s, is_comment, read_index
 
@@ -282,15 +282,15 @@ def _run_pool(todo, jobs: int, record, folder: str, limits: ScoreLimits, command
         # (taken before the kill: a cell whose solver is killed must not be recorded)
         finished = [f for f in (*done, *pending) if f.done() and not f.cancelled()
                     and f.exception() is None]
-        pool.shutdown(wait=False, cancel_futures=True)
-        stop_solvers()
-        for future in finished:
-            record(future.result())
+        with solvers_stopped():  # until every thread has ended: a solver it starts dies too
+            try:
+                pool.shutdown(wait=False, cancel_futures=True)
+                for future in finished:
+                    record(future.result())
+            finally:
+                pool.shutdown(wait=True)
         raise
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-        stop_solvers()
-        pool.shutdown(wait=True)
+    pool.shutdown(wait=True)
 
 
 def par2(rows: list[dict]) -> float | None:
