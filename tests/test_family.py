@@ -422,6 +422,47 @@ def test_ctrl_c_in_the_strategy_checks_sat_call_is_an_interrupt(tmp_path):
     assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
 
 
+def test_sigterm_in_a_sat_call_under_a_deadline_stops_at_once(tmp_path):
+    import signal
+    import time
+
+    spec = two_questions(tmp_path)
+    out = tmp_path / "out"
+    # as above, the second check's SAT call a hard one, but under a deadline (check-formula
+    # --timeout's: Glucose, which PySAT can interrupt); SIGTERM once waited for the deadline
+    script = (
+        "import sys, time\n"
+        "import tsumeqbf.family as family\n"
+        "from pysat.examples.genhard import PHP\n"
+        "from tsumeqbf.solvers.formula_check.sat import solve_cnf\n"
+        "real, calls = family.check_file, []\n"
+        "def check(*args, **kwargs):\n"
+        "    calls.append(args)\n"
+        "    if len(calls) == 1:\n"
+        "        return real(*args, **kwargs)\n"
+        "    clauses = PHP(12).clauses\n"
+        "    print('SAT call', file=sys.stderr, flush=True)\n"
+        "    solve_cnf(clauses, time.monotonic() + 40)\n"
+        "    raise AssertionError('the hard SAT call returned')\n"
+        "family.check_file = check\n"
+        "from tsumeqbf.cli import main\n"
+        f"sys.exit(main(['family', {str(spec)!r}, '-o', {str(out)!r}, '--quiet']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stderr.readline() == "SAT call\n"
+    time.sleep(1.0)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        err = proc.stderr.read()
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and time.monotonic() - start < 20, err
+    assert err == "tsumeqbf: stopped by SIGTERM\n"
+    assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
+
+
 def test_a_folder_that_holds_a_family_needs_overwrite_which_removes_its_files_alone(
         tmp_path, capsys):
     spec = two_questions(tmp_path)
