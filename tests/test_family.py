@@ -184,6 +184,8 @@ def test_the_same_spec_writes_the_same_bytes(family, tmp_path):
     ("encodings = [\"compact\"]\n[[questions]]\ncollection = \"figures.jsonl\"\nfile = \"x\"\n",
      "exactly one of"),
     ("encodings = [\"compact\"\n", "not valid TOML"),
+    ("description = 3\nencodings = [\"compact\"]\n[[questions]]\ncollection = \"figures.jsonl\"\n",
+     "description: must be a string"),
     # the generator's values, once a TypeError or "wrote 0 files"
     *((f"encodings = [\"compact\"]\n[[questions]]\ngenerate = {{{table}}}\n", words)
       for table, words in [
@@ -194,6 +196,9 @@ def test_the_same_spec_writes_the_same_bytes(family, tmp_path):
           ("seed = 1, count = 2, sizes = [3, 3]", "must be a list of [W, H] pairs"),
           ("seed = 1, count = 2, plies = [2]", "generate.plies: 2 is even"),
           ("seed = 1, count = 2, plies = [-1]", "generate.plies: must be an integer >= 1"),
+          # (once a MemoryError: every depth up to it was listed for the search)
+          ("seed = 1, count = 2, plies = [99999999999]",
+           "generate.plies: 99999999999 is more than an encoding holds (at most 9999)"),
           ('seed = 1, count = 2, attacker_hand = "lots"', "generate.attacker_hand: must be")]),
 ])
 def test_a_bad_spec_is_refused_in_one_line(tmp_path, capsys, text, words):
@@ -208,6 +213,26 @@ def test_a_bad_spec_is_refused_in_one_line(tmp_path, capsys, text, words):
 def test_a_missing_spec_is_one_line(tmp_path, capsys):
     assert main(["family", str(tmp_path / "none.toml"), "-o", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"tsumeqbf: error: {tmp_path / 'none.toml'}: no such SPEC file\n"
+
+
+def test_a_spec_a_question_file_or_an_output_of_the_wrong_kind_is_one_line(tmp_path, capsys):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    spec = small_spec(tmp_path, "encodings = [\"compact\"]\n[[questions]]\nfile = \"cases.jsonl\"\n")
+    (tmp_path / "folder.toml").write_text(spec.read_text().replace("cases.jsonl", "folder"))
+    (tmp_path / "big.jsonl").write_text(json.dumps({**FIG6, "n": 99999999999}) + "\n")
+    (tmp_path / "big.toml").write_text(spec.read_text().replace("cases.jsonl", "big.jsonl"))
+    for argv, words in [
+            ([str(folder), "-o", str(tmp_path / "out")], f"{folder}: a folder, not a SPEC file"),
+            ([str(tmp_path / "folder.toml"), "-o", str(tmp_path / "out")],
+             f"{folder}: a folder, not a cases file"),
+            ([str(tmp_path / "big.toml"), "-o", str(tmp_path / "out")],
+             "question 'fig6' of file"),
+            ([str(spec), "-o", str(spec)], f"{spec} is a file, not a folder")]:
+        assert main(["family", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("tsumeqbf: error: ") and words in err, err
+    assert not (tmp_path / "out" / "index.csv").exists()
 
 
 def test_a_question_one_engine_does_not_answer_is_left_out_or_proven_by_one(tmp_path):
@@ -394,6 +419,47 @@ def test_ctrl_c_in_the_strategy_checks_sat_call_is_an_interrupt(tmp_path):
     assert err == "tsumeqbf: interrupted\n"
     # the finished question kept, indexed; nothing of the interrupted one
     assert sorted(os.listdir(out)) == ["fig6-n3-compact-true.qdimacs", "index.csv"]
+    assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
+
+
+def test_sigterm_in_a_sat_call_under_a_deadline_stops_at_once(tmp_path):
+    import signal
+    import time
+
+    spec = two_questions(tmp_path)
+    out = tmp_path / "out"
+    # as above, the second check's SAT call a hard one, but under a deadline (check-formula
+    # --timeout's: Glucose, which PySAT can interrupt); SIGTERM once waited for the deadline
+    script = (
+        "import sys, time\n"
+        "import tsumeqbf.family as family\n"
+        "from pysat.examples.genhard import PHP\n"
+        "from tsumeqbf.solvers.formula_check.sat import solve_cnf\n"
+        "real, calls = family.check_file, []\n"
+        "def check(*args, **kwargs):\n"
+        "    calls.append(args)\n"
+        "    if len(calls) == 1:\n"
+        "        return real(*args, **kwargs)\n"
+        "    clauses = PHP(12).clauses\n"
+        "    print('SAT call', file=sys.stderr, flush=True)\n"
+        "    solve_cnf(clauses, time.monotonic() + 40)\n"
+        "    raise AssertionError('the hard SAT call returned')\n"
+        "family.check_file = check\n"
+        "from tsumeqbf.cli import main\n"
+        f"sys.exit(main(['family', {str(spec)!r}, '-o', {str(out)!r}, '--quiet']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stderr.readline() == "SAT call\n"
+    time.sleep(1.0)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        err = proc.stderr.read()
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and time.monotonic() - start < 20, err
+    assert err == "tsumeqbf: stopped by SIGTERM\n"
     assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
 
 

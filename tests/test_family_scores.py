@@ -189,6 +189,14 @@ def test_the_summary_and_the_csv_may_not_overwrite_each_other_or_the_family(
     assert not (tmp_path / "s.csv").exists() and not (tmp_path / "s.md").exists()
 
 
+def set_field(lines: list, column: str, value: str) -> list:
+    """The index's lines with ``column`` of the first row set to ``value`` (``{f}``: its
+    file)."""
+    col = list(INDEX_COLUMNS).index(column)
+    lines[1][col] = value.format(f=lines[1][list(INDEX_COLUMNS).index("file")])
+    return lines
+
+
 def rewrite_index(folder: Path, edit) -> None:
     with open(folder / "index.csv", newline="") as fh:
         lines = list(csv.reader(fh))
@@ -221,6 +229,11 @@ def test_an_index_truth_that_is_not_the_file_header_is_refused(written, tmp_path
     (lambda lines: [lines[0]], "lists no formulas"),
     (lambda lines: [*lines, lines[1]], f"line {{n}}: file '{{f}}' is listed twice"),
     (lambda lines: [], "missing column(s) id, question"),
+    # a format no solver reads was once run by none, without a word
+    (lambda lines: set_field(lines, "format", "cnf"), "line 2: format 'cnf' is not qdimacs or qcir"),
+    (lambda lines: set_field(lines, "format", "qcir"), "line 2: file '{f}' is not a .qcir file"),
+    (lambda lines: set_field(lines, "file", "../{f}"), "line 2: file '../{f}' is not a .qdimacs file of the folder"),
+    (lambda lines: set_field(lines, "n", "three"), "line 2: n 'three' is not an odd number"),
 ])
 def test_an_index_of_other_columns_is_refused_in_one_line(written, tmp_path, capsys, edit,
                                                           words):
@@ -302,3 +315,110 @@ def test_a_cell_the_csv_holds_twice_is_counted_once(written, tmp_path, capsys):
     assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
                  "--report-only"]) == 0
     assert capsys.readouterr().out.startswith(f"2 cells of 2 scored in {out}")
+
+
+@pytest.mark.parametrize("csv_path", ["-", "/dev/null"])
+def test_a_csv_that_cannot_be_read_back_is_refused(written, tmp_path, capsys, monkeypatch,
+                                                   csv_path):
+    monkeypatch.chdir(tmp_path)  # (a `-` once became a file of that name here)
+    assert main(["family-score", str(written), "--csv", csv_path, "--solvers", "depqbf"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--csv: {csv_path!r} is not offered: the CSV is read back" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def scored(written, tmp_path_factory):
+    """A scores CSV of depqbf on ``written``."""
+    out = tmp_path_factory.mktemp("scored") / "s.csv"
+    assert main(["family-score", str(written), "--csv", str(out), "--solvers", "depqbf",
+                 "--quiet"]) == 0
+    return out
+
+
+def edit_csv(src: Path, dst: Path, edit) -> None:
+    with open(src, newline="") as fh:
+        lines = list(csv.reader(fh))
+    with open(dst, "w", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(edit(lines))
+
+
+@pytest.mark.parametrize("make, words", [
+    (None, "{c}: no such scores CSV to report from (run without --report-only first"),
+    (lambda src, dst: dst.write_text(""), "{c}: holds no scores to report"),
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [r + ["x"] for r in ls]),
+     "not a scores CSV of this version (unknown column(s) x)"),
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [r[:5] for r in ls]),
+     "not a scores CSV of this version (missing column(s) n, encoding, truth, solver and 22 more)"),
+    # (once an internal error: ValueError from float())
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [ls[0], [*ls[1][:12], "abc", *ls[1][13:]],
+                                                     *ls[2:]]),
+     "{c}: line 2: cpu_s 'abc' is not a number"),
+    (lambda src, dst: edit_csv(src, dst, lambda ls: [ls[0], ls[1][:7], *ls[1:]]),
+     "{c}: line 2: does not have the header's"),
+    (lambda src, dst: dst.write_bytes(b"\xff\xfe" * 40), "{c}: not a scores CSV (not UTF-8 text)"),
+])
+def test_report_only_on_a_csv_it_cannot_report_from_is_one_line(written, scored, tmp_path,
+                                                                 capsys, make, words):
+    csv_path = tmp_path / "s.csv"
+    if make:
+        make(scored, csv_path)
+    before = csv_path.read_bytes() if make else None
+    assert main(["family-score", str(written), "--csv", str(csv_path), "--solvers", "depqbf",
+                 "--report-only"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tsumeqbf: error: "), err
+    assert words.format(c=csv_path) in err, err
+    assert (csv_path.read_bytes() if make else None) == before
+    assert not (tmp_path / "s.md").exists()
+
+
+def test_report_only_on_another_familys_csv_says_so(written, scored, tmp_path, capsys):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "cases.jsonl").write_text(json.dumps({**FIG6, "id": "fig6b", "n": 1}) + "\n")
+    (other / "spec.toml").write_text(SPEC)
+    assert main(["family", str(other / "spec.toml"), "-o", str(other / "out"), "--quiet"]) == 0
+    assert main(["family-score", str(other / "out"), "--csv", str(scored), "--solvers",
+                 "depqbf", "--report-only"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and (f"{scored}: its 2 rows score none of the files of "
+                                     f"{other / 'out'}") in err, err
+
+
+def test_a_solver_that_starts_as_the_others_are_killed_is_killed_too(written, tmp_path,
+                                                                    monkeypatch):
+    from tsumeqbf.family.writer import read_index
+    from tsumeqbf.solvers import runner
+
+    slow = fake_solver(tmp_path / "slow", "exec sleep 30")
+    fast = fake_solver(tmp_path / "fast", "exit 10")
+    monkeypatch.setitem(SOLVERS, "qute", SolverSpec("qute", (slow,)))
+    monkeypatch.setitem(SOLVERS, "depqbf", SolverSpec("depqbf", (fast,)))
+    real_start = runner._start
+
+    def late_start(spec, exe, args, *rest):
+        if exe == slow and args != ["--version"]:
+            time.sleep(2.0)  # still starting when the stop kills what runs
+        return real_start(spec, exe, args, *rest)
+
+    monkeypatch.setattr(runner, "_start", late_start)
+    recorded = []
+
+    def record(row):  # Ctrl-C as the first cell is recorded
+        recorded.append(row)
+        if len(recorded) == 1:
+            raise KeyboardInterrupt
+
+    row = next(r for r in read_index(str(written)) if r["format"] == "qdimacs")
+    runner.solver_version.cache_clear()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            scores._run_pool([(row, "depqbf"), (row, "qute")], 2, record, str(written),
+                             scores.ScoreLimits(cpu_s=60), "")
+    finally:
+        runner.solver_version.cache_clear()  # (a version run killed, or a fake's)
+    # not the slow solver's 30 s: it was killed as it started
+    assert time.monotonic() - start < 10
+    assert [r["solver"] for r in recorded] == ["depqbf"]

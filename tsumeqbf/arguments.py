@@ -181,8 +181,8 @@ def to_stdout(*paths: str | None) -> bool:
 
 
 def read_toml(path, what: str) -> dict:
-    """The TOML document in ``path`` (a SPEC, an experiment); a missing file or bad TOML
-    is one TsumeError naming the file and ``what`` it should be."""
+    """The TOML document in ``path`` (a SPEC, an experiment); a missing file, a folder, an
+    unreadable file or bad TOML is one TsumeError naming the file and ``what`` it should be."""
     from .rules import TsumeError
 
     if sys.version_info >= (3, 11):
@@ -194,6 +194,10 @@ def read_toml(path, what: str) -> dict:
             return tomllib.load(fh)
     except FileNotFoundError:
         raise TsumeError(f"{path}: no such {what} file") from None
+    except IsADirectoryError:
+        raise TsumeError(f"{path}: a folder, not a {what} file") from None
+    except OSError as exc:
+        raise TsumeError(f"{path}: cannot read the {what} file ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise TsumeError(f"{path}: not valid TOML ({exc})") from None
     except UnicodeDecodeError:

@@ -67,7 +67,10 @@ def read_cases(path: str) -> list[dict]:
 
 
 def _text_lines(path: str, what: str):
-    """(number, line) of a UTF-8 text file; a file that is not text is one TsumeError."""
+    """(number, line) of a UTF-8 text file; a folder or a file that is not text is one
+    TsumeError."""
+    if os.path.isdir(path):
+        raise TsumeError(f"{path}: a folder, not a {what}")
     with open(path, encoding="utf-8") as fh:
         try:
             yield from enumerate(fh, 1)

@@ -111,6 +111,8 @@ def build_family(spec: FamilySpec, out_dir: str, log=None, overwrite: bool = Fal
     if not questions:
         raise TsumeError("the SPEC asks no question (its sources' ids, max_n and limit "
                          "keep none): an empty family")
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise TsumeError(f"{out_dir} is a file, not a folder: give -o a folder for the family")
     os.makedirs(out_dir, exist_ok=True)
     _clear(out_dir, overwrite)
     report = FamilyReport()

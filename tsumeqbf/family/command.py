@@ -12,7 +12,7 @@ import json
 import sys
 from collections import Counter
 
-from ..arguments import output_file, positive_int_or_default, to_stdout
+from ..arguments import STDOUT, is_stream, output_file, positive_int_or_default, to_stdout
 
 
 def register(sub) -> None:
@@ -58,13 +58,34 @@ def cmd_family(args) -> int:
     return 0
 
 
+def scores_csv(path: str) -> str:
+    """An argparse type for ``--csv``: a regular file (to be), never ``-`` nor a device or
+    FIFO. The CSV is read back: a run resumes from the cells it holds and the summary is
+    drawn from it, and neither can read standard output.
+
+    >>> scores_csv("s.csv")
+    's.csv'
+    >>> scores_csv("-")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '-' is not offered: the CSV is read back (a run resumes from it, the summary is drawn from it), so it must be a file; --md - prints the summary on standard output
+    """
+    import argparse
+
+    if path == STDOUT or is_stream(path):
+        raise argparse.ArgumentTypeError(
+            f"{path!r} is not offered: the CSV is read back (a run resumes from it, the "
+            f"summary is drawn from it), so it must be a file; --md - prints the summary "
+            f"on standard output")
+    return output_file(path)
+
+
 def register_score(sub) -> None:
     from .scores import READS
     p = sub.add_parser("family-score",
                        help="score the QBF solvers on a written family: decided, wrong against "
                             "the proven truth, PAR-2")
     p.add_argument("folder", metavar="DIR", help="a folder `family` wrote (index.csv and files)")
-    p.add_argument("--csv", default=None, metavar="FILE",
+    p.add_argument("--csv", default=None, metavar="FILE", type=scores_csv,
                    help="the rows, one per file x solver (default DIR/scores.csv); a run "
                         "again with the same FILE skips the cells it holds")
     p.add_argument("--md", default=None, metavar="FILE", type=output_file,
@@ -139,6 +160,9 @@ def cmd_family_score(args) -> int:
     index = read_index(args.folder)
     _check_outputs(args.folder, index, csv_path, md_path)
     limits = ScoreLimits(args.cpu_limit, memory_mb=args.memory_mb)
+    if args.report_only and not os.path.isfile(csv_path):
+        raise TsumeError(f"{csv_path}: no such scores CSV to report from (run without "
+                         f"--report-only first, or give its --csv)")
     if not args.report_only:
         command = " ".join(["tsumeqbf family-score", args.folder, "--csv", csv_path,
                             "--cpu-limit", str(args.cpu_limit), "--memory-mb",
@@ -149,10 +173,17 @@ def cmd_family_score(args) -> int:
         score_family(args.folder, csv_path, solvers, limits, args.jobs, command, args.every,
                      log=None if args.quiet else sys.stderr)
     # the CSV may also hold rows of runs with other solvers, limits or family bytes
-    rows = this_run(read_scores(csv_path), index, solvers, limits, args.every)
+    held = read_scores(csv_path)
+    rows = this_run(held, index, solvers, limits, args.every)
     if args.report_only and not rows:
+        ours = {(r["file"], r["md5"]) for r in index}
+        if held and not any((r["file"], r["md5"]) in ours for r in held):
+            raise TsumeError(f"{csv_path}: its {len(held)} rows score none of the files of "
+                             f"{args.folder} as they are now (another family's CSV, or "
+                             f"the family written again)")
         raise TsumeError(f"{csv_path}: no scores of these cells (--solvers, --cpu-limit, "
-                         f"--memory-mb, --every as given) to report")
+                         f"--memory-mb, --every as given) to report" if held else
+                         f"{csv_path}: holds no scores to report")
     asked = len(cells(index, solvers, args.every))
     summary = render_scores(rows, asked)
     if to_stdout(md_path):  # the summary alone on standard output, the line on stderr

@@ -15,6 +15,7 @@ import re
 
 from ..batch import read_cases
 from ..data import collection_cases, is_data_file
+from ..encoder.size import check_plies
 from ..rules import TsumeError, check_n
 from ..rules.generate import question_set
 from .spec import Source
@@ -56,6 +57,7 @@ def source_questions(source: Source) -> list[dict]:
             continue
         try:
             n = check_n(int(case["n"]))
+            check_plies(n)  # (before its truth is searched for at every depth up to n)
         except TsumeError as exc:  # (which question: the family's other checks come later)
             raise TsumeError(f"question {case['id']!r} of {source.kind} {source.value!r}: "
                              f"{exc}") from None

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from ..provenance import FIELDS, row_fields
 from ..rules import TsumeError
-from ..solvers.runner import SOLVERS, SolverError, run_solver, stop_solvers
+from ..solvers.runner import SOLVERS, SolverError, run_solver, solvers_stopped
 from ..values import Status
 from .writer import file_md5s, is_comment, read_index
 
@@ -114,9 +114,46 @@ def score_cell(folder: str, row: dict, solver: str, limits: ScoreLimits,
             "command": command, **provenance}
 
 
+#: the columns the summary reads as numbers: (column, may be empty, whole number)
+_NUMBERS = (("n", False, True), ("decided", False, True), ("wrong", False, True),
+            ("cpu_limit", False, True), ("memory_mb", False, True), ("cpu_s", True, False),
+            ("wall_s", True, False), ("peak_mb", True, False), ("load", True, False))
+
+
+def _bad_number(row: dict) -> str | None:
+    """What is wrong with a row's numbers (a CSV edited by hand), else None.
+
+    >>> _bad_number({"n": "3", "decided": "1", "wrong": "0", "cpu_limit": "60",
+    ...              "memory_mb": "4096", "cpu_s": "", "wall_s": "0.1", "peak_mb": "2.5",
+    ...              "load": "0.4"}) is None
+    True
+    >>> _bad_number({"n": "3", "decided": "yes"})
+    "decided 'yes' is not a whole number"
+    """
+    for column, empty_ok, whole in _NUMBERS:
+        text = row.get(column, "")
+        if text == "" and empty_ok:
+            continue
+        try:
+            float(text) if not whole else int(text)
+        except ValueError:
+            return f"{column} {text!r} is not a {'whole ' if whole else ''}number"
+    return None
+
+
+def _few(names: list) -> str:
+    """Names for a one-line message: the first four, then how many more.
+
+    >>> _few(["a", "b"]), _few(list("abcdefg"))
+    ('a, b', 'a, b, c, d and 3 more')
+    """
+    return ", ".join(names) if len(names) <= 5 else f"{', '.join(names[:4])} and {len(names) - 4} more"
+
+
 def read_scores(path: str) -> list[dict]:
     """The complete rows of an existing scores CSV (a last line cut by a kill is dropped);
-    a CSV of other columns is refused, never overwritten."""
+    a CSV of other columns, or with a row whose numbers are not numbers, is refused,
+    never overwritten."""
     if not os.path.exists(path):
         return []
     try:
@@ -124,13 +161,26 @@ def read_scores(path: str) -> list[dict]:
             reader = csv.DictReader(fh)
             rows = list(reader)
             columns = reader.fieldnames
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    except UnicodeDecodeError:
+        raise TsumeError(f"{path}: not a scores CSV (not UTF-8 text); give another --csv") from None
+    except (OSError, csv.Error) as exc:
         raise TsumeError(f"cannot read {path}: {exc}") from None
     if columns is not None and tuple(columns) != SCORE_COLUMNS:
-        raise TsumeError(f"{path}: not a scores CSV of this version (other columns); "
-                         f"give another --csv")
+        missing = [c for c in SCORE_COLUMNS if c not in columns]
+        extra = [c for c in columns if c not in SCORE_COLUMNS]
+        what = "; ".join(([f"missing column(s) {_few(missing)}"] if missing else [])
+                         + ([f"unknown column(s) {_few(extra)}"] if extra else [])) \
+            or "its columns out of order"
+        raise TsumeError(f"{path}: not a scores CSV of this version ({what}); give another "
+                         f"--csv")
     if rows and (None in rows[-1] or rows[-1].get(SCORE_COLUMNS[-1]) is None):
         rows.pop()  # the line a kill cut short
+    for line, row in enumerate(rows, 2):
+        bad = "fields" if None in row or None in row.values() else _bad_number(row)
+        if bad:
+            raise TsumeError(f"{path}: line {line}: " + (
+                f"does not have the header's {len(SCORE_COLUMNS)} fields" if bad == "fields"
+                else bad) + "; not a scores CSV as family-score writes it")
     return rows
 
 
@@ -232,15 +282,15 @@ def _run_pool(todo, jobs: int, record, folder: str, limits: ScoreLimits, command
         # (taken before the kill: a cell whose solver is killed must not be recorded)
         finished = [f for f in (*done, *pending) if f.done() and not f.cancelled()
                     and f.exception() is None]
-        pool.shutdown(wait=False, cancel_futures=True)
-        stop_solvers()
-        for future in finished:
-            record(future.result())
+        with solvers_stopped():  # until every thread has ended: a solver it starts dies too
+            try:
+                pool.shutdown(wait=False, cancel_futures=True)
+                for future in finished:
+                    record(future.result())
+            finally:
+                pool.shutdown(wait=True)
         raise
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-        stop_solvers()
-        pool.shutdown(wait=True)
+    pool.shutdown(wait=True)
 
 
 def par2(rows: list[dict]) -> float | None:

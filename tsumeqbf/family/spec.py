@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from ..arguments import read_toml
 from ..encoder.choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from ..encoder.registry import ENCODINGS
+from ..encoder.size import MAX_PLIES
 from ..rules import TsumeError
 
 FORMATS = ("qdimacs", "qcir")
@@ -140,7 +141,8 @@ def _axes(where: str, value) -> tuple:
 
 def _generated(where: str, name: str, table: dict) -> tuple:
     """The generator's arguments, checked: ``seed``, ``count`` at least 1, ``sizes`` as
-    [W, H] pairs on boards up to 9x9, ``plies`` odd, piece bounds integers >= 0."""
+    [W, H] pairs on boards up to 9x9, ``plies`` odd and at most what an encoding holds,
+    piece bounds integers >= 0."""
     value = {"seed": _int(where, table["seed"], f"{name}.seed", -2 ** 63),
              "count": _int(where, table["count"], f"{name}.count", 1)}
     if "sizes" in table:
@@ -159,6 +161,9 @@ def _generated(where: str, name: str, table: dict) -> tuple:
         for n in plies:
             if _int(where, n, f"{name}.plies", 1) % 2 == 0:
                 raise _fail(where, f"{name}.plies", f"{n} is even: the attacker moves last")
+            if n > MAX_PLIES:  # (every depth below it would be searched first)
+                raise _fail(where, f"{name}.plies", f"{n} is more than an encoding holds "
+                            f"(at most {MAX_PLIES})")
         value["plies"] = list(plies)
     for key in _GENERATE[4:]:
         if key in table:
@@ -218,8 +223,9 @@ def parse_spec(doc: dict, base: str = ".", where: str = "SPEC") -> FamilySpec:
     if min_engines > 2:
         raise _fail(where, "truth.min_engines", "two engines establish a truth: 1 or 2")
     title = doc.get("title", "")
-    if not isinstance(title, str):
-        raise _fail(where, "title", "must be a string")
+    for key in ("title", "description"):
+        if not isinstance(doc.get(key, ""), str):
+            raise _fail(where, key, "must be a string")
     return FamilySpec(
         encodings, sources, formats, axes,
         _bool(where, doc.get("pairs", True), "pairs"),

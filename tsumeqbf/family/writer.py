@@ -100,8 +100,9 @@ def write_index(path: str, rows: list[dict]) -> None:
 
 def read_index(folder: str, empty_ok: bool = False) -> list[dict]:
     """The rows of ``folder``/index.csv, its columns those ``family`` writes and every row
-    complete with a truth of ``true`` or ``false``, and (unless ``empty_ok``) at least one
-    row; anything else is one TsumeError line."""
+    complete with a truth of ``true`` or ``false``, a format of :data:`EXTENSIONS`, a file
+    of the folder with that format's extension and an odd ``n``, and (unless ``empty_ok``)
+    at least one row; anything else is one TsumeError line."""
     path = os.path.join(folder, "index.csv")
     try:
         with open(path, encoding="utf-8", newline="") as fh:
@@ -126,6 +127,17 @@ def read_index(folder: str, empty_ok: bool = False) -> list[dict]:
                              f"{len(INDEX_COLUMNS)} fields")
         if row["truth"] not in ("true", "false"):
             raise TsumeError(f"{path}: line {line}: truth {row['truth']!r} is not true or false")
+        # (a format no solver reads would leave the file unscored without a word)
+        if row["format"] not in EXTENSIONS:
+            raise TsumeError(f"{path}: line {line}: format {row['format']!r} is not "
+                             f"{' or '.join(EXTENSIONS)}")
+        if (os.path.basename(row["file"]) != row["file"]
+                or not row["file"].endswith(EXTENSIONS[row["format"]])):
+            raise TsumeError(f"{path}: line {line}: file {row['file']!r} is not a "
+                             f"{EXTENSIONS[row['format']]} file of the folder (format "
+                             f"{row['format']})")
+        if not row["n"].isdigit() or int(row["n"]) % 2 == 0:  # (the summary groups by it)
+            raise TsumeError(f"{path}: line {line}: n {row['n']!r} is not an odd number of plies")
         if row["file"] in seen:  # (its cells would be run and counted twice)
             raise TsumeError(f"{path}: line {line}: file {row['file']!r} is listed twice")
         seen.add(row["file"])

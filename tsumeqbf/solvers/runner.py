@@ -16,6 +16,7 @@ kernel's accounting of it (``os.wait4``), and a CPU limit is the kernel's too
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.metadata
@@ -218,19 +219,32 @@ def _child_setup(memory_mb: int | None, cpu_s: int | None = None):
     return apply
 
 
-#: the solvers this process runs now (threads may run several): what stop_solvers kills
+#: the solvers this process runs now (threads may run several): what solvers_stopped kills
 _RUNNING: set = set()
 _RUNNING_LOCK = threading.Lock()
+#: how many solvers_stopped blocks are open: while any is, a solver that starts is killed
+#: at once (read with _RUNNING under the lock, so none slips between the kill and its start)
+_STOPPING = 0
 
 
-def stop_solvers() -> None:
-    """Kill the process group of every solver this process runs now. For a command that
-    runs solvers on threads and is stopped: the threads would otherwise hold its exit
-    until each solver ends; what they return then is not a result."""
+@contextlib.contextmanager
+def solvers_stopped():
+    """Kill the process group of every solver this process runs now, and of every solver
+    a thread starts within the block. For a command that runs solvers on threads and is
+    stopped: the threads would otherwise hold its exit until each solver ends (a thread
+    about to start one at the instant of the kill too); what they return then is not a
+    result. Wait for the threads within the block."""
+    global _STOPPING
     with _RUNNING_LOCK:
+        _STOPPING += 1
         running = list(_RUNNING)
-    for proc in running:
-        _kill_group(proc)
+    try:
+        for proc in running:
+            _kill_group(proc)
+        yield
+    finally:
+        with _RUNNING_LOCK:
+            _STOPPING -= 1
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -339,6 +353,9 @@ def run_child(spec: SolverSpec, exe: str, args: list[str], *, timeout: float | N
             proc = _start(spec, exe, args, memory_mb, cpu_s)
             with _RUNNING_LOCK:
                 _RUNNING.add(proc)
+                stopping = _STOPPING > 0
+            if stopping:  # started as solvers_stopped killed the others: this one too
+                _kill_group(proc)
         out, err = _communicate(proc, timeout)
     except _SolverLimit as stop:
         _kill_group(proc)
