@@ -380,56 +380,16 @@ def two_questions(tmp_path: Path, spec_text: str = FAST) -> Path:
     return spec
 
 
-def test_ctrl_c_in_the_strategy_checks_sat_call_is_an_interrupt(tmp_path):
-    import signal
+def _signal_in_a_hard_sat_call(tmp_path: Path, sig, deadline: str) -> tuple:
+    """``family`` on two questions whose second check is a hard SAT call (``deadline``: a
+    Python expression, ``None`` or a time.monotonic() one), sent ``sig`` a second into
+    that call: (exit code, standard error, seconds from the signal to the exit, out)."""
     import time
 
     spec = two_questions(tmp_path)
     out = tmp_path / "out"
-    # the first file's check is the real one; the second's SAT call is a hard one, in
-    # PySAT's C code when Ctrl-C comes
-    script = (
-        "import sys\n"
-        "import tsumeqbf.family as family\n"
-        "from pysat.examples.genhard import PHP\n"
-        "from tsumeqbf.solvers.formula_check.sat import solve_cnf\n"
-        "real, calls = family.check_file, []\n"
-        "def check(*args, **kwargs):\n"
-        "    calls.append(args)\n"
-        "    if len(calls) == 1:\n"
-        "        return real(*args, **kwargs)\n"
-        "    clauses = PHP(12).clauses\n"
-        "    print('SAT call', file=sys.stderr, flush=True)\n"
-        "    solve_cnf(clauses, None)\n"
-        "    raise AssertionError('the hard SAT call returned')\n"
-        "family.check_file = check\n"
-        "from tsumeqbf.cli import main\n"
-        f"sys.exit(main(['family', {str(spec)!r}, '-o', {str(out)!r}, '--quiet']))\n")
-    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.stderr.readline() == "SAT call\n"
-    time.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
-    try:
-        err = proc.stderr.read()
-        proc.wait(timeout=20)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
-    assert err == "tsumeqbf: interrupted\n"
-    # the finished question kept, indexed; nothing of the interrupted one
-    assert sorted(os.listdir(out)) == ["fig6-n3-compact-true.qdimacs", "index.csv"]
-    assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
-
-
-def test_sigterm_in_a_sat_call_under_a_deadline_stops_at_once(tmp_path):
-    import signal
-    import time
-
-    spec = two_questions(tmp_path)
-    out = tmp_path / "out"
-    # as above, the second check's SAT call a hard one, but under a deadline (check-formula
-    # --timeout's: Glucose, which PySAT can interrupt); SIGTERM once waited for the deadline
+    # the first file's check is the real one; the second's SAT call is in PySAT's C code
+    # when the signal comes
     script = (
         "import sys, time\n"
         "import tsumeqbf.family as family\n"
@@ -442,7 +402,7 @@ def test_sigterm_in_a_sat_call_under_a_deadline_stops_at_once(tmp_path):
         "        return real(*args, **kwargs)\n"
         "    clauses = PHP(12).clauses\n"
         "    print('SAT call', file=sys.stderr, flush=True)\n"
-        "    solve_cnf(clauses, time.monotonic() + 40)\n"
+        f"    solve_cnf(clauses, {deadline})\n"
         "    raise AssertionError('the hard SAT call returned')\n"
         "family.check_file = check\n"
         "from tsumeqbf.cli import main\n"
@@ -452,13 +412,34 @@ def test_sigterm_in_a_sat_call_under_a_deadline_stops_at_once(tmp_path):
     assert proc.stderr.readline() == "SAT call\n"
     time.sleep(1.0)
     start = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     try:
         err = proc.stderr.read()
         proc.wait(timeout=20)
     finally:
         proc.kill()
-    assert proc.returncode == 143 and time.monotonic() - start < 20, err
+    return proc.returncode, err, time.monotonic() - start, out
+
+
+def test_ctrl_c_in_the_strategy_checks_sat_call_is_an_interrupt(tmp_path):
+    import signal
+
+    code, err, _, out = _signal_in_a_hard_sat_call(tmp_path, signal.SIGINT, "None")
+    assert code == 130, err
+    assert err == "tsumeqbf: interrupted\n"
+    # the finished question kept, indexed; nothing of the interrupted one
+    assert sorted(os.listdir(out)) == ["fig6-n3-compact-true.qdimacs", "index.csv"]
+    assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
+
+
+def test_sigterm_in_a_sat_call_under_a_deadline_stops_at_once(tmp_path):
+    import signal
+
+    # under a deadline (check-formula --timeout's: Glucose, which PySAT can interrupt);
+    # SIGTERM once waited for the deadline
+    code, err, seconds, out = _signal_in_a_hard_sat_call(tmp_path, signal.SIGTERM,
+                                                         "time.monotonic() + 40")
+    assert code == 143 and seconds < 20, err
     assert err == "tsumeqbf: stopped by SIGTERM\n"
     assert [r["file"] for r in read_index(out)] == ["fig6-n3-compact-true.qdimacs"]
 
