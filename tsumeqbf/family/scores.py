@@ -37,7 +37,7 @@ from ..provenance import FIELDS, row_fields
 from ..rules import TsumeError
 from ..solvers.runner import SOLVERS, SolverError, run_solver, solvers_stopped
 from ..values import Status
-from .writer import file_md5s, is_comment, read_index
+from .writer import columns_problem, file_md5s, is_comment, read_index
 
 #: the formats each solver reads (tried on the family's files: DepQBF, RAReQS, CAQE and
 #: QFun stop at a QCIR file's first ``#``; Qute reads both)
@@ -166,13 +166,8 @@ def read_scores(path: str) -> list[dict]:
     except (OSError, csv.Error) as exc:
         raise TsumeError(f"cannot read {path}: {exc}") from None
     if columns is not None and tuple(columns) != SCORE_COLUMNS:
-        missing = [c for c in SCORE_COLUMNS if c not in columns]
-        extra = [c for c in columns if c not in SCORE_COLUMNS]
-        what = "; ".join(([f"missing column(s) {_few(missing)}"] if missing else [])
-                         + ([f"unknown column(s) {_few(extra)}"] if extra else [])) \
-            or "its columns out of order"
-        raise TsumeError(f"{path}: not a scores CSV of this version ({what}); give another "
-                         f"--csv")
+        raise TsumeError(f"{path}: not a scores CSV of this version "
+                         f"({columns_problem(columns, SCORE_COLUMNS, _few)}); give another --csv")
     if rows and (None in rows[-1] or rows[-1].get(SCORE_COLUMNS[-1]) is None):
         rows.pop()  # the line a kill cut short
     for line, row in enumerate(rows, 2):
@@ -190,10 +185,14 @@ def _key(row: dict) -> tuple:
             str(row["memory_mb"]))
 
 
+def _cell_key(row: dict, solver: str, limits: ScoreLimits) -> tuple:
+    """:func:`_key` of the cell of index row ``row`` and ``solver`` under ``limits``."""
+    return (row["file"], row["md5"], solver, str(limits.cpu_s), str(limits.memory_mb))
+
+
 def cell_keys(index: list[dict], solvers, limits: ScoreLimits, every: int = 1) -> set:
     """The keys (:func:`_key`) of the cells a run with these solvers, limits and sample asks."""
-    return {(row["file"], row["md5"], s, str(limits.cpu_s), str(limits.memory_mb))
-            for row, s in cells(index, solvers, every)}
+    return {_cell_key(row, s, limits) for row, s in cells(index, solvers, every)}
 
 
 def this_run(rows: list[dict], index: list[dict], solvers, limits: ScoreLimits,
@@ -235,8 +234,7 @@ def score_family(folder: str, csv_path: str, solvers=tuple(SOLVERS),
         writer.writerows(kept)
     have = {_key(r) for r in kept}
     todo = [(row, s) for row, s in cells(index, solvers, every)
-            if (row["file"], row["md5"], s, str(limits.cpu_s), str(limits.memory_mb))
-            not in have]
+            if _cell_key(row, s, limits) not in have]
     if log:
         print(f"{len(todo)} cells to run, {len(kept)} kept from {csv_path}", file=log, flush=True)
     new = []

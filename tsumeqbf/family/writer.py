@@ -98,6 +98,20 @@ def write_index(path: str, rows: list[dict]) -> None:
     os.replace(part, path)
 
 
+def columns_problem(columns, expected, names=", ".join) -> str:
+    """What differs between a CSV's header ``columns`` and the ``expected`` ones, for a
+    one-line refusal; ``names`` lists column names.
+
+    >>> columns_problem(("a", "c"), ("a", "b")), columns_problem(("b", "a"), ("a", "b"))
+    ('missing column(s) b; unknown column(s) c', 'its columns out of order')
+    """
+    missing = [c for c in expected if c not in columns]
+    extra = [c for c in columns if c not in expected]
+    return "; ".join(([f"missing column(s) {names(missing)}"] if missing else [])
+                     + ([f"unknown column(s) {names(extra)}"] if extra else [])) \
+        or "its columns out of order"
+
+
 def read_index(folder: str, empty_ok: bool = False) -> list[dict]:
     """The rows of ``folder``/index.csv, its columns those ``family`` writes and every row
     complete with a truth of ``true`` or ``false``, a format of :data:`EXTENSIONS`, a file
@@ -114,12 +128,8 @@ def read_index(folder: str, empty_ok: bool = False) -> list[dict]:
     except (UnicodeDecodeError, csv.Error) as exc:
         raise TsumeError(f"cannot read {path}: {exc}") from None
     if columns != INDEX_COLUMNS:
-        missing = [c for c in INDEX_COLUMNS if c not in columns]
-        extra = [c for c in columns if c not in INDEX_COLUMNS]
-        what = "; ".join(([f"missing column(s) {', '.join(missing)}"] if missing else [])
-                         + ([f"unknown column(s) {', '.join(extra)}"] if extra else [])) \
-            or "its columns out of order"
-        raise TsumeError(f"{path}: not an index that `family` writes ({what})")
+        raise TsumeError(f"{path}: not an index that `family` writes "
+                         f"({columns_problem(columns, INDEX_COLUMNS)})")
     seen: set = set()
     for line, row in enumerate(rows, 2):
         if None in row or None in row.values():
