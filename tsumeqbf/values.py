@@ -96,6 +96,17 @@ def plies(n: int) -> str:
     return f"{n} ply" if n == 1 else f"{n} plies"
 
 
+def check_seconds(seconds: float | None) -> None:
+    """ValueError for a time limit that is negative or NaN (None: no limit; 0: none left).
+
+    >>> check_seconds(-1)
+    Traceback (most recent call last):
+    ValueError: a time limit is 0 seconds or more (None: no limit), not -1
+    """
+    if seconds is not None and not seconds >= 0:  # (NaN too)
+        raise ValueError(f"a time limit is 0 seconds or more (None: no limit), not {seconds}")
+
+
 def verdict_of(row: Mapping[str, Any]) -> bool | None:
     """The verdict a row holds (a store's or a JSON line's, or any dict with its key
     ``mate``): True, False, or None when not decided.
@@ -216,8 +227,7 @@ class Limits:
         Traceback (most recent call last):
         ValueError: a time limit is 0 seconds or more (None: no limit), not nan
         """
-        if seconds is not None and not seconds >= 0:  # (NaN too)
-            raise ValueError(f"a time limit is 0 seconds or more (None: no limit), not {seconds}")
+        check_seconds(seconds)
         return cls(None if seconds is None else clock() + seconds, memory_mb, max_nodes, seconds)
 
     def seconds_left(self, clock: Callable[[], float] = time.monotonic) -> float | None:

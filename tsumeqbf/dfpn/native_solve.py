@@ -273,9 +273,8 @@ class NativeSearch:
         """(verdict, reason) of a core call with this search's limits."""
         from .. import native
 
-        left = None if self.deadline is None else native.time_limit(
-            max(self.deadline - time.monotonic(), 0.0))
-        seconds = -1.0 if left is None else left
+        seconds = native.core_seconds(
+            None if self.deadline is None else max(self.deadline - time.monotonic(), 0.0))
         every = min(4096, self.progress_every) if self.progress else 4096
         self._next_progress = (self.nodes // self.progress_every + 1) * self.progress_every
         return call(native.node_limit(self.max_nodes), seconds, self._tick, every)

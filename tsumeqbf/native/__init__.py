@@ -24,6 +24,7 @@ from ..limits import memory_exceeded
 from ..rules import InvalidQuestion, TsumeError
 from ..settings import TABLE_ENTRIES
 from ..usage import NO_LIMIT_S
+from ..values import check_seconds
 
 #: the interface version this package calls (``_core.VERSION``): a core built from older
 #: source lacks some of it and counts as not built
@@ -88,7 +89,7 @@ def time_limit(seconds: float | None) -> float | None:
     return None if seconds is None or seconds >= NO_LIMIT_S else seconds
 
 
-def _core_seconds(timeout: float | None) -> float:
+def core_seconds(timeout: float | None) -> float:
     """A time limit as the core's calls take it: -1.0 for none (None, or what
     :func:`time_limit` makes none). 0 is a limit with no time left, not none: the search
     stops at its first reading of the clock (every 256 nodes), as the Python search does
@@ -96,14 +97,13 @@ def _core_seconds(timeout: float | None) -> float:
     what is left; the CLI refuses 0 (omitting ``--timeout`` is no limit). ValueError for
     a negative or NaN limit, which the core would read as none.
 
-    >>> _core_seconds(None), _core_seconds(0), _core_seconds(2.5), _core_seconds(1e10)
+    >>> core_seconds(None), core_seconds(0), core_seconds(2.5), core_seconds(1e10)
     (-1.0, 0.0, 2.5, -1.0)
-    >>> _core_seconds(-1)
+    >>> core_seconds(-1)
     Traceback (most recent call last):
     ValueError: a time limit is 0 seconds or more (None: no limit), not -1
     """
-    if timeout is not None and not timeout >= 0:  # (NaN too)
-        raise ValueError(f"a time limit is 0 seconds or more (None: no limit), not {timeout}")
+    check_seconds(timeout)
     seconds = time_limit(timeout)
     return -1.0 if seconds is None else float(seconds)
 
@@ -200,7 +200,7 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
          tt_limit: int = 2_000_000, mobility: bool = True, group_drops: bool = True) -> dict:
     """Bounded df-pn, Mate(pos, n) exactly (the search of :class:`tsumeqbf.dfpn.DfPn` in
     the core): ``proven`` True/False, None at a node, time or memory limit (``reason``;
-    ``timeout`` None is no limit, 0 none left: :func:`_core_seconds`;
+    ``timeout`` None is no limit, 0 none left: :func:`core_seconds`;
     the memory limits of :mod:`tsumeqbf.limits`, read every 4,096 nodes), the first
     move of a mate, nodes and seconds. A signal (Ctrl-C) stops it with KeyboardInterrupt.
 
@@ -209,7 +209,7 @@ def mate(pos, n: int, max_nodes: int | None = None, timeout: float | None = None
     start = time.perf_counter()
     proven, best, nodes, tt_hits, tt_size, reason = _core.mate(
         *position_args(pos), n, node_limit(max_nodes),
-        _core_seconds(timeout), tt_limit, mobility, group_drops,
+        core_seconds(timeout), tt_limit, mobility, group_drops,
         memory_exceeded, 4096)
     return {"proven": proven, "best_move": best, "nodes": nodes, "tt_hits": tt_hits,
             "tt_size": tt_size, "reason": reason, "time_s": time.perf_counter() - start}
@@ -244,7 +244,7 @@ def shortest_mate(pos, most: int, max_nodes: int | None = None, timeout: float |
 
     found, line, refuted, nodes, reason = _core.shortest(
         *position_args(pos), most, node_limit(max_nodes),
-        _core_seconds(timeout), tt_limit, mobility, group_drops,
+        core_seconds(timeout), tt_limit, mobility, group_drops,
         memory_exceeded if on_nodes is None else tick, 4096)
     return {"found": found, "line": line, "refuted": refuted, "nodes": nodes,
             "reason": reason, "time_s": time.perf_counter() - start}
@@ -265,7 +265,7 @@ def tsume(pos, max_nodes: int | None = None, timeout: float | None = None,
     start = time.perf_counter()
     search = _core.Tsume(*position_args(pos), tt_limit, mobility, group_drops, dag, inherit,
                          group_interpositions)
-    proven, reason = search.solve(node_limit(max_nodes), _core_seconds(timeout))
+    proven, reason = search.solve(node_limit(max_nodes), core_seconds(timeout))
     line = search.line() if proven else []
     nodes, tt_hits, tt_size, proofs, disproofs, twins = search.stats()
     return {"proven": proven, "line": line, "nodes": nodes, "tt_hits": tt_hits,
