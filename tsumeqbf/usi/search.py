@@ -155,18 +155,20 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
         answers[key] = answer
         return answer
 
+    def say_depth(n, answer) -> None:
+        send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
+                     f"string {answer.status.word} within {plies(n)} ({request.engine})")
+
     try:
         for n in range(1, request.max_plies + 1, 2):
             answer = mate(pos, n)
             if answer.verdict:
-                pv = [pos.usi(m) for m in _proven_line(pos, n, answer, mate, start, request,
-                                                       send)]
+                pv = [pos.usi(m) for m in _proven_line(pos, n, answer, mate, request, say_depth)]
                 _answer_in_hand()
                 send("info", f"info depth {len(pv)} time {int((time.monotonic() - start) * 1000)} "
                              f"pv {' '.join(pv)}")
                 return Answer.decided(True, first_move=pv[0], line=pv)
-            send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
-                         f"string {answer.status.word} within {plies(n)} ({request.engine})")
+            say_depth(n, answer)
     except _OutOfTime:
         return Answer.unknown("time or node limit reached")
     if not pos.checks():  # no check at all: no mate at any length
@@ -176,14 +178,14 @@ def _solve_bounded(pos, request: MateRequest, send) -> Answer:
                           f"longer one is not ruled out")
 
 
-def _proven_line(pos, n: int, first: Answer, mate, start: float, request: MateRequest,
-                 send) -> list[int]:
-    """:func:`bounded_line` of the mate in ``n`` that ``first`` proved. A stop meanwhile
-    does not lose it: the engine waits STOP_GRACE_S for the line, so the line is spelt
-    out again within HANDOVER_S (``mate`` asks no question twice); a stop then."""
+def _proven_line(pos, n: int, first: Answer, mate, request: MateRequest,
+                 say_depth) -> list[int]:
+    """:func:`bounded_line` of the mate in ``n`` that ``first`` proved (``say_depth``
+    says the depth first). A stop meanwhile does not lose it: the engine waits
+    STOP_GRACE_S for the line, so the line is spelt out again within HANDOVER_S
+    (``mate`` asks no question twice); a stop then."""
     try:
-        send("info", f"info depth {n} time {int((time.monotonic() - start) * 1000)} "
-                     f"string {first.status.word} within {plies(n)} ({request.engine})")
+        say_depth(n, first)
         return bounded_line(pos, n, first, mate)
     except _Stopped:
         grace = Limits.within(HANDOVER_S, max_nodes=request.max_nodes)
