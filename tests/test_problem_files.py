@@ -90,6 +90,19 @@ def test_usi_lines_and_sfen_files(tmp_path):
         position_from_usi("position startpos moves 7g7f 7g7f")
 
 
+def test_an_argument_neither_file_nor_sfen_is_named_so(tmp_path):
+    """A folder, and one word naming no file, are refused as what they are; an SFEN cut
+    short still gets the SFEN's own message."""
+    with pytest.raises(ProblemFileError, match="is a folder"):
+        load_position(str(tmp_path))
+    for word in ("problem7", str(tmp_path / "gone"), "./gone"):
+        with pytest.raises(ProblemFileError, match=r"^no such file: .*gone|^no such file: problem7"):
+            load_position(word)
+    with pytest.raises(TsumeError, match="SFEN needs"):
+        load_position("2k/3/1GP")
+    assert load_position("2k/3/1GP b - 1").sfen() == "2k/3/1GP b - 1"
+
+
 @pytest.mark.parametrize("name, text, fragment", [
     ("bad.kif", "後手の持駒：なし\n+---+\n| ・v玉 X|一\n+---+\n", "line 3: unknown piece 'X'"),
     ("bad.kif", "後手の持駒：金百\n+------+\n| ・v玉|一\n| 金 ・|二\n+------+\n", "line 1: bad count"),

@@ -82,10 +82,31 @@ def looks_like_path(text: str) -> bool:
 
 
 def load_position(text: str, zone: int | None = None, tsume_hands: bool = False) -> Position:
-    """The position a command's argument names: a problem file or an SFEN."""
+    """The position a command's argument names: a problem file or an SFEN. A folder, or one
+    word that names no file and has no SFEN's slashes, is neither: ProblemFileError.
+
+    >>> load_position("tsume-problems")
+    Traceback (most recent call last):
+    tsumeqbf.rules.problem_files.ProblemFileError: no such file: tsume-problems (nor an SFEN: 'board side hands [move]')
+    """
+    if os.path.isdir(text):
+        raise ProblemFileError(f"{text} is a folder: name a problem file or give an SFEN")
     if looks_like_path(text):
         return read_problem(text, zone=zone, tsume_hands=tsume_hands)
+    word = text.strip()
+    if word and not any(c.isspace() for c in word) and not _sfen_board_like(word):
+        raise ProblemFileError(f"no such file: {word} (nor an SFEN: 'board side hands [move]')")
     return Position.from_sfen(text, zone=zone, tsume_hands=tsume_hands)
+
+
+def _sfen_board_like(word: str) -> bool:
+    """Whether one word could be an SFEN's board cut short: ranks split by slashes, of
+    digits, piece letters and ``+`` (a path starts with a slash or has other characters).
+
+    >>> _sfen_board_like("2k/3/1GP"), _sfen_board_like("/tmp/x"), _sfen_board_like("a.kif")
+    (True, False, False)
+    """
+    return "/" in word and not word.startswith("/") and re.fullmatch(r"[0-9A-Za-z+/]+", word) is not None
 
 
 def read_problem(path: str, zone: int | None = None, tsume_hands: bool = False) -> Position:
