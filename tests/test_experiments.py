@@ -101,6 +101,18 @@ SMALL = """
      """, "instances[0].generate.plies[1]: must be odd"),
     ("""
      [[instances]]
+     generate = {seed = 1, count = 100001}
+     [[engines]]
+     engine = "brute"
+     """, "instances[0].generate.count: must be between 1 and 100000, got 100001"),
+    ("""
+     [[instances]]
+     generate = {seed = 1, count = 3, attacker_hand = 1000000000}
+     [[engines]]
+     engine = "brute"
+     """, "instances[0].generate.attacker_hand: must be between 0 and 38"),
+    ("""
+     [[instances]]
      paper = [1]
      [[engines]]
      engine = "depqbf"

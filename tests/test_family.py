@@ -199,7 +199,13 @@ def test_the_same_spec_writes_the_same_bytes(family, tmp_path):
           # (once a MemoryError: every depth up to it was listed for the search)
           ("seed = 1, count = 2, plies = [99999999999]",
            "generate.plies: 99999999999 is more than an encoding holds (at most 9999)"),
-          ('seed = 1, count = 2, attacker_hand = "lots"', "generate.attacker_hand: must be")]),
+          ('seed = 1, count = 2, attacker_hand = "lots"', "generate.attacker_hand: must be"),
+          # (once accepted: the questions are all made before the first is asked, and a
+          # piece bound is a loop's length)
+          ("seed = 1, count = 100001", "generate.count: must be at most 100,000"),
+          ("seed = 9223372036854775808, count = 2", "generate.seed: must be at most"),
+          ("seed = 1, count = 2, attacker_hand = 39", "generate.attacker_hand: must be at most 38"),
+          ("seed = 1, count = 2, defender_pieces = 81", "generate.defender_pieces: must be at most 80")]),
 ])
 def test_a_bad_spec_is_refused_in_one_line(tmp_path, capsys, text, words):
     spec = tmp_path / "bad.toml"

@@ -455,15 +455,15 @@ _CSV_VERDICTS = {"true": True, "false": False, "": None}
 
 
 def _generated_cases(where: _Where, table: dict, key: str) -> list[dict]:
-    from ..rules.generate import question_set
+    from ..rules.generate import MAX_COUNT, MAX_SEED, bound_of, question_set
 
     where.keys(table, key, ("seed", "count", "sizes", "plies", "prefix", "attacker_king",
                             *GENERATE_BOUNDS))
     for required in ("seed", "count"):
         if required not in table:
             raise where.fail(f"{key}.{required}", "missing")
-    seed = where.number(table["seed"], f"{key}.seed", integer=True, low=0)
-    count = where.number(table["count"], f"{key}.count", integer=True, low=1)
+    seed = where.number(table["seed"], f"{key}.seed", integer=True, low=0, high=MAX_SEED)
+    count = where.number(table["count"], f"{key}.count", integer=True, low=1, high=MAX_COUNT)
     sizes = [_board_size(where, s, f"{key}.sizes[{i}]")
              for i, s in enumerate(where.strings(table.get("sizes", ["3x3", "4x4", "5x5"]), f"{key}.sizes"))]
     plies = table.get("plies", [1, 3, 5])
@@ -473,7 +473,7 @@ def _generated_cases(where: _Where, table: dict, key: str) -> list[dict]:
         where.number(n, f"{key}.plies[{i}]", integer=True, low=1)
         if n % 2 == 0:
             raise where.fail(f"{key}.plies[{i}]", f"must be odd, got {n}")
-    bounds = {b: where.number(table[b], f"{key}.{b}", integer=True, low=0)
+    bounds = {b: where.number(table[b], f"{key}.{b}", integer=True, low=0, high=bound_of(b))
               for b in GENERATE_BOUNDS if b in table}
     if "attacker_king" in table:
         bounds["attacker_king"] = where.flag(table["attacker_king"], f"{key}.attacker_king")

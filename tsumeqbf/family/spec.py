@@ -35,6 +35,7 @@ from ..arguments import read_toml
 from ..encoder.choice import ATTACKER_CHOICES, DEFENDER_CHOICES
 from ..encoder.registry import ENCODINGS
 from ..encoder.size import MAX_PLIES
+from ..rules.generate import MAX_COUNT, MAX_SEED, bound_of
 from ..rules import TsumeError
 
 FORMATS = ("qdimacs", "qcir")
@@ -95,9 +96,11 @@ def _keys(where: str, table, name: str, allowed) -> dict:
     return table
 
 
-def _int(where: str, value, key: str, low: int = 0) -> int:
+def _int(where: str, value, key: str, low: int = 0, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise _fail(where, key, f"must be an integer >= {low}, not {value!r}")
+    if high is not None and value > high:
+        raise _fail(where, key, f"must be at most {high:,}, not {value:,}")
     return value
 
 
@@ -140,11 +143,11 @@ def _axes(where: str, value) -> tuple:
 
 
 def _generated(where: str, name: str, table: dict) -> tuple:
-    """The generator's arguments, checked: ``seed``, ``count`` at least 1, ``sizes`` as
-    [W, H] pairs on boards up to 9x9, ``plies`` odd and at most what an encoding holds,
-    piece bounds integers >= 0."""
-    value = {"seed": _int(where, table["seed"], f"{name}.seed", -2 ** 63),
-             "count": _int(where, table["count"], f"{name}.count", 1)}
+    """The generator's arguments, checked: ``seed`` a 64-bit integer, ``count`` from 1 to
+    MAX_COUNT, ``sizes`` as [W, H] pairs on boards up to 9x9, ``plies`` odd and at most
+    what an encoding holds, piece bounds from 0 to their ``bound_of``."""
+    value = {"seed": _int(where, table["seed"], f"{name}.seed", -MAX_SEED - 1, MAX_SEED),
+             "count": _int(where, table["count"], f"{name}.count", 1, MAX_COUNT)}
     if "sizes" in table:
         sizes = table["sizes"]
         if (not isinstance(sizes, list) or not sizes
@@ -167,7 +170,7 @@ def _generated(where: str, name: str, table: dict) -> tuple:
         value["plies"] = list(plies)
     for key in _GENERATE[4:]:
         if key in table:
-            value[key] = _int(where, table[key], f"{name}.{key}")
+            value[key] = _int(where, table[key], f"{name}.{key}", 0, bound_of(key))
     return tuple(sorted(value.items()))
 
 

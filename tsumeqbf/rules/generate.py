@@ -24,6 +24,23 @@ _BOARD_KINDS = [PAWN] * 4 + [LANCE, KNIGHT, SILVER, SILVER, GOLD, GOLD, BISHOP, 
                              PRO_PAWN, PRO_SILVER, HORSE, DRAGON]
 _HAND_KINDS = [PAWN] * 3 + [LANCE, KNIGHT, SILVER, GOLD, GOLD, BISHOP, ROOK]
 
+#: the bounds a question set's arguments are checked against where they come from a file
+#: (experiment configurations, family specs): the set is made whole before the first
+#: question is asked, so a count is a list held in memory; a seed is TOML's 64-bit integer
+#: (and names the ids); a piece bound is how many pieces are drawn at most: a board holds
+#: 80 besides the defender's king, and the standard set 38 in hand
+MAX_COUNT, MAX_SEED = 100_000, 2 ** 63 - 1
+MAX_BOARD_PIECES, MAX_HAND_PIECES = 80, 38
+
+
+def bound_of(name: str) -> int:
+    """The most a piece bound of :func:`random_question` may be.
+
+    >>> bound_of("attacker_hand"), bound_of("defender_pieces")
+    (38, 80)
+    """
+    return MAX_HAND_PIECES if name.endswith("_hand") else MAX_BOARD_PIECES
+
 
 def random_question(rng: random.Random, width: int, height: int, *, zone: int | None = None,
                     attacker_pieces: int = 4, defender_pieces: int = 1,
