@@ -3,6 +3,7 @@ along a problem's recorded line, and where an unsolved search spent its nodes.""
 
 import pytest
 
+from bench_refusal import refusal
 from tsumeqbf.bench import along
 from tsumeqbf.data import read_rows
 from tsumeqbf.dfpn.core import INF
@@ -92,9 +93,8 @@ def test_the_report_leaves_the_tables_alone():
     (["zukou-008", "--plies", "3"], "--plies must be even numbers from 0 to 40"),
     (["zukou-008", "--plies", "x"], "--plies takes even numbers"),
 ])
-def test_bad_arguments_end_with_one_line(args, message):
-    with pytest.raises(SystemExit, match=message):
-        along.main(args)
+def test_bad_arguments_end_with_one_line(args, message, capsys):
+    assert refusal(capsys, "along", args).startswith(message)
 
 
 def test_the_benchmark_writes_its_rows(tmp_path, capsys):
@@ -172,11 +172,11 @@ def test_after_moves_solves_one_position_on_the_line_or_off_it(tmp_path, capsys)
     ("P*4c 4b4c 2d3c x", "not a USI move"),
 ])
 def test_bad_moves_after_end_with_one_line(after, message, capsys):
-    with pytest.raises(SystemExit, match=message):
-        along.main(["zukou-008", "--after", after, "--no-cshogi"])
-    assert capsys.readouterr().out == ""  # nothing printed before the error
+    # nothing printed before the error
+    assert message in refusal(capsys, "along", ["zukou-008", "--after", after, "--no-cshogi"],
+                              out="")
 
 
-def test_after_and_plies_do_not_go_together():
-    with pytest.raises(SystemExit, match="give --plies or --after, not both"):
-        along.main(["zukou-008", "--after", "P*4c 4b4c", "--plies", "2"])
+def test_after_and_plies_do_not_go_together(capsys):
+    assert refusal(capsys, "along", ["zukou-008", "--after", "P*4c 4b4c", "--plies", "2"]
+                   ) == "give --plies or --after, not both"

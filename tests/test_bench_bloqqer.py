@@ -6,6 +6,7 @@ import importlib.util
 
 import pytest
 
+from bench_refusal import refusal
 from tsumeqbf.bench import bloqqer as bench
 from tsumeqbf.rules import Position
 from tsumeqbf.rules.reference import mate_within
@@ -74,9 +75,7 @@ def test_the_summary_fails_on_any_wrong_or_invalid_output(capsys):
 
 
 def test_bad_sizes_are_one_line_exit_2(capsys):
-    assert bench.main(["--sizes", "3"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("bench bloqqer:")
+    assert refusal(capsys, "bloqqer", ["--sizes", "3"]).startswith("--sizes WxH,...")
 
 
 def test_a_solver_wrong_on_the_original_formula_is_said(monkeypatch, tmp_path):

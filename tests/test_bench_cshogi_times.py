@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bench_refusal import refusal
 from tsumeqbf.bench.dfpn import CSHOGI_FIELDS
 from tsumeqbf.bench.dfpn import main as bench
 from tsumeqbf.bench.dfpn import with_cshogi_seconds
@@ -42,15 +43,15 @@ def test_only_cshogi_records_its_verdict_nodes_and_seconds_and_none_of_ours(tmp_
     assert [r["id"] for r in _rows(out)] == ["zukou-002", "zukou-001", "zukou-003"]
 
 
-def test_only_cshogi_and_beside_csv_refuse_what_they_cannot_do(tmp_path):
+def test_only_cshogi_and_beside_csv_refuse_what_they_cannot_do(tmp_path, capsys):
     pytest.importorskip("cshogi")
-    with pytest.raises(SystemExit, match="--only cshogi runs the Edo problems"):
-        bench(["--only", "cshogi", "--edo", "0"])
-    with pytest.raises(SystemExit, match="--only cshogi writes no picture"):
-        bench(["--only", "cshogi", "--ids", "zukou-002", "--csv", str(tmp_path / "c.csv"),
-               "--plot", str(tmp_path / "p.png")])
-    with pytest.raises(SystemExit, match="--beside-csv goes with --plot"):
-        bench(["--no-bounded", "--edo", "0", "--beside-csv", str(tmp_path / "c.csv")])
+    assert refusal(capsys, "dfpn", ["--only", "cshogi", "--edo", "0"]
+                   ).startswith("--only cshogi runs the Edo problems")
+    assert refusal(capsys, "dfpn", ["--only", "cshogi", "--ids", "zukou-002", "--csv",
+                                    str(tmp_path / "c.csv"), "--plot", str(tmp_path / "p.png")]
+                   ).startswith("--only cshogi writes no picture")
+    assert refusal(capsys, "dfpn", ["--no-bounded", "--edo", "0", "--beside-csv",
+                                    str(tmp_path / "c.csv")]) == "--beside-csv goes with --plot"
 
 
 def test_plot_draws_cshogi_seconds_from_the_beside_csv_where_its_run_matches(tmp_path, capsys):

@@ -10,7 +10,9 @@ import time
 
 import pytest
 
+from bench_refusal import refusal
 from test_native import _real_sfens  # noqa: F401  (its guard: skip or fail without the core)
+from tsumeqbf.bench import BenchError
 from tsumeqbf.bench.dfpn import main as bench_dfpn
 from tsumeqbf.bench.dfpn_native import python_answers
 from tsumeqbf.data import read_rows
@@ -47,9 +49,9 @@ def test_the_python_searchs_runs_give_each_problem_its_verdict_and_shortest_answ
     assert python_answers(_runs(tmp_path) + [str(probed)], EDO)["zukou-002"][1] == 19
     assert python_answers(_runs(tmp_path) + [str(probed)], EDO, probes=False)["zukou-002"] == (
         "mate", 21, "zukou-002.json")  # the run with mate probes left out
-    with pytest.raises(SystemExit, match="disagree on musou-088"):
+    with pytest.raises(BenchError, match="^the Python search's runs disagree on musou-088"):
         python_answers(_runs(tmp_path) + [str(other)], EDO)
-    with pytest.raises(SystemExit, match="cannot read"):
+    with pytest.raises(BenchError, match="^cannot read the Python search's run"):
         python_answers([str(tmp_path / "missing.csv")], EDO)
 
 
@@ -99,14 +101,14 @@ def test_a_problem_past_its_cpu_limit_is_unknown_with_the_nodes_searched(tmp_pat
     (["--python-runs", "x.csv"], "give --beside none"),
     (["--python-solved"], "--python-solved needs --python-runs"),
 ])
-def test_the_native_bench_refuses_what_it_cannot_do(args, message):
-    with pytest.raises(SystemExit, match=message):
-        bench_dfpn(["--backend", "native", "--no-bounded", "--ids", "zukou-002", *args])
+def test_the_native_bench_refuses_what_it_cannot_do(args, message, capsys):
+    assert message in refusal(capsys, "dfpn", ["--backend", "native", "--no-bounded", "--ids",
+                                               "zukou-002", *args])
 
 
-def test_the_python_benchs_refuse_the_native_options():
-    with pytest.raises(SystemExit, match="--cpu-limit go"):
-        bench_dfpn(["--backend", "cshogi", "--no-bounded", "--cpu-limit", "5"])
+def test_the_python_benchs_refuse_the_native_options(capsys):
+    assert refusal(capsys, "dfpn", ["--backend", "cshogi", "--no-bounded", "--cpu-limit", "5"]
+                   ) == "--cpu-limit go(es) with --backend native"
 
 
 def test_repeats_give_each_rounds_rate_beside_cshogis_and_the_ratios_median(tmp_path, capsys):

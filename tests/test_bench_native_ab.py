@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench_refusal import refusal
 from tsumeqbf import native
 from tsumeqbf.bench import native_ab
 from tsumeqbf.bench.native_ab import AB_IDS, SETUP_FLAGS, main, problems
@@ -23,10 +24,7 @@ needs_core = pytest.mark.skipif(
 
 
 def _error(capsys, argv) -> str:
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and err.startswith("bench native-ab: ")
-    return err
+    return refusal(capsys, "native-ab", argv)
 
 
 def test_the_default_problems_are_the_notebooks_34():

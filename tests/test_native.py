@@ -559,9 +559,9 @@ def test_the_native_bench_writes_and_resumes_its_rows(tmp_path, capsys):
     assert all(r["dfpn_backend"] == "native" and float(r["cpu_s"]) > 0 for r in written)
 
 
-def test_the_native_bench_refuses_the_options_it_would_ignore():
-    from tsumeqbf.bench.dfpn import main as bench_dfpn
+def test_the_native_bench_refuses_the_options_it_would_ignore(capsys):
+    from bench_refusal import refusal
 
-    with pytest.raises(SystemExit, match="does not take --heuristics, --plot"):
-        bench_dfpn(["--backend", "native", "--heuristics", "AB", "--repeat", "2", "--plot",
-                    "x.png", "--csv", "x.csv"])  # (--repeat it takes: rounds of the problems)
+    assert refusal(capsys, "dfpn", ["--backend", "native", "--heuristics", "AB", "--repeat", "2",
+                                    "--plot", "x.png", "--csv", "x.csv"]
+                   ) == "--backend native does not take --heuristics, --plot"  # (--repeat it takes)

@@ -91,5 +91,7 @@ def test_bench_dfpn_draws_a_committed_csv_without_solving_or_changing_it(tmp_pat
     assert "solved 175/200 (zukou 91/100, musou 84/100); cshogi DfPn 138/200" in out
     assert f"picture: {png}" in out and png.stat().st_size > 10_000
     assert committed.read_bytes() == before
-    with pytest.raises(SystemExit, match="--plot draws the rows of --csv"):
-        main(["--no-bounded", "--edo", "0", "--plot", str(png)])
+    from bench_refusal import refusal
+
+    assert refusal(capsys, "dfpn", ["--no-bounded", "--edo", "0", "--plot", str(png)]
+                   ) == "--plot draws the rows of --csv; give --csv"

@@ -1,9 +1,11 @@
 """Dispatch ``python -m tsumeqbf.bench {movegen,qbf,dfpn,answers,lengths,along,certify,bloqqer,undecided,formulacheck,native-ab,usi-mate} [options]``.
 
 Each benchmark's ``--help`` says what it takes. Bad input that a benchmark raises
-(TsumeError, a ValueError of its arguments, a file that cannot be read or written or is not
-text) ends in one line and exit status 2, as the command line's; Ctrl-C in 130. So does an
-option argparse refuses (each bench's parser is :class:`~tsumeqbf.arguments.BenchParser`):
+(:class:`~tsumeqbf.bench.BenchError` for an option, a combination of options or a file it
+refuses; TsumeError, another ValueError of its arguments, a file that cannot be read or
+written or is not text) ends in one line on stderr, ``tsumeqbf.bench NAME: error: MESSAGE``,
+and exit status 2, as the command line's; Ctrl-C in 130. So does an option argparse
+refuses (each bench's parser is :class:`~tsumeqbf.arguments.BenchParser`):
 a number that is not one, a fraction where a count is asked, or one below its bound (0 is
 refused wherever it would mean nothing, as for ``--repeat``; ``--edo 0`` is no problems)."""
 
@@ -35,7 +37,7 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print(f"tsumeqbf.bench {argv[0]}: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, OSError) as exc:  # TsumeError and UnicodeDecodeError among them
+    except (ValueError, OSError) as exc:  # BenchError, TsumeError, UnicodeDecodeError
         print(f"tsumeqbf.bench {argv[0]}: error: {failure_text(exc)}", file=sys.stderr)
         return 2
 

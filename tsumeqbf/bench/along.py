@@ -41,6 +41,7 @@ from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position, TsumeError
 from ..settings import TABLE_ENTRIES
 from ..values import Status
+from . import BenchError
 from .dfpn import cshogi_dfpn
 
 CSHOGI_MAX_DEPTH = 1000  # set explicitly, not left to cshogi's default: the lines are long
@@ -263,7 +264,7 @@ def main(argv: list[str]) -> int:
                              mate_probe=args.mate_probe,
                              group_interpositions=args.group_interpositions)
     except TsumeError as exc:
-        raise SystemExit(f"bench along: {exc}") from None
+        raise BenchError(str(exc)) from None
     if args.csv:
         with open(args.csv, "w", newline="", encoding="utf-8") as fh:
             out = csv.DictWriter(fh, fieldnames=FIELDS, extrasaction="ignore")

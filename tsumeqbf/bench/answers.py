@@ -27,6 +27,7 @@ from ..data import read_rows
 from ..dfpn.solve import replay_answer, solve_tsume
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position
+from . import BenchError
 from .dfpn import pick_edo
 
 FIELDS = ["id", "stated_length", "status", "length", "plies", "first_plies", "shortest_exact",
@@ -48,7 +49,7 @@ def problems(yaneuraou: bool, ids: str | None, edo_up_to: int | None = None) -> 
                  for r in read_rows("yaneuraou_mate_samples.csv")]
     edo = read_rows("open_tsume_zukou_musou.csv")
     if ids:
-        rows += pick_edo(edo, 0, ids, "bench answers")
+        rows += pick_edo(edo, 0, ids)
     if edo_up_to is not None:
         asked = {r["id"] for r in rows}
         rows += [r for r in edo
@@ -98,7 +99,7 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     rows = problems(args.yaneuraou, args.ids, args.edo_up_to)
     if not rows:
-        raise SystemExit("bench answers: no problems (give --yaneuraou, --ids or --edo-up-to)")
+        raise BenchError("no problems (give --yaneuraou, --ids or --edo-up-to)")
     sink = open(args.csv, "w", newline="", encoding="utf-8") if args.csv else None
     writer = csv.DictWriter(sink, fieldnames=FIELDS) if sink else None
     if writer:

@@ -42,6 +42,7 @@ from ..engines import run_engine
 from ..rules import Position
 from ..rules.generate import question_set
 from ..solvers.runner import SolverError, SolverSpec, find_solver, run_child, run_solver
+from . import BenchError
 
 #: the child: Bloqqer on argv[1], pyqbf's QDIMACS of its formula to argv[2], or its verdict
 #: as the exit code (10 true, 20 false, as a solver's)
@@ -210,18 +211,16 @@ def main(argv: list[str]) -> int:
         if any(len(s) != 2 for s in sizes):
             raise ValueError(args.sizes)
     except ValueError:
-        print(f"bench bloqqer: --sizes WxH,..., --plies N,... and --seeds S,... (got "
-              f"{args.sizes!r}, {args.plies!r}, {args.seeds!r})", file=sys.stderr)
-        return 2
+        raise BenchError(f"--sizes WxH,..., --plies N,... and --seeds S,... (got "
+                         f"{args.sizes!r}, {args.plies!r}, {args.seeds!r})") from None
     solvers = [s for s in args.solvers.split(",") if s]
     try:
         for s in solvers:
             find_solver(s)
         version = metadata.version("pyqbf")
     except (SolverError, metadata.PackageNotFoundError) as exc:
-        print(f"bench bloqqer: {exc if isinstance(exc, SolverError) else 'pyqbf is not installed'}",
-              file=sys.stderr)
-        return 2
+        raise BenchError(str(exc) if isinstance(exc, SolverError)
+                         else "pyqbf is not installed") from None
     print(f"Bloqqer of pyqbf {version}; encoding {args.encoding}; solvers {', '.join(solvers)}")
     print(f"{'question':16} {'n':>2} {'vars/clauses':>13} {'after':>13} {'bloq s':>7} "
           f"{'ref':>3} {'by':7} {'outcome':8} solvers before->after")

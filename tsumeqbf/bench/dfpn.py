@@ -52,6 +52,7 @@ from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..rules import Position, TsumeError
 from ..usage import measured
 from ..values import Status
+from . import BenchError
 
 
 def cshogi_dfpn(cshogi, sfen: str, max_nodes: int, max_depth: int | None = None,
@@ -122,7 +123,7 @@ class _OldNames(csv.DictWriter):
         return super().writerow({self.old.get(key, key): value for key, value in row.items()})
 
 
-def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn", old_names=None):
+def open_rows(csv_path, resume: bool, fields=FIELDS, old_names=None):
     """The CSV's file and a DictWriter on it (both None without a path), and the (id,
     repeat) it holds already (``resume``: keep them and append). A CSV written before the
     later columns (repeat, CPU seconds, provenance), or with a column's old name of
@@ -136,7 +137,7 @@ def open_rows(csv_path, resume: bool, fields=FIELDS, bench: str = "dfpn", old_na
         with open(path, encoding="utf-8") as fh:
             header = fh.readline().strip().split(",")
             if [old_names.get(name, name) for name in header] != fields[:len(header)]:
-                raise SystemExit(f"bench {bench}: {path} has other columns; cannot resume it")
+                raise BenchError(f"{path} has other columns; cannot resume it")
             fh.seek(0)
             done = {(row["id"], int(row.get("repeat") or 1)) for row in csv.DictReader(fh)}
         sink = open(path, "a", newline="", encoding="utf-8")
@@ -333,10 +334,9 @@ def by_ids(rows: list[dict], ids: str) -> list[dict]:
     return [by_id[i] for i in wanted]
 
 
-def pick_edo(rows: list[dict], first: int, ids: str | None,
-             program: str = "bench dfpn") -> list[dict]:
+def pick_edo(rows: list[dict], first: int, ids: str | None) -> list[dict]:
     """The first ``first`` problems, or those named in ``ids`` (comma-separated), in order;
-    an unknown id ends ``program`` with one line.
+    an unknown id is a BenchError naming it.
 
     >>> rows = [{"id": "zukou-001"}, {"id": "zukou-002"}, {"id": "musou-001"}]
     >>> [r["id"] for r in pick_edo(rows, 2, None)], [r["id"] for r in pick_edo(rows, 0, "musou-001")]
@@ -347,7 +347,7 @@ def pick_edo(rows: list[dict], first: int, ids: str | None,
     try:
         return by_ids(rows, ids)
     except ValueError as exc:
-        raise SystemExit(f"{program}: {exc}") from None
+        raise BenchError(str(exc)) from None
 
 
 def _native(args, cshogi) -> int:
@@ -363,7 +363,7 @@ def _native(args, cshogi) -> int:
                                       ("--only", args.only is None))
                if not off]
     if ignored:
-        raise SystemExit(f"bench dfpn: --backend native does not take {', '.join(ignored)}")
+        raise BenchError(f"--backend native does not take {', '.join(ignored)}")
     native.require()
     bad = 0
     if not args.no_bounded:
@@ -374,7 +374,7 @@ def _native(args, cshogi) -> int:
         python = no_probes = None
         if args.python_runs:
             if args.beside != "none":
-                raise SystemExit("bench dfpn: --python-runs stands for the Python search "
+                raise BenchError("--python-runs stands for the Python search "
                                  "beside; give --beside none")
             python = dfpn_native.python_answers(args.python_runs.split(","), every)
             no_probes = dfpn_native.python_answers(args.python_runs.split(","), every,
@@ -443,36 +443,36 @@ def main(argv: list[str]) -> int:
                                             ("--python-solved", args.python_solved),
                                             ("--cpu-limit", args.cpu_limit is not None)) if given]
     if native_only and args.backend != "native":
-        raise SystemExit(f"bench dfpn: {', '.join(native_only)} go(es) with --backend native")
+        raise BenchError(f"{', '.join(native_only)} go(es) with --backend native")
     if args.python_solved and not args.python_runs:
-        raise SystemExit("bench dfpn: --python-solved needs --python-runs")
+        raise BenchError("--python-solved needs --python-runs")
     try:
         options = SolveOptions.from_args(args)
     except (TsumeError, ValueError) as exc:  # (--tt-entries out of its range: bad input)
         ap.error(str(exc))
     if args.beside_csv and not args.plot:
-        raise SystemExit("bench dfpn: --beside-csv goes with --plot")
+        raise BenchError("--beside-csv goes with --plot")
     try:
         import cshogi
     except ImportError:
         cshogi = None
     if args.no_cshogi:
         if args.only == "cshogi":
-            raise SystemExit("bench dfpn: --only cshogi and --no-cshogi contradict each other")
+            raise BenchError("--only cshogi and --no-cshogi contradict each other")
         cshogi = None
     if args.resume and not args.csv:
-        raise SystemExit("bench dfpn: --resume needs --csv")
+        raise BenchError("--resume needs --csv")
     if args.plot and not args.csv:
-        raise SystemExit("bench dfpn: --plot draws the rows of --csv; give --csv")
+        raise BenchError("--plot draws the rows of --csv; give --csv")
     if args.backend == "native":
         return _native(args, cshogi)
     if args.only == "cshogi":
         if cshogi is None:
-            raise SystemExit("bench dfpn: --only cshogi needs cshogi (pip install cshogi)")
+            raise BenchError("--only cshogi needs cshogi (pip install cshogi)")
         if not (args.edo or args.ids):
-            raise SystemExit("bench dfpn: --only cshogi runs the Edo problems; give --edo K or --ids")
+            raise BenchError("--only cshogi runs the Edo problems; give --edo K or --ids")
         if args.plot:
-            raise SystemExit("bench dfpn: --only cshogi writes no picture; draw ours with "
+            raise BenchError("--only cshogi writes no picture; draw ours with "
                              "--plot PNG --beside-csv CSV")
         cshogi_only(pick_edo(read_rows("open_tsume_zukou_musou.csv"), args.edo, args.ids),
                     args.max_nodes, cshogi, args.csv, args.resume, args.repeat)

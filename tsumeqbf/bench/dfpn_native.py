@@ -50,6 +50,7 @@ from ..settings import TABLE_ENTRIES
 from ..limits import LimitReached
 from ..usage import cpu_limited, measured
 from ..values import REASON, Status, reason_of
+from . import BenchError
 from .dfpn import cshogi_dfpn, every_row, keep, open_rows
 
 FIELDS = ["id", "stated_length", "backend", "status", "length", "nodes", "time_s", "cpu_s",
@@ -70,7 +71,7 @@ def python_answers(paths, rows, probes: bool = True) -> dict:
     None for a no-mate), else ``(unknown, None, None)`` when some run asked it and none
     decided. A path is a ``bench dfpn`` CSV (columns id, status, length) or a ``solve
     --json`` answer (its ``sfen`` names the problem). Two runs with different verdicts
-    are a SystemExit: the reference must be one. ``probes=False`` leaves out the answers
+    are a BenchError: the reference must be one. ``probes=False`` leaves out the answers
     found with mate probes (a ``probes`` count above 0, or ``mate_probe`` set), a search
     setting the core has not: the reference with the settings the core can have.
 
@@ -104,7 +105,7 @@ def python_answers(paths, rows, probes: bool = True) -> dict:
                     recorded = [(r["id"], r["status"], r.get("length")) for r in csv.DictReader(fh)
                                 if probes or not _probed(r)]
         except (OSError, ValueError, KeyError) as exc:
-            raise SystemExit(f"bench dfpn: cannot read the Python search's run {path}: {exc}")
+            raise BenchError(f"cannot read the Python search's run {path}: {exc}")
         for pid, status, length in recorded:
             length = int(length) if length not in (None, "") else None
             had = found.get(pid)
@@ -113,7 +114,7 @@ def python_answers(paths, rows, probes: bool = True) -> dict:
             elif had is None or had[0] == Status.UNKNOWN:
                 found[pid] = (status, length, name)
             elif had[0] != status:
-                raise SystemExit(f"bench dfpn: the Python search's runs disagree on {pid} "
+                raise BenchError(f"the Python search's runs disagree on {pid} "
                                  f"({had[0]} in {had[2]}, {status} in {name})")
             elif length is not None and (had[1] is None or length < had[1]):
                 found[pid] = (status, length, name)
@@ -214,7 +215,7 @@ def unbounded(rows, max_nodes: int, cshogi, beside: str | None, csv_path=None,
     bad lines. ``python`` (from :func:`python_answers`) gives the Python search's recorded
     verdicts and lengths in place of a run ``beside``; ``python_no_probes`` the lengths of
     its runs without mate probes, the search setting the core has not, reported beside."""
-    sink, writer, done = open_rows(csv_path, resume, FIELDS, "dfpn")
+    sink, writer, done = open_rows(csv_path, resume, FIELDS)
     if done:
         print(f"resuming: {len(done)} already searched in {csv_path}")
     print(f"{'problem':10s} {'stated':>6s} {'native':8s} {'length':>6s} {'nodes':>9s} {'s':>7s} "

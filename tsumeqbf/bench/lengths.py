@@ -31,6 +31,7 @@ from ..rules import Position
 from ..provenance import FIELDS as PROVENANCE, row_fields
 from ..usage import measured
 from ..values import Status
+from . import BenchError
 from .dfpn import open_rows, pick_edo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,13 +111,13 @@ def main(argv: list[str]) -> int:
     files = [ROOT / f if not Path(f).is_absolute() else Path(f) for f in args.rows.split(",")]
     missing = [str(f) for f in files if not f.exists()]
     if missing:
-        raise SystemExit(f"bench lengths: no such rows file: {', '.join(missing)}")
+        raise BenchError(f"no such rows file: {', '.join(missing)}")
     rows = differing(files)
-    problems = pick_edo(read_rows("open_tsume_zukou_musou.csv"), 200, args.ids, "bench lengths")
+    problems = pick_edo(read_rows("open_tsume_zukou_musou.csv"), 200, args.ids)
     todo = [p for p in problems if p["id"] in rows]
     if args.resume and not args.csv:
-        raise SystemExit("bench lengths: --resume needs --csv")
-    sink, writer, done = open_rows(args.csv, args.resume, FIELDS, "lengths")
+        raise BenchError("--resume needs --csv")
+    sink, writer, done = open_rows(args.csv, args.resume, FIELDS)
     done = {problem for problem, _ in done}
     print(f"{len(todo)} solved problems whose length differs from the stated one"
           + (f", {len(done)} already in {args.csv}" if done else ""), flush=True)

@@ -55,6 +55,7 @@ from ..data import read_rows
 from ..provenance import loads
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
+from . import BenchError
 from .dfpn import by_ids, cshogi_dfpn
 
 #: the Edo problems the native core's speed is measured on (docs/dfpn-notebook.md, issue
@@ -78,11 +79,9 @@ SOURCE = "tsumeqbf/native/_core.cpp"
 #: the core calls back this often, as ``solve`` has it
 TICK_EVERY = 4096
 
-PROG = "bench native-ab"
 
-
-class BuildError(Exception):
-    """A build that cannot be had: its message is the one line printed."""
+class BuildError(BenchError):
+    """A build that cannot be had: its message is the bench's one error line."""
 
 
 @dataclass
@@ -393,21 +392,16 @@ def main(argv: list[str]) -> int:
         except ImportError:
             why = "--cshogi needs cshogi (pip install cshogi)"
     if why:
-        print(f"{PROG}: {why}", file=sys.stderr)
-        return 2
+        raise BenchError(why)
     names = unique([split_build(b)[0] for b in args.builds])
-    try:
-        rows = problems(args.ids or (CALLGRIND_IDS if args.callgrind else AB_IDS))
-        with tempfile.TemporaryDirectory(prefix="native-ab-") as tmp:
-            sos = [built(split_build(b)[1], Path(tmp) / str(i), args.cxxflags)
-                   for i, b in enumerate(args.builds)]
-            if args.callgrind:
-                return callgrind(names, sos, ",".join(r["id"] for r in rows), args.max_nodes,
-                                 Path(tmp))
-            return timed(args, names, sos, rows, cshogi)
-    except BuildError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
+    rows = problems(args.ids or (CALLGRIND_IDS if args.callgrind else AB_IDS))
+    with tempfile.TemporaryDirectory(prefix="native-ab-") as tmp:
+        sos = [built(split_build(b)[1], Path(tmp) / str(i), args.cxxflags)
+               for i, b in enumerate(args.builds)]
+        if args.callgrind:
+            return callgrind(names, sos, ",".join(r["id"] for r in rows), args.max_nodes,
+                             Path(tmp))
+        return timed(args, names, sos, rows, cshogi)
 
 
 def timed(args, names: list[str], sos: list[Path], rows: list[dict], cshogi) -> int:

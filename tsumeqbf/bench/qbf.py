@@ -17,7 +17,6 @@ shows ``timeout``; the run goes on.
 
 from __future__ import annotations
 
-import sys
 import time
 
 from ..arguments import (BenchParser, non_negative_int, positive_float_or_default,
@@ -29,6 +28,7 @@ from ..experiments.paper import figure_questions, paper_rows, question_key
 from ..rules import Position
 from ..solvers.engine import solve_mate
 from ..values import Limits, Status, verdict_of
+from . import BenchError
 
 
 def paper_index() -> dict[tuple, dict]:
@@ -71,8 +71,7 @@ def main(argv: list[str]) -> int:
     encodings = [e for e in args.encodings.split(",") if e]
     bad = [e for e in encodings if e not in ENCODINGS]
     if bad:
-        print(f"unknown encoding {bad[0]!r}; choose from {', '.join(ENCODINGS)}", file=sys.stderr)
-        return 2
+        raise BenchError(f"unknown encoding {bad[0]!r}; choose from {', '.join(ENCODINGS)}")
     solvers = [s for s in args.solvers.split(",") if s]
     paper = paper_index()
     header = (f"{'question':24s} {'enc':11s} {'vars':>7s} {'clauses':>8s} {'enc_s':>6s} "

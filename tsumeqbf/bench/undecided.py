@@ -13,7 +13,6 @@ solver contradicts brute force, so the bench is also a check.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..arguments import BenchParser, positive_float_or_default, positive_int_or_default
@@ -21,6 +20,7 @@ from ..engines import is_qbf_engine, run_engine
 from ..values import Answer, Status, verdict_of
 from ..experiments.store import read_csv
 from ..rules import Position, TsumeError
+from . import BenchError
 
 
 def undecided_questions(rows: list[dict], max_plies: int) -> list[tuple]:
@@ -48,13 +48,11 @@ def main(argv: list[str]) -> int:
     solvers = [s for s in args.solvers.split(",") if s]
     unknown = [s for s in solvers if not is_qbf_engine(s)]
     if unknown:
-        print(f"bench undecided: unknown solver {unknown[0]!r}", file=sys.stderr)
-        return 2
+        raise BenchError(f"unknown solver {unknown[0]!r}")
     try:
         rows = read_csv(Path(args.csv))
     except (OSError, KeyError, ValueError) as exc:
-        print(f"bench undecided: cannot read {args.csv}: {exc}", file=sys.stderr)
-        return 2
+        raise BenchError(f"cannot read {args.csv}: {exc}") from None
     questions = undecided_questions(rows, args.max_plies)
     print(f"{len(questions)} questions of at most {args.max_plies} plies left undecided by a "
           f"QBF cell in {args.csv}; {args.encoding}, {args.timeout:g} s a question")

@@ -42,6 +42,7 @@ from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from ..usi.client import EngineError, MateEngine
 from ..values import REASON, Status, reason_of
+from . import BenchError
 from .dfpn import by_ids, cshogi_dfpn, every_row, keep, open_rows, pick_edo
 from .dfpn_native import nodes_per_second, solve_native
 
@@ -55,13 +56,13 @@ FIELDS = ["id", "stated_length", "engine", "engine_status", "engine_length", "en
 def problems(edo: int, ids: str | None, classics: str | None) -> list[dict]:
     """The Edo problems asked for, then the long classics named in ``classics``, as rows
     with ``id``, ``sfen`` and ``stated_length``."""
-    rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), edo, ids, "bench usi-mate")
+    rows = pick_edo(read_rows("open_tsume_zukou_musou.csv"), edo, ids)
     if classics:
         every = [dict(r, id=r["key"]) for r in read_rows("long_classics.csv")]
         try:
             rows += by_ids(every, classics)
         except ValueError:
-            raise SystemExit(f"bench usi-mate: --classics takes keys of long_classics.csv "
+            raise BenchError(f"--classics takes keys of long_classics.csv "
                              f"({', '.join(r['id'] for r in every)})") from None
     return rows
 
@@ -196,7 +197,7 @@ def rate_lines(rows: list[dict], name: str) -> list[str]:
 
 def run(engine: MateEngine, rows: list[dict], args, settings: dict, cshogi=None) -> list[dict]:
     """Every problem of ``rows``, ``args.repeat`` rounds, written as it finishes."""
-    sink, writer, done = open_rows(args.csv, args.resume, FIELDS, "usi-mate")
+    sink, writer, done = open_rows(args.csv, args.resume, FIELDS)
     if done:
         print(f"resuming: {len(done)} already searched in {args.csv}")
     print(f"{'problem':12s} {'stated':>6s} | {'engine':8s} {'length':>6s} {'nodes':>10s} "
@@ -238,13 +239,13 @@ def parse_options(pairs: list[str]) -> dict:
     {'USI_Hash': '1024', 'PostSearchLevel': 'None'}
     >>> parse_options(["Threads"])
     Traceback (most recent call last):
-    SystemExit: bench usi-mate: --option takes NAME=VALUE, not 'Threads'
+    tsumeqbf.bench.BenchError: --option takes NAME=VALUE, not 'Threads'
     """
     out = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise SystemExit(f"bench usi-mate: --option takes NAME=VALUE, not {pair!r}")
+            raise BenchError(f"--option takes NAME=VALUE, not {pair!r}")
         out[name] = value
     return out
 
@@ -281,12 +282,12 @@ def main(argv: list[str]) -> int:
         try:
             import cshogi
         except ImportError:
-            raise SystemExit("bench usi-mate: --cshogi-nodes needs cshogi installed") from None
+            raise BenchError("--cshogi-nodes needs cshogi installed") from None
     if args.resume and not args.csv:
-        raise SystemExit("bench usi-mate: --resume needs --csv")
+        raise BenchError("--resume needs --csv")
     rows = problems(args.edo, args.ids, args.classics)
     if not rows:
-        raise SystemExit("bench usi-mate: no problems (give --edo K, --ids or --classics)")
+        raise BenchError("no problems (give --edo K, --ids or --classics)")
     if not args.no_core:
         from .. import native
 
@@ -300,7 +301,7 @@ def main(argv: list[str]) -> int:
         with MateEngine([args.engine, *args.engine_arg], options) as engine:
             first = run(engine, rows, args, settings, cshogi)
     except EngineError as exc:
-        raise SystemExit(f"bench usi-mate: {exc}") from None
+        raise BenchError(str(exc)) from None
     name = first[0]["engine"] if first else Path(args.engine).name
     for text in summary(first, name) + rate_lines(first, name):
         print(text)
