@@ -83,7 +83,7 @@ def looks_like_path(text: str) -> bool:
 
 def load_position(text: str, zone: int | None = None, tsume_hands: bool = False) -> Position:
     """The position a command's argument names: a problem file or an SFEN. A folder, or one
-    word that names no file and has no SFEN's slashes, is neither: ProblemFileError.
+    word that names no file and cannot be an SFEN's board, is neither: ProblemFileError.
 
     >>> load_position("tsume-problems")
     Traceback (most recent call last):
