@@ -56,7 +56,7 @@ from ..provenance import loads
 from ..rules import Position
 from ..settings import TABLE_ENTRIES
 from . import BenchError
-from .dfpn import by_ids, cshogi_dfpn
+from .dfpn import cshogi_dfpn, pick_edo
 
 #: the Edo problems the native core's speed is measured on (docs/dfpn-notebook.md, issue
 #: 45's eleventh to fourteenth sessions): 27 the core solves within 300,000 nodes, 7 it
@@ -229,12 +229,9 @@ def search_all(so: str, ids: str, max_nodes: int) -> int:
 
 
 def problems(ids: str) -> list[dict]:
-    """The Edo problems named in ``ids`` (comma-separated), in order; BuildError naming
+    """The Edo problems named in ``ids`` (comma-separated), in order; a BenchError naming
     the unknown ones."""
-    try:
-        return by_ids(read_rows("open_tsume_zukou_musou.csv"), ids)
-    except ValueError as exc:
-        raise BuildError(str(exc)) from None
+    return pick_edo(read_rows("open_tsume_zukou_musou.csv"), 0, ids)
 
 
 def rate(nodes: float, seconds: float) -> float:
