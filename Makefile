@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml setup.py tsumeqbf/native/_core.cpp $(wildcard tsumeqbf/
 
 setup: $(STAMP)
 
-# The main job: answer the founding paper's questions with every engine and write results/.
+# The main job: the founding paper's questions and seeded random ones, every engine; writes results/
 run: setup
 	$(BIN)/python -m tsumeqbf.main_job
 

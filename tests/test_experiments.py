@@ -305,8 +305,8 @@ def test_config_error_on_the_command_line_is_one_line(tmp_path, capsys, monkeypa
     assert main(["experiment", "report", "nosuch"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["tsumeqbf: error: no experiment named 'nosuch' (no experiments/nosuch.toml "
-                   "here either); the named ones: agreement, dfpn-vs-qbf, ishiwaki-tables, "
-                   "nagai-heuristics, qbf-real"]
+                   "here either); the named ones: agreement, agreement-encodings, dfpn-vs-qbf, "
+                   "ishiwaki-tables, nagai-heuristics, qbf-real"]
     assert main(["experiment", "report", "experiments/nosuch.toml"]) == 2
     assert "experiments/nosuch.toml: no such experiment file" in capsys.readouterr().err
 
@@ -369,8 +369,8 @@ def test_a_source_can_stay_out_of_the_quick_subset(tmp_path):
     assert [i["id"] for i in quick.instances] == ["g1-0000", "g1-0001"]
 
 
-@pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "dfpn-vs-qbf", "nagai-heuristics",
-                                  "qbf-real"])
+@pytest.mark.parametrize("name", ["ishiwaki-tables", "agreement", "agreement-encodings",
+                                  "dfpn-vs-qbf", "nagai-heuristics", "qbf-real"])
 def test_shipped_experiments_load(name):
     for quick in (False, True):
         exp = load_experiment(experiment_path(name), quick=quick)
@@ -404,7 +404,8 @@ def test_named_experiments_are_listed_and_run_wherever_the_command_runs(tmp_path
     monkeypatch.chdir(tmp_path)
     assert main(["experiment", "list"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in listed] == ["agreement", "dfpn-vs-qbf", "ishiwaki-tables",
+    assert [line.split()[0] for line in listed] == ["agreement", "agreement-encodings",
+                                                    "dfpn-vs-qbf", "ishiwaki-tables",
                                                     "nagai-heuristics", "qbf-real"]
     assert "ishiwaki-tables    The founding paper's Tables 1-6" in listed
     assert main(["experiment", "list", "--json"]) == 0
@@ -1106,6 +1107,47 @@ def test_nagai_report_ratios_beside_nagai(tmp_path):
     assert "| ABC | off | ABC without DAG detection | 8, 9 | 183 | 65887434 |  |  |" in md
     assert "| p3 | tsume/ABC/nodag | no mate | mate |" in md  # the footer's expected verdicts
     assert "2026-01-01" not in md and str(tmp_path) not in md
+
+
+def test_agreement_encodings_checks_the_default_qbf_engine_in_its_quick_subset():
+    # the portfolio with its default members and its first two members on their own,
+    # beside brute force and df-pn, every QBF verdict certified, at 1 and 3 plies
+    exp = load_experiment(experiment_path("agreement-encodings"), quick=True)
+    engines = {e.label: e for e in exp.engines}
+    assert {"brute", "dfpn", "portfolio", "caqe/dag-fold-reduced",
+            "depqbf/dag-fold-reduced"} <= set(engines)
+    portfolio = engines["portfolio"]
+    assert portfolio.engine == "portfolio" and "members" not in portfolio.options
+    assert portfolio.options["jobs"] == 2 and portfolio.options["cpu_limit"] == 2 * 10
+    assert [e.options.get("encoding") for e in exp.engines
+            if e.label.endswith("/dag-fold-reduced")] == ["dag-fold-reduced"] * 2
+    assert all(e.options.get("certify") for e in exp.engines if e.engine not in ("brute", "dfpn"))
+    assert exp.instances and {i["n"] for i in exp.instances} == {1, 3}
+    assert {i["id"][:5] for i in exp.instances} == {"g3101", "g3102"}
+    full = load_experiment(experiment_path("agreement-encodings"))
+    assert {e.label for e in full.engines} >= set(engines) and max(i["n"] for i in full.instances) == 7
+
+
+def test_main_job_runs_the_quick_experiments(monkeypatch, tmp_path, capsys):
+    import tsumeqbf.main_job as main_job
+
+    ran = []
+    monkeypatch.setattr(main_job, "ROOT", tmp_path)
+    monkeypatch.setattr(main_job, "RESULTS", tmp_path / "results")
+    monkeypatch.setattr(main_job, "run_experiment",
+                        lambda exp, **kw: ran.append((exp.name, [e.label for e in exp.engines], kw)))
+    monkeypatch.setattr(main_job, "render_report",
+                        lambda exp, results_dir: results_dir / f"{exp.name}.md")
+    monkeypatch.setattr(main_job, "read_csv", lambda path: [])
+    assert main_job.main() == 0
+    assert [name for name, _, _ in ran] == ["ishiwaki-tables-quick", "agreement-quick",
+                                            "agreement-encodings-quick"]
+    assert all(kw == {"jobs": 2, "results_dir": tmp_path / "results", "same_code": True}
+               for _, _, kw in ran)
+    assert {"portfolio", "caqe/dag-fold-reduced", "depqbf/dag-fold-reduced"} <= set(ran[2][1])
+    out = capsys.readouterr().out
+    assert "== agreement-encodings-quick: Agreement of the default QBF engine" in out
+    assert "  report: results/agreement-encodings-quick.md" in out
 
 
 def test_main_job_summary_counts_disagreements():

@@ -1,14 +1,16 @@
 """The README's main job (``make run``): the quick experiments, their reports, a summary.
 
 Runs the ``[quick]`` subsets of the named experiments ``ishiwaki-tables`` (the founding
-paper's Tables 1-6) and ``agreement`` (every engine on seeded random questions) into the
-checkout's ``results/``, renders ``results/*-quick.md``, and prints per experiment the verdict counts, the
-disagreements and where the report is. Resumable: a re-run keeps every finished cell that
+paper's Tables 1-6), ``agreement`` (every engine on seeded random questions) and
+``agreement-encodings`` (the default QBF engine, the portfolio, and the DAG encodings
+beside brute force on other seeds) into the checkout's ``results/``, renders
+``results/*-quick.md``, and prints per experiment the verdict counts, the disagreements
+and where the report is. Resumable: a re-run keeps every finished cell that
 this code made; cells stored by another commit or encoder version run again
 (``same_code``), so that each report comes from one commit, as reports must.
 Exit status 1 when engines disagree: two engines with opposite verdicts, a QBF
-certificate that fails the rules (agreement certifies every QBF verdict), or a verdict
-that differs from the paper's.
+certificate that fails the rules (both agreement experiments certify every QBF
+verdict), or a verdict that differs from the paper's.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .values import Status, reason_of
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"  # the checkout's, wherever ``make run`` is started
-EXPERIMENTS = ("ishiwaki-tables", "agreement")
+EXPERIMENTS = ("ishiwaki-tables", "agreement", "agreement-encodings")
 JOBS = 2
 
 

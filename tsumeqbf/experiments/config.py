@@ -174,7 +174,7 @@ def experiment_path(name: str) -> Path:
     >>> experiment_path("nosuch")
     Traceback (most recent call last):
     ...
-    tsumeqbf.rules.errors.TsumeError: no experiment named 'nosuch' (no experiments/nosuch.toml here either); the named ones: agreement, dfpn-vs-qbf, ishiwaki-tables, nagai-heuristics, qbf-real
+    tsumeqbf.rules.errors.TsumeError: no experiment named 'nosuch' (no experiments/nosuch.toml here either); the named ones: agreement, agreement-encodings, dfpn-vs-qbf, ishiwaki-tables, nagai-heuristics, qbf-real
     """
     if name.endswith(".toml") or "/" in name:
         return Path(name)
