@@ -185,6 +185,24 @@ def test_a_broken_encoding_is_caught(monkeypatch):
 
 
 @needs_solvers
+def test_a_cpu_limit_met_while_certifying_leaves_the_verdict_unchecked(monkeypatch):
+    # the verdict was found within the limit: the check cut short by it is said, as one
+    # whose sub-question meets the limit, and the verdict is not thrown away
+    from tsumeqbf.solvers import engine
+
+    def endless(*args, **kwargs):  # a check that would run for ever: the limit stops it
+        while True:
+            pass
+
+    monkeypatch.setattr(engine, "certify", endless)
+    pos, _ = mate_in_3_not_1()
+    got = run_engine("qbf", pos, 3, timeout=60, options={
+        "solver": "depqbf", "certify": True, "cpu_limit": 1.0}).to_dict()
+    assert (got["status"], got["mate"], got["certified"]) == ("mate", True, False)
+    assert got["certify_reason"] == "CPU time limit (1 s)"
+
+
+@needs_solvers
 def test_cli_certify_json_and_strategy_file(tmp_path, capsys):
     out = tmp_path / "strategy.json"
     pos, _ = mate_in_3_not_1()

@@ -6,6 +6,7 @@ import json
 import signal
 import sys
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,7 @@ from tsumeqbf.engines import run_engine
 from tsumeqbf.limits import LimitReached
 from tsumeqbf.rules import Position
 from tsumeqbf.solvers import is_installed
-from tsumeqbf.usage import child_cpu_limit, cpu_left, cpu_limited, measured
+from tsumeqbf.usage import add_child, child_cpu_limit, cpu_left, cpu_limited, measured
 
 FIG5 = "2k/3/1GP b - 1"
 
@@ -44,6 +45,20 @@ def test_cpu_limit_stops_the_block_and_is_undone():
     assert signal.getsignal(signal.SIGPROF) == before and cpu_left() is None
     with cpu_limited(None):  # no limit: nothing set
         assert cpu_left() is None and child_cpu_limit(2.5) == 3
+
+
+def test_solvers_reaped_in_a_block_spend_its_seconds():
+    # solvers run one after another (a certificate's sub-questions) share the block's
+    # seconds: each gets what this process and the solvers before it left, and the block
+    # around it has spent them too
+    solver = SimpleNamespace(ru_utime=3.0, ru_stime=1.0, ru_maxrss=0)  # os.wait4's rusage
+    with cpu_limited(60):
+        with cpu_limited(10):
+            assert child_cpu_limit() == 10
+            assert add_child(solver) == (4.0, 0.0)
+            assert child_cpu_limit() == 6 and 5.5 < cpu_left() <= 6
+        assert 55.5 < cpu_left() <= 56
+    assert cpu_left() is None
 
 
 def test_the_limit_is_raised_once_while_its_answer_is_made():

@@ -12,7 +12,8 @@ process of the solver's group and its page cache; docs/experiments.md says when 
 :func:`cpu_limited` bounds the CPU seconds of a block the way competitions do, through
 the kernel: a profiling timer (``ITIMER_PROF``, the process's user and system seconds)
 raises :class:`~tsumeqbf.limits.LimitReached` in the search that runs; a child started
-inside gets the seconds left as its own ``RLIMIT_CPU`` (:func:`cpu_left`), so a solver is
+inside gets the seconds left as its own ``RLIMIT_CPU`` (:func:`cpu_left`: the block's
+seconds less this process's and those of the children already reaped), so a solver is
 stopped by the kernel (SIGXCPU), not by us.
 
 >>> with measured() as used:
@@ -88,6 +89,10 @@ def add_child(rusage) -> tuple[float, float]:
         usage.cpu_s += cpu
         usage.children_cpu_s += cpu
         usage.peak_mb = max(usage.peak_mb, peak)
+    block = _cpu_block.get()
+    while block is not None:  # (each enclosing limit's seconds are spent too)
+        block.children_s += cpu
+        block = block.outer
     return cpu, peak
 
 
@@ -134,7 +139,17 @@ def tree_cpu_s(roots) -> float:
 
 # -- the CPU limit -----------------------------------------------------------------------
 
-_cpu_end: contextvars.ContextVar[float | None] = contextvars.ContextVar("cpu_end", default=None)
+@dataclass
+class _CpuBlock:
+    """A :func:`cpu_limited` block: the process CPU time it ends at, the seconds of the
+    children reaped inside it (:func:`add_child`), the block around it."""
+    end: float
+    outer: _CpuBlock | None = None
+    children_s: float = 0.0
+
+
+_cpu_block: contextvars.ContextVar[_CpuBlock | None] = contextvars.ContextVar("cpu_block",
+                                                                              default=None)
 
 
 def _process_cpu() -> float:
@@ -142,9 +157,21 @@ def _process_cpu() -> float:
 
 
 def cpu_left() -> float | None:
-    """The CPU seconds left to the innermost :func:`cpu_limited` block (None outside)."""
-    end = _cpu_end.get()
-    return None if end is None else max(0.0, end - _process_cpu())
+    """The CPU seconds left to the innermost :func:`cpu_limited` block (None outside):
+    its seconds less this process's and those of the children reaped inside it, so that
+    solvers started one after another share the block's seconds rather than each getting
+    what this process alone has left.
+
+    >>> from types import SimpleNamespace
+    >>> solver = SimpleNamespace(ru_utime=25.0, ru_stime=5.0, ru_maxrss=0)  # os.wait4's
+    >>> with cpu_limited(100):
+    ...     before = cpu_left()
+    ...     _ = add_child(solver)
+    ...     round(before - cpu_left())
+    30
+    """
+    block = _cpu_block.get()
+    return None if block is None else max(0.0, block.end - _process_cpu() - block.children_s)
 
 
 #: CPU seconds between the limit's signals once it is reached (one can be lost: see cpu_limited)
@@ -161,7 +188,10 @@ NO_LIMIT_S = 2 ** 31
 @contextlib.contextmanager
 def cpu_limited(seconds: float | None):
     """Within the block, this process stops (LimitReached) once it has used ``seconds``
-    more CPU seconds, and children get what is left. The kernel counts them (a profiling
+    more CPU seconds of its own, and each child gets what is left of the block's seconds
+    when it starts (:func:`cpu_left`): the children reaped before it are spent, so the
+    block's children and this process together stay within ``seconds`` up to what this
+    process does after its last child. The kernel counts them (a profiling
     timer, ``ITIMER_PROF``: user and system time of the process), in the main thread only
     (the signal goes to the process); elsewhere only the children are limited. The timer
     counts whole scheduler ticks, which can run ahead of the time actually used, so a signal
@@ -179,7 +209,7 @@ def cpu_limited(seconds: float | None):
     if not seconds > 0:  # (NaN too)
         raise ValueError(f"a CPU limit must be above 0 seconds, not {seconds}")
     end = _process_cpu() + seconds
-    token = _cpu_end.set(end)
+    token = _cpu_block.set(_CpuBlock(end, outer=_cpu_block.get()))
     here = threading.current_thread() is threading.main_thread()
     old_handler = old_timer = old_hook = unset = object()  # (set only in the main thread)
     raised = {"at": None, "lost": False}
@@ -211,7 +241,7 @@ def cpu_limited(seconds: float | None):
             signal.signal(signal.SIGPROF, old_handler)
         if old_hook is not unset:
             sys.unraisablehook = old_hook
-        _cpu_end.reset(token)
+        _cpu_block.reset(token)
 
 
 def child_cpu_limit(seconds: float | None = None) -> int | None:

@@ -239,7 +239,10 @@ def _certify(pos: Position, n: int, answer: Answer, q: _Question, limits: Limits
                               error=f"certificate failed {exc}",
                               facts={"solver_verdict": answer.verdict},
                               certification=Certification(False, certify_s=_since(start)))
-    except CertificateIncomplete as exc:
+    except (CertificateIncomplete, LimitReached) as exc:
+        # (a limit of the whole call, its CPU seconds or its memory, met while checking:
+        # the verdict was found within it and stands, unchecked, as when a sub-question
+        # meets the limit)
         return answer.replace(certification=Certification(
             False, certify_s=_since(start), certify_reason=exc.reason))
     if options.strategy:

@@ -297,8 +297,8 @@ def _race(pos: Position, n: int, members: list[Member], jobs: int, limits: Limit
     def cpu_left_now() -> float | None:  # this process's own seconds count too
         if limit is None:
             return None
-        used = sum(p.cpu_s for p in procs) + tree_cpu_s([p.pid for p in procs if p.pid])
-        return cpu_left() - used
+        # (cpu_left() has spent the processes reaped: add_child counted them)
+        return cpu_left() - tree_cpu_s([p.pid for p in procs if p.pid])
     try:
         while queue or running:
             left = cpu_left_now()
