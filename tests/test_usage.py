@@ -5,6 +5,7 @@ engine's own thread, its solvers' rusage, a limit that stops a search or an enco
 import json
 import signal
 import sys
+import threading
 import time
 from types import SimpleNamespace
 
@@ -59,6 +60,34 @@ def test_solvers_reaped_in_a_block_spend_its_seconds():
             assert child_cpu_limit() == 6 and 5.5 < cpu_left() <= 6
         assert 55.5 < cpu_left() <= 56
     assert cpu_left() is None
+
+
+def test_the_block_ends_where_its_solvers_and_this_process_together_reach_it():
+    # a solver reaped with 1.5 of the 2 s spent leaves this process half a second, not 2
+    start = time.process_time()
+    with pytest.raises(LimitReached, match=r"^CPU time limit \(2 s\)$"):
+        with cpu_limited(2):
+            add_child(SimpleNamespace(ru_utime=1.2, ru_stime=0.3, ru_maxrss=0))
+            _spin(30)
+    assert 0.4 <= time.process_time() - start < 1.5
+
+
+def test_no_solver_is_started_once_the_seconds_are_spent():
+    # (in a thread of its own: there no timer is set, so the refusal is child_cpu_limit's)
+    said = []
+
+    def ask():
+        with cpu_limited(2):
+            add_child(SimpleNamespace(ru_utime=2.5, ru_stime=0.0, ru_maxrss=0))
+            try:
+                child_cpu_limit()
+            except LimitReached as exc:
+                said.append(str(exc))
+
+    worker = threading.Thread(target=ask)
+    worker.start()
+    worker.join()
+    assert said == ["CPU time limit (2 s)"]
 
 
 def test_the_limit_is_raised_once_while_its_answer_is_made():

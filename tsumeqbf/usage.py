@@ -93,6 +93,12 @@ def add_child(rusage) -> tuple[float, float]:
     while block is not None:  # (each enclosing limit's seconds are spent too)
         block.children_s += cpu
         block = block.outer
+    block = _cpu_block.get()
+    if block is not None and block.armed:
+        # this process's timer now ends where the block's seconds do (a little later when
+        # they are spent: the answer that says so is made first)
+        signal.setitimer(signal.ITIMER_PROF, min(max(block.left(), RETRY_S), NO_LIMIT_S),
+                         RETRY_S)
     return cpu, peak
 
 
@@ -141,11 +147,20 @@ def tree_cpu_s(roots) -> float:
 
 @dataclass
 class _CpuBlock:
-    """A :func:`cpu_limited` block: the process CPU time it ends at, the seconds of the
-    children reaped inside it (:func:`add_child`), the block around it."""
+    """A :func:`cpu_limited` block of ``seconds``: the process CPU time it ends at, the
+    seconds of the children reaped inside it (:func:`add_child`), the block around it,
+    whether its profiling timer is set (in the main thread)."""
     end: float
+    seconds: float
     outer: _CpuBlock | None = None
     children_s: float = 0.0
+    armed: bool = False
+
+    def left(self) -> float:
+        return self.end - _process_cpu() - self.children_s
+
+    def reached(self) -> LimitReached:
+        return LimitReached(f"CPU time limit ({self.seconds:g} s)")
 
 
 _cpu_block: contextvars.ContextVar[_CpuBlock | None] = contextvars.ContextVar("cpu_block",
@@ -171,7 +186,7 @@ def cpu_left() -> float | None:
     30
     """
     block = _cpu_block.get()
-    return None if block is None else max(0.0, block.end - _process_cpu() - block.children_s)
+    return None if block is None else max(0.0, block.left())
 
 
 #: CPU seconds between the limit's signals once it is reached (one can be lost: see cpu_limited)
@@ -188,10 +203,10 @@ NO_LIMIT_S = 2 ** 31
 @contextlib.contextmanager
 def cpu_limited(seconds: float | None):
     """Within the block, this process stops (LimitReached) once it has used ``seconds``
-    more CPU seconds of its own, and each child gets what is left of the block's seconds
-    when it starts (:func:`cpu_left`): the children reaped before it are spent, so the
-    block's children and this process together stay within ``seconds`` up to what this
-    process does after its last child. The kernel counts them (a profiling
+    more CPU seconds, its own and its children's together: each child gets what is left when
+    it starts (:func:`cpu_left`; at least a whole second, as RLIMIT_CPU counts), none is
+    started once nothing is left, and as each is reaped this process's timer is set to
+    end where the block's seconds do. The kernel counts them (a profiling
     timer, ``ITIMER_PROF``: user and system time of the process), in the main thread only
     (the signal goes to the process); elsewhere only the children are limited. The timer
     counts whole scheduler ticks, which can run ahead of the time actually used, so a signal
@@ -209,7 +224,8 @@ def cpu_limited(seconds: float | None):
     if not seconds > 0:  # (NaN too)
         raise ValueError(f"a CPU limit must be above 0 seconds, not {seconds}")
     end = _process_cpu() + seconds
-    token = _cpu_block.set(_CpuBlock(end, outer=_cpu_block.get()))
+    block = _CpuBlock(end, seconds, outer=_cpu_block.get())
+    token = _cpu_block.set(block)
     here = threading.current_thread() is threading.main_thread()
     old_handler = old_timer = old_hook = unset = object()  # (set only in the main thread)
     raised = {"at": None, "lost": False}
@@ -217,12 +233,12 @@ def cpu_limited(seconds: float | None):
         if here:
             def stop(signum, frame):
                 now = _process_cpu()
-                if now < end:  # the timer's ticks ran ahead of the precise clock rows use
-                    return
+                if now + block.children_s < end:  # the timer's ticks ran ahead of the
+                    return                        # precise clock rows use
                 if raised["at"] is not None and not raised["lost"] and now - raised["at"] < AGAIN_S:
                     return
                 raised.update(at=now, lost=False)
-                raise LimitReached(f"CPU time limit ({seconds:g} s)")
+                raise block.reached()
 
             def note_lost(unraisable, chain=sys.unraisablehook):
                 if isinstance(unraisable.exc_value, LimitReached):
@@ -233,6 +249,7 @@ def cpu_limited(seconds: float | None):
             old_hook, sys.unraisablehook = sys.unraisablehook, note_lost
             old_handler = signal.signal(signal.SIGPROF, stop)
             old_timer = signal.setitimer(signal.ITIMER_PROF, min(seconds, NO_LIMIT_S), RETRY_S)
+            block.armed = True
         yield
     finally:
         if old_timer is not unset:  # the timer first: no signal may find no handler
@@ -246,6 +263,11 @@ def cpu_limited(seconds: float | None):
 
 def child_cpu_limit(seconds: float | None = None) -> int | None:
     """The whole CPU seconds a child started now may use: ``seconds`` or the block's
-    seconds left, whichever is less, at least 1 (RLIMIT_CPU counts whole seconds)."""
+    seconds left, whichever is less, at least 1 (RLIMIT_CPU counts whole seconds).
+    LimitReached when the block has none left: no child is started past the limit."""
+    block = _cpu_block.get()
+    if block is not None and block.left() <= 0:
+        raise block.reached()
     left = [s for s in (seconds, cpu_left()) if s is not None]
-    return max(1, math.ceil(min(left))) if left else None
+    # (rounded first: the end less the clock can come out a hair above a whole number)
+    return max(1, math.ceil(round(min(left), 6))) if left else None
