@@ -94,7 +94,7 @@ def add_child(rusage) -> tuple[float, float]:
         block.children_s += cpu
         block = block.outer
     block = _cpu_block.get()
-    if block is not None and block.armed:
+    if block is not None and block.armed_by == os.getpid():
         # this process's timer now ends where the block's seconds do (a little later when
         # they are spent: the answer that says so is made first)
         signal.setitimer(signal.ITIMER_PROF, min(max(block.left(), RETRY_S), NO_LIMIT_S),
@@ -149,12 +149,13 @@ def tree_cpu_s(roots) -> float:
 class _CpuBlock:
     """A :func:`cpu_limited` block of ``seconds``: the process CPU time it ends at, the
     seconds of the children reaped inside it (:func:`add_child`), the block around it,
-    whether its profiling timer is set (in the main thread)."""
+    the process whose profiling timer it set (its main thread's; a forked child has no
+    timer, though it has the block)."""
     end: float
     seconds: float
     outer: _CpuBlock | None = None
     children_s: float = 0.0
-    armed: bool = False
+    armed_by: int = 0
 
     def left(self) -> float:
         return self.end - _process_cpu() - self.children_s
@@ -249,7 +250,7 @@ def cpu_limited(seconds: float | None):
             old_hook, sys.unraisablehook = sys.unraisablehook, note_lost
             old_handler = signal.signal(signal.SIGPROF, stop)
             old_timer = signal.setitimer(signal.ITIMER_PROF, min(seconds, NO_LIMIT_S), RETRY_S)
-            block.armed = True
+            block.armed_by = os.getpid()
         yield
     finally:
         if old_timer is not unset:  # the timer first: no signal may find no handler
