@@ -89,15 +89,14 @@ def add_child(rusage) -> tuple[float, float]:
         usage.cpu_s += cpu
         usage.children_cpu_s += cpu
         usage.peak_mb = max(usage.peak_mb, peak)
-    block = _cpu_block.get()
+    inner = block = _cpu_block.get()
     while block is not None:  # (each enclosing limit's seconds are spent too)
         block.children_s += cpu
         block = block.outer
-    block = _cpu_block.get()
-    if block is not None and block.armed_by == os.getpid():
+    if inner is not None and inner.armed_by == os.getpid():
         # this process's timer now ends where the block's seconds do (a little later when
         # they are spent: the answer that says so is made first)
-        signal.setitimer(signal.ITIMER_PROF, min(max(block.left(), RETRY_S), NO_LIMIT_S),
+        signal.setitimer(signal.ITIMER_PROF, min(max(inner.left(), RETRY_S), NO_LIMIT_S),
                          RETRY_S)
     return cpu, peak
 
@@ -224,8 +223,7 @@ def cpu_limited(seconds: float | None):
         return
     if not seconds > 0:  # (NaN too)
         raise ValueError(f"a CPU limit must be above 0 seconds, not {seconds}")
-    end = _process_cpu() + seconds
-    block = _CpuBlock(end, seconds, outer=_cpu_block.get())
+    block = _CpuBlock(_process_cpu() + seconds, seconds, outer=_cpu_block.get())
     token = _cpu_block.set(block)
     here = threading.current_thread() is threading.main_thread()
     old_handler = old_timer = old_hook = unset = object()  # (set only in the main thread)
@@ -233,9 +231,9 @@ def cpu_limited(seconds: float | None):
     try:
         if here:
             def stop(signum, frame):
+                if block.left() > 0:  # the timer's ticks ran ahead of the precise clock
+                    return                # rows use
                 now = _process_cpu()
-                if now + block.children_s < end:  # the timer's ticks ran ahead of the
-                    return                        # precise clock rows use
                 if raised["at"] is not None and not raised["lost"] and now - raised["at"] < AGAIN_S:
                     return
                 raised.update(at=now, lost=False)
@@ -266,9 +264,9 @@ def child_cpu_limit(seconds: float | None = None) -> int | None:
     """The whole CPU seconds a child started now may use: ``seconds`` or the block's
     seconds left, whichever is less, at least 1 (RLIMIT_CPU counts whole seconds).
     LimitReached when the block has none left: no child is started past the limit."""
-    block = _cpu_block.get()
-    if block is not None and block.left() <= 0:
-        raise block.reached()
-    left = [s for s in (seconds, cpu_left()) if s is not None]
+    block_left = cpu_left()
+    if block_left == 0:
+        raise _cpu_block.get().reached()
+    left = [s for s in (seconds, block_left) if s is not None]
     # (rounded first: the end less the clock can come out a hair above a whole number)
     return max(1, math.ceil(round(min(left), 6))) if left else None

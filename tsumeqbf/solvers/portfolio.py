@@ -268,9 +268,8 @@ def solve_mate(pos: Position, n: int, limits: Limits, options: dict) -> Answer:
 class _Process:
     """A process the race forked: one member's, or the encoder of members that share an
     encoding (:func:`_shared`); reaped once the pipes of all its members are closed."""
-    pid: int
+    pid: int  # 0 once reaped (its CPU seconds then counted by add_child)
     open: int  # its members' pipes still open
-    cpu_s: float = 0.0  # once reaped: its CPU seconds and its children's
 
 
 @dataclass
@@ -500,8 +499,7 @@ def _ended(child: _Running) -> Answer:
     proc.open -= 1
     if proc.open == 0:
         _, code, usage = os.wait4(proc.pid, 0)
-        # the members' CPU seconds and their solvers', in the engine's
-        proc.cpu_s = add_child(usage)[0]
+        add_child(usage)  # the members' CPU seconds and their solvers', in the engine's
         proc.pid = 0
     try:
         answer = pickle.loads(_read(bytes(child.data))[1])
@@ -569,7 +567,7 @@ def _stop(children: list[_Running]) -> None:
         while time.monotonic() < deadline and not _exited(proc.pid):
             time.sleep(0.01)
         _signal_group(proc.pid, signal.SIGKILL)
-        proc.cpu_s = add_child(os.wait4(proc.pid, 0)[2])[0]
+        add_child(os.wait4(proc.pid, 0)[2])
         proc.pid = 0
     for child in children:
         os.close(child.fd)
